@@ -1,0 +1,97 @@
+// Routes that the dev server, the preview server and the test server share: the cross-origin
+// isolation headers, the model folders served under /models/, and onnxruntime-web's wasm files under
+// /ort/. Node only; the site itself never imports this.
+import { createReadStream, existsSync, readdirSync, statSync } from 'node:fs';
+import { extname, join, normalize, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+export const projectRoot = fileURLToPath(new URL('..', import.meta.url));
+
+/** Headers that make the page crossOriginIsolated, so ORT's wasm may run multi-threaded. */
+export const isolationHeaders: Record<string, string> = {
+  'Cross-Origin-Opener-Policy': 'same-origin',
+  'Cross-Origin-Embedder-Policy': 'require-corp',
+  'Cross-Origin-Resource-Policy': 'same-origin',
+};
+
+/** The onnxruntime-web files transformers.js loads; the site serves them itself, never from a CDN. */
+export const ortDir = join(projectRoot, 'node_modules', 'onnxruntime-web', 'dist');
+export const ortFiles = ['ort-wasm-simd-threaded.asyncify.mjs', 'ort-wasm-simd-threaded.asyncify.wasm'];
+
+/**
+ * Folders whose subfolders are served as /models/<name>/: the generated fixtures, then any folders
+ * named in JIANGU_MODELS (colon-separated), so a user can evaluate a model they downloaded earlier.
+ */
+export function modelRoots(): string[] {
+  const extra = (process.env.JIANGU_MODELS ?? '').split(':').filter(Boolean).map((p) => resolve(p));
+  return [join(projectRoot, '.fixtures', 'models'), ...extra].filter((p) => existsSync(p));
+}
+
+/** Names of the model folders available under /models/ (each holds a config.json). */
+export function listModels(): string[] {
+  const names = new Set<string>();
+  for (const root of modelRoots()) {
+    for (const name of readdirSync(root)) {
+      if (existsSync(join(root, name, 'config.json'))) names.add(name);
+    }
+  }
+  return [...names].sort();
+}
+
+const contentTypes: Record<string, string> = {
+  '.json': 'application/json; charset=utf-8',
+  '.onnx': 'application/octet-stream',
+  '.onnx_data': 'application/octet-stream',
+  '.wasm': 'application/wasm',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.txt': 'text/plain; charset=utf-8',
+};
+
+function sendFile(res: ServerResponse, file: string): void {
+  const size = statSync(file).size;
+  res.writeHead(200, {
+    ...isolationHeaders,
+    'Content-Type': contentTypes[extname(file)] ?? 'application/octet-stream',
+    'Content-Length': String(size),
+    'Cache-Control': 'no-cache',
+  });
+  createReadStream(file).pipe(res);
+}
+
+/** Resolves `rel` inside `root`, refusing paths that climb out of it. */
+function inside(root: string, rel: string): string | null {
+  const path = normalize(join(root, rel));
+  return path.startsWith(root + sep) && existsSync(path) && statSync(path).isFile() ? path : null;
+}
+
+/**
+ * Connect-style middleware. Answers /models/index.json, /models/<name>/<file> and (when `serveOrt`)
+ * /ort/<file>; calls next() for everything else.
+ */
+export function siteRoutes(options: { serveOrt: boolean }) {
+  return (req: IncomingMessage, res: ServerResponse, next: () => void): void => {
+    const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
+    if (path === '/models/index.json') {
+      const body = JSON.stringify({ models: listModels() });
+      res.writeHead(200, { ...isolationHeaders, 'Content-Type': contentTypes['.json'] });
+      res.end(body);
+      return;
+    }
+    if (path.startsWith('/models/')) {
+      for (const root of modelRoots()) {
+        const file = inside(root, path.slice('/models/'.length));
+        if (file) return sendFile(res, file);
+      }
+      res.writeHead(404, { ...isolationHeaders, 'Content-Type': 'text/plain' });
+      res.end(`no such model file: ${path}`);
+      return;
+    }
+    if (options.serveOrt && path.startsWith('/ort/')) {
+      const name = path.slice('/ort/'.length);
+      if (ortFiles.includes(name)) return sendFile(res, join(ortDir, name));
+    }
+    next();
+  };
+}

@@ -1,0 +1,136 @@
+// The page's side of the model worker: a typed promise per request, progress and token callbacks,
+// cancellation through AbortSignal, and a clear error when the worker itself dies.
+import type {
+  GenerateParams,
+  GenerateResult,
+  LoadParams,
+  LoadProgress,
+  LoadResult,
+  ModelErrorCode,
+  ModelErrorInfo,
+  RequestKind,
+  RequestMap,
+  ScoreParams,
+  ScoreResult,
+  WorkerReply,
+  WorkerRequest,
+} from './messages.ts';
+
+/** A failure the worker reported (or the worker's death), with a code the page can act on. */
+export class ModelError extends Error {
+  readonly code: ModelErrorCode;
+  readonly detail?: string;
+  constructor(info: ModelErrorInfo) {
+    super(info.message);
+    this.name = 'ModelError';
+    this.code = info.code;
+    this.detail = info.detail;
+  }
+}
+
+interface Pending {
+  resolve: (result: never) => void;
+  reject: (error: ModelError) => void;
+  onProgress?: (progress: LoadProgress) => void;
+  onToken?: (tokenId: number, text: string) => void;
+}
+
+export interface RequestOptions {
+  signal?: AbortSignal;
+}
+
+/** Workers are created by the page; tests may pass their own factory. */
+export type WorkerFactory = () => Worker;
+
+export const defaultWorkerFactory: WorkerFactory = () =>
+  new Worker(new URL('../../../workers/model.worker.ts', import.meta.url), { type: 'module', name: 'jiangu-model' });
+
+export class ModelClient {
+  private readonly worker: Worker;
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 1;
+  private dead: ModelError | null = null;
+
+  constructor(factory: WorkerFactory = defaultWorkerFactory) {
+    this.worker = factory();
+    this.worker.addEventListener('message', (event: MessageEvent<WorkerReply>) => this.receive(event.data));
+    this.worker.addEventListener('error', (event: ErrorEvent) => {
+      event.preventDefault();
+      this.fail({ code: 'internal', message: 'The model worker crashed; reload the model.', detail: event.message });
+    });
+    this.worker.addEventListener('messageerror', () => {
+      this.fail({ code: 'internal', message: 'The model worker sent a message that could not be read.' });
+    });
+  }
+
+  /** Loads a model, replacing the one loaded before. */
+  load(params: LoadParams, options: RequestOptions & { onProgress?: (p: LoadProgress) => void } = {}): Promise<LoadResult> {
+    return this.request('load', params, options, { onProgress: options.onProgress });
+  }
+
+  /** Log-probabilities of each candidate as the next token after the prompt. */
+  score(params: ScoreParams, options: RequestOptions = {}): Promise<ScoreResult> {
+    return this.request('score', params, options, {});
+  }
+
+  /** Greedy generation; `onToken` receives each token and the text it adds, as it is produced. */
+  generate(
+    params: GenerateParams,
+    options: RequestOptions & { onToken?: (tokenId: number, text: string) => void } = {},
+  ): Promise<GenerateResult> {
+    return this.request('generate', params, options, { onToken: options.onToken });
+  }
+
+  unload(): Promise<{ unloaded: boolean }> {
+    return this.request('unload', {}, {}, {});
+  }
+
+  /** Stops the worker at once; pending requests fail. */
+  terminate(): void {
+    this.worker.terminate();
+    this.fail({ code: 'cancelled', message: 'The model worker was stopped.' });
+  }
+
+  private request<K extends RequestKind>(
+    kind: K,
+    params: RequestMap[K]['params'],
+    options: RequestOptions,
+    callbacks: Pick<Pending, 'onProgress' | 'onToken'>,
+  ): Promise<RequestMap[K]['result']> {
+    if (this.dead) return Promise.reject(this.dead);
+    if (options.signal?.aborted) return Promise.reject(new ModelError({ code: 'cancelled', message: 'Cancelled.' }));
+    const id = this.nextId++;
+    return new Promise<RequestMap[K]['result']>((resolve, reject) => {
+      this.pending.set(id, { resolve: resolve as (r: never) => void, reject, ...callbacks });
+      options.signal?.addEventListener('abort', () => this.worker.postMessage({ id, kind: 'cancel' }), { once: true });
+      this.worker.postMessage({ id, kind, params } as WorkerRequest);
+    });
+  }
+
+  private receive(message: WorkerReply): void {
+    const pending = this.pending.get(message.id);
+    if (!pending) return;
+    switch (message.kind) {
+      case 'progress':
+        pending.onProgress?.(message.progress);
+        return;
+      case 'token':
+        pending.onToken?.(message.tokenId, message.text);
+        return;
+      case 'result':
+        this.pending.delete(message.id);
+        pending.resolve(message.result as never);
+        return;
+      case 'error':
+        this.pending.delete(message.id);
+        pending.reject(new ModelError(message.error));
+        return;
+    }
+  }
+
+  private fail(info: ModelErrorInfo): void {
+    this.dead = new ModelError(info);
+    for (const pending of this.pending.values()) pending.reject(this.dead);
+    this.pending.clear();
+  }
+}

@@ -1,0 +1,397 @@
+// The only module that imports transformers.js. It holds one model at a time and answers the typed
+// requests of src/lib/engine/messages.ts one after another (a model is not re-entrant), so a
+// cancel or a new request can always be read between two forward passes.
+import {
+  AutoModelForCausalLM,
+  AutoTokenizer,
+  BaseStreamer,
+  DynamicCache,
+  StoppingCriteria,
+  StoppingCriteriaList,
+  Tensor,
+  env,
+  type PreTrainedModel,
+  type PreTrainedTokenizer,
+} from '@huggingface/transformers';
+import type {
+  AdapterSummary,
+  BackendInfo,
+  CancelMessage,
+  GenerateParams,
+  GenerateResult,
+  LoadParams,
+  LoadProgress,
+  LoadResult,
+  ModelErrorInfo,
+  RequestMap,
+  RequestKind,
+  ScoreParams,
+  ScoreResult,
+  WorkerReply,
+  WorkerRequest,
+} from '../src/lib/engine/messages.ts';
+import { classifyLoadError, classifyRunError, type LoadContext } from '../src/lib/engine/model-errors.ts';
+import { logSoftmaxPick } from '../src/lib/core/logprobs.ts';
+import { hasPrefix } from '../src/lib/core/token-prefix.ts';
+
+declare const self: DedicatedWorkerGlobalScope;
+
+// ORT's wasm comes from this site, never from a CDN.
+const base = new URL(import.meta.env.BASE_URL, self.location.origin);
+const ortWasm = env.backends.onnx.wasm!;
+ortWasm.wasmPaths = {
+  mjs: new URL('ort/ort-wasm-simd-threaded.asyncify.mjs', base).href,
+  wasm: new URL('ort/ort-wasm-simd-threaded.asyncify.wasm', base).href,
+};
+env.localModelPath = new URL('models/', base).pathname;
+
+interface Loaded {
+  model: PreTrainedModel;
+  tokenizer: PreTrainedTokenizer;
+  context: LoadContext;
+  info: LoadResult;
+  /** The KV cache of the last `prefix` scored, kept while the next prompt shares it. */
+  prefixCache: { ids: number[]; cache: DynamicCache } | null;
+}
+let loaded: Loaded | null = null;
+
+class RequestError extends Error {
+  constructor(readonly info: ModelErrorInfo) {
+    super(info.message);
+  }
+}
+
+function reply(message: WorkerReply): void {
+  self.postMessage(message);
+}
+
+// ---- backend choice -------------------------------------------------------------------------
+
+async function describeAdapter(): Promise<AdapterSummary | null> {
+  const gpu = (navigator as Navigator & { gpu?: GPU }).gpu;
+  if (!gpu) return null;
+  const adapter = await gpu.requestAdapter({ powerPreference: 'high-performance' });
+  if (!adapter) return null;
+  const info = adapter.info as GPUAdapterInfo & { isFallbackAdapter?: boolean };
+  return {
+    vendor: info.vendor,
+    architecture: info.architecture,
+    device: info.device,
+    description: info.description,
+    isFallbackAdapter: info.isFallbackAdapter ?? (adapter as GPUAdapter & { isFallbackAdapter?: boolean }).isFallbackAdapter ?? false,
+    shaderF16: adapter.features.has('shader-f16'),
+  };
+}
+
+async function chooseBackend(params: LoadParams): Promise<BackendInfo> {
+  const common = { wasmThreads: Number(ortWasm.numThreads ?? 1), crossOriginIsolated: self.crossOriginIsolated };
+  if (params.backend === 'wasm') return { backend: 'wasm', ...common };
+  let adapter: AdapterSummary | null = null;
+  let reason = 'this browser has no WebGPU (navigator.gpu is missing)';
+  try {
+    adapter = await describeAdapter();
+    if (!adapter && 'gpu' in navigator) reason = 'WebGPU gave no adapter';
+  } catch (error) {
+    reason = `WebGPU failed: ${String(error)}`;
+  }
+  if (adapter) return { backend: 'webgpu', adapter, ...common };
+  if (params.backend === 'webgpu') {
+    throw new RequestError({
+      code: 'webgpu-unavailable',
+      message: `WebGPU was requested but ${reason}. Choose WASM or Auto, or enable WebGPU in the browser.`,
+    });
+  }
+  return { backend: 'wasm', fallbackReason: reason, ...common };
+}
+
+// ---- load -----------------------------------------------------------------------------------
+
+async function unload(): Promise<boolean> {
+  if (!loaded) return false;
+  const old = loaded;
+  loaded = null;
+  await old.prefixCache?.cache.dispose();
+  await old.model.dispose();
+  return true;
+}
+
+async function load(id: number, params: LoadParams): Promise<LoadResult> {
+  await unload();
+  const started = performance.now();
+  const backendInfo = await chooseBackend(params);
+  const context: LoadContext = { source: params.source, dtype: params.dtype, backend: backendInfo.backend };
+  const source = params.source;
+  const onSite = source.kind === 'site';
+  env.allowLocalModels = onSite;
+  env.allowRemoteModels = !onSite;
+  // The site's own folders are always fresh; hub files are kept in Cache Storage for offline visits.
+  env.useBrowserCache = !onSite;
+  if (source.kind === 'hub' && source.host) env.remoteHost = source.host.endsWith('/') ? source.host : `${source.host}/`;
+  else env.remoteHost = 'https://huggingface.co/';
+  const modelId = onSite ? source.name : source.id;
+  const revision = source.kind === 'hub' ? source.revision || 'main' : 'main';
+  const progress_callback = (p: { status: string; file?: string; loaded?: number; total?: number; progress?: number }) => {
+    if (!p.file || !['initiate', 'download', 'progress', 'done'].includes(p.status)) return;
+    const progress: LoadProgress = {
+      file: p.file,
+      status: p.status as LoadProgress['status'],
+      loaded: p.loaded,
+      total: p.total,
+      progress: p.progress,
+    };
+    reply({ id, kind: 'progress', progress });
+  };
+  try {
+    const tokenizer = await AutoTokenizer.from_pretrained(modelId, { revision, progress_callback });
+    const model = await AutoModelForCausalLM.from_pretrained(modelId, {
+      revision,
+      dtype: params.dtype,
+      device: backendInfo.backend,
+      progress_callback,
+    });
+    const session = (model as unknown as { sessions: Record<string, { inputNames: string[] }> }).sessions.model;
+    const config = model.config as unknown as { model_type: string; vocab_size: number };
+    const info: LoadResult = {
+      backendInfo: { ...backendInfo, wasmThreads: Number(ortWasm.numThreads ?? 1) },
+      modelType: config.model_type,
+      vocabSize: config.vocab_size,
+      inputNames: session?.inputNames ?? [],
+      loadMs: performance.now() - started,
+      transformersVersion: env.version,
+      ortVersion: String(env.backends.onnx.versions?.web ?? ''),
+    };
+    loaded = { model, tokenizer, context, info, prefixCache: null };
+    return info;
+  } catch (error) {
+    throw new RequestError(classifyLoadError(error, context));
+  }
+}
+
+function requireModel(): Loaded {
+  if (!loaded) throw new RequestError({ code: 'no-model', message: 'No model is loaded: load one first.' });
+  return loaded;
+}
+
+// ---- score ----------------------------------------------------------------------------------
+
+function encode(tokenizer: PreTrainedTokenizer, text: string, addSpecialTokens: boolean): number[] {
+  return tokenizer.encode(text, { add_special_tokens: addSpecialTokens });
+}
+
+function idsTensor(ids: number[]): Tensor {
+  return new Tensor('int64', BigInt64Array.from(ids, BigInt), [1, ids.length]);
+}
+
+function onesTensor(length: number): Tensor {
+  return new Tensor('int64', new BigInt64Array(length).fill(1n), [1, length]);
+}
+
+type ForwardOutputs = Record<string, Tensor>;
+
+/** Disposes the GPU buffers among a forward pass's outputs that nothing keeps. */
+async function disposeOutputs(outputs: ForwardOutputs, keep: Set<Tensor> = new Set()): Promise<void> {
+  await Promise.all(
+    Object.values(outputs)
+      .filter((t) => t.location === 'gpu-buffer' && !keep.has(t))
+      .map((t) => t.dispose()),
+  );
+}
+
+async function forward(m: Loaded, ids: number[], past: DynamicCache | null, pastLength: number): Promise<ForwardOutputs> {
+  const inputs: Record<string, unknown> = {
+    input_ids: idsTensor(ids),
+    attention_mask: onesTensor(pastLength + ids.length),
+  };
+  if (past) inputs.past_key_values = past;
+  // Only the last position is scored: ask for one row of logits where the graph allows it.
+  if (m.info.inputNames.includes('num_logits_to_keep')) inputs.num_logits_to_keep = new Tensor('int64', [1n], []);
+  return (await m.model.forward(inputs)) as ForwardOutputs;
+}
+
+/** Returns the KV cache for `prefixIds`, computing it once while the same prefix keeps coming. */
+async function prefixCacheFor(m: Loaded, prefixIds: number[]): Promise<DynamicCache> {
+  const cached = m.prefixCache;
+  if (cached && cached.ids.length === prefixIds.length && hasPrefix(prefixIds, cached.ids)) return cached.cache;
+  await cached?.cache.dispose();
+  m.prefixCache = null;
+  const outputs = await forward(m, prefixIds, null, 0);
+  const entries: Record<string, Tensor> = {};
+  for (const [name, tensor] of Object.entries(outputs)) {
+    if (name.startsWith('present')) entries[name.replace('present', 'past_key_values')] = tensor;
+  }
+  const cache = new DynamicCache(entries);
+  await disposeOutputs(outputs, new Set(Object.values(entries)));
+  m.prefixCache = { ids: prefixIds, cache };
+  return cache;
+}
+
+async function score(params: ScoreParams): Promise<ScoreResult> {
+  const m = requireModel();
+  const started = performance.now();
+  if (params.candidates.length === 0) throw new RequestError({ code: 'bad-request', message: 'Nothing to score: no candidates.' });
+  const inputIds = encode(m.tokenizer, params.prompt, true);
+  if (inputIds.length === 0) throw new RequestError({ code: 'bad-request', message: 'The prompt is empty.' });
+  const candidateTokens = params.candidates.map((c) => encode(m.tokenizer, c, false));
+  const bad = params.candidates.findIndex((_, i) => candidateTokens[i].length === 0);
+  if (bad >= 0) throw new RequestError({ code: 'bad-request', message: `Candidate "${params.candidates[bad]}" encodes to no token.` });
+
+  let reused = 0;
+  let past: DynamicCache | null = null;
+  if (params.prefix && params.prompt.startsWith(params.prefix)) {
+    const prefixIds = encode(m.tokenizer, params.prefix, true);
+    // Reuse only when the prompt's tokens really begin with the prefix's tokens and leave at least one.
+    if (prefixIds.length < inputIds.length && hasPrefix(inputIds, prefixIds)) {
+      past = await prefixCacheFor(m, prefixIds);
+      reused = prefixIds.length;
+    }
+  }
+  const outputs = await forward(m, inputIds.slice(reused), past, reused);
+  try {
+    const logits = outputs.logits;
+    const [, rows, vocab] = logits.dims as [number, number, number];
+    const data = logits.data as Float32Array;
+    const logProbs = logSoftmaxPick(data, (rows - 1) * vocab, vocab, candidateTokens.map((t) => t[0]));
+    return {
+      inputIds,
+      candidates: params.candidates.map((text, i) => ({
+        text,
+        tokenId: candidateTokens[i][0],
+        tokenCount: candidateTokens[i].length,
+        logProb: logProbs[i],
+      })),
+      reusedPrefixTokens: reused,
+      logitsCopied: data.length,
+      forwardMs: performance.now() - started,
+    };
+  } finally {
+    await disposeOutputs(outputs);
+  }
+}
+
+// ---- generate -------------------------------------------------------------------------------
+
+const cancelled = new Set<number>();
+
+/** Stops generation once the request has been cancelled; read between two tokens. */
+class CancelCriterion extends StoppingCriteria {
+  constructor(private readonly requestId: number) {
+    super();
+  }
+  override _call(inputIds: number[][]): boolean[] {
+    return inputIds.map(() => cancelled.has(this.requestId));
+  }
+}
+
+/** Sends each new token, with the text it adds, to the page as soon as it exists. */
+class TokenStreamer extends BaseStreamer {
+  readonly ids: number[] = [];
+  private text = '';
+  private seenPrompt = false;
+  constructor(
+    private readonly tokenizer: PreTrainedTokenizer,
+    private readonly requestId: number,
+  ) {
+    super();
+  }
+  override put(value: bigint[][]): void {
+    if (!this.seenPrompt) {
+      this.seenPrompt = true; // the first call carries the prompt
+      return;
+    }
+    for (const id of value[0]) {
+      this.ids.push(Number(id));
+      // Decoding the whole output each time keeps multi-token characters whole.
+      const text = this.tokenizer.decode(this.ids, { skip_special_tokens: true });
+      const delta = text.startsWith(this.text) ? text.slice(this.text.length) : text;
+      this.text = text;
+      reply({ id: this.requestId, kind: 'token', tokenId: Number(id), text: delta });
+    }
+  }
+  override end(): void {}
+}
+
+async function generate(id: number, params: GenerateParams): Promise<GenerateResult> {
+  const m = requireModel();
+  const started = performance.now();
+  const inputIds = encode(m.tokenizer, params.prompt, true);
+  if (inputIds.length === 0) throw new RequestError({ code: 'bad-request', message: 'The prompt is empty.' });
+  const maxNewTokens = Math.max(1, Math.floor(params.maxNewTokens));
+  const streamer = new TokenStreamer(m.tokenizer, id);
+  const stopping = new StoppingCriteriaList();
+  stopping.push(new CancelCriterion(id));
+  const sequences = (await m.model.generate({
+    input_ids: idsTensor(inputIds),
+    attention_mask: onesTensor(inputIds.length),
+    max_new_tokens: maxNewTokens,
+    do_sample: false,
+    streamer,
+    stopping_criteria: stopping,
+  } as unknown as Parameters<PreTrainedModel["generate"]>[0])) as Tensor;
+  const all = Array.from(sequences.data as BigInt64Array, Number);
+  const tokenIds = all.slice(inputIds.length);
+  const eos = ([] as number[]).concat((m.model.generation_config as { eos_token_id?: number | number[] } | null)?.eos_token_id ?? []);
+  const stoppedBy: GenerateResult['stoppedBy'] = cancelled.has(id)
+    ? 'cancelled'
+    : tokenIds.length > 0 && eos.includes(tokenIds[tokenIds.length - 1])
+      ? 'eos'
+      : 'max-tokens';
+  return {
+    inputIds,
+    tokenIds,
+    text: m.tokenizer.decode(tokenIds, { skip_special_tokens: true }),
+    stoppedBy,
+    ms: performance.now() - started,
+  };
+}
+
+// ---- dispatch -------------------------------------------------------------------------------
+
+const handlers: { [K in RequestKind]: (id: number, params: RequestMap[K]['params']) => Promise<RequestMap[K]['result']> } = {
+  load: (id, params) => load(id, params),
+  score: (_id, params) => score(params),
+  generate: (id, params) => generate(id, params),
+  unload: async () => ({ unloaded: await unload() }),
+};
+
+const queue: WorkerRequest[] = [];
+let running = false;
+
+async function drain(): Promise<void> {
+  if (running) return;
+  running = true;
+  while (queue.length > 0) {
+    const request = queue.shift()!;
+    if (cancelled.has(request.id)) {
+      cancelled.delete(request.id);
+      reply({ id: request.id, kind: 'error', error: { code: 'cancelled', message: 'Cancelled before it started.' } });
+      continue;
+    }
+    try {
+      const handler = handlers[request.kind] as (id: number, params: unknown) => Promise<RequestMap[RequestKind]['result']>;
+      const result = await handler(request.id, request.params);
+      // A generation cancelled mid-way returns what it produced; anything else cancelled returns nothing.
+      if (cancelled.has(request.id) && request.kind !== 'generate') {
+        reply({ id: request.id, kind: 'error', error: { code: 'cancelled', message: 'Cancelled.' } });
+      } else {
+        reply({ id: request.id, kind: 'result', result });
+      }
+    } catch (error) {
+      const info =
+        error instanceof RequestError ? error.info : classifyRunError(error, loaded ? { backend: loaded.context.backend } : undefined);
+      reply({ id: request.id, kind: 'error', error: info });
+    } finally {
+      cancelled.delete(request.id);
+    }
+  }
+  running = false;
+}
+
+self.addEventListener('message', (event: MessageEvent<WorkerRequest | CancelMessage>) => {
+  const message = event.data;
+  if (message.kind === 'cancel') {
+    cancelled.add(message.id);
+    return;
+  }
+  queue.push(message);
+  void drain();
+});
