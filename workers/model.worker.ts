@@ -29,6 +29,7 @@ import type {
   ScoreResult,
   WorkerReply,
   WorkerRequest,
+  WorkerStats,
 } from '../src/lib/engine/messages.ts';
 import { classifyLoadError, classifyRunError, type LoadContext } from '../src/lib/engine/model-errors.ts';
 import { logSoftmaxPick } from '../src/lib/core/logprobs.ts';
@@ -44,6 +45,23 @@ ortWasm.wasmPaths = {
   wasm: new URL('ort/ort-wasm-simd-threaded.asyncify.wasm', base).href,
 };
 env.localModelPath = new URL('models/', base).pathname;
+
+// Counts the GPU buffers ORT creates and destroys. ORT pools buffers, so a steady workload stops
+// creating new ones; a request that leaks its GPU outputs keeps creating them. Tests read this.
+const stats: WorkerStats = { gpuBuffersCreated: 0, gpuBuffersDestroyed: 0 };
+if (typeof GPUDevice !== 'undefined') {
+  const create = GPUDevice.prototype.createBuffer;
+  GPUDevice.prototype.createBuffer = function (this: GPUDevice, descriptor: GPUBufferDescriptor) {
+    stats.gpuBuffersCreated++;
+    const buffer = create.call(this, descriptor);
+    const destroy = buffer.destroy.bind(buffer);
+    buffer.destroy = () => {
+      stats.gpuBuffersDestroyed++;
+      destroy();
+    };
+    return buffer;
+  };
+}
 
 interface Loaded {
   model: PreTrainedModel;
@@ -351,6 +369,7 @@ const handlers: { [K in RequestKind]: (id: number, params: RequestMap[K]['params
   score: (_id, params) => score(params),
   generate: (id, params) => generate(id, params),
   unload: async () => ({ unloaded: await unload() }),
+  stats: async () => ({ ...stats }),
 };
 
 const queue: WorkerRequest[] = [];

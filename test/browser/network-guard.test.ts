@@ -2,7 +2,7 @@
 // another host, from the page and from a worker, are caught and recorded.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { launchChromium, openPage, startSite } from './harness.ts';
+import { launchChromium, openPage, startSite } from '../../scripts/browser.ts';
 
 describe('network guard', () => {
   let site: Awaited<ReturnType<typeof startSite>>;

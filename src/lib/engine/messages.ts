@@ -99,11 +99,18 @@ export interface GenerateResult {
   ms: number;
 }
 
+/** Counters that let a test see leaks: GPU buffers ORT asked the device for over the worker's life. */
+export interface WorkerStats {
+  gpuBuffersCreated: number;
+  gpuBuffersDestroyed: number;
+}
+
 export interface RequestMap {
   load: { params: LoadParams; result: LoadResult };
   score: { params: ScoreParams; result: ScoreResult };
   generate: { params: GenerateParams; result: GenerateResult };
   unload: { params: Record<string, never>; result: { unloaded: boolean } };
+  stats: { params: Record<string, never>; result: WorkerStats };
 }
 export type RequestKind = keyof RequestMap;
 

@@ -14,6 +14,7 @@ import type {
   ScoreResult,
   WorkerReply,
   WorkerRequest,
+  WorkerStats,
 } from './messages.ts';
 
 /** A failure the worker reported (or the worker's death), with a code the page can act on. */
@@ -83,6 +84,11 @@ export class ModelClient {
 
   unload(): Promise<{ unloaded: boolean }> {
     return this.request('unload', {}, {}, {});
+  }
+
+  /** GPU buffer counters, for leak checks. */
+  stats(): Promise<WorkerStats> {
+    return this.request('stats', {}, {}, {});
   }
 
   /** Stops the worker at once; pending requests fail. */

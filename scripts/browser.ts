@@ -1,10 +1,10 @@
-// Shared plumbing for the browser tests: find the system Chromium, serve the built site on
+// Shared by the browser tests and `npm run bench`: find the system Chromium, serve the built site on
 // 127.0.0.1, and open pages whose every request is checked to stay on this machine.
 import { existsSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { preview, type PreviewServer } from 'vite';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { projectRoot } from '../../scripts/site-routes.ts';
+import { projectRoot } from './site-routes.ts';
 
 const candidates = [
   '/usr/lib/chromium/chromium', // Debian's real binary (/usr/bin/chromium is a wrapper script)

@@ -1,0 +1,79 @@
+// The client's bookkeeping against a fake worker (unit test only; the real worker is tested in
+// Chromium): replies reach the right promise, callbacks stream, aborts send a cancel, a crash fails
+// everything pending.
+import { describe, expect, it } from 'vitest';
+import { ModelClient, ModelError } from '../../../src/lib/engine/model-client.ts';
+import type { WorkerReply, WorkerRequest } from '../../../src/lib/engine/messages.ts';
+
+class FakeWorker extends EventTarget {
+  readonly sent: (WorkerRequest | { id: number; kind: 'cancel' })[] = [];
+  terminated = false;
+  postMessage(message: WorkerRequest): void {
+    this.sent.push(message);
+  }
+  terminate(): void {
+    this.terminated = true;
+  }
+  reply(message: WorkerReply): void {
+    this.dispatchEvent(new MessageEvent('message', { data: message }));
+  }
+  crash(text: string): void {
+    const event = new Event('error') as Event & { message: string };
+    Object.defineProperty(event, 'message', { value: text });
+    this.dispatchEvent(event);
+  }
+}
+
+function setup() {
+  const fake = new FakeWorker();
+  const client = new ModelClient(() => fake as unknown as Worker);
+  return { fake, client };
+}
+
+describe('ModelClient', () => {
+  it('matches replies to requests by id, in any order', async () => {
+    const { fake, client } = setup();
+    const a = client.score({ prompt: 'a', candidates: ['A'] });
+    const b = client.score({ prompt: 'b', candidates: ['A'] });
+    const [ra, rb] = fake.sent as WorkerRequest[];
+    expect(ra.kind).toBe('score');
+    expect(ra.id).not.toBe(rb.id);
+    const result = (n: number) => ({ inputIds: [n], candidates: [], reusedPrefixTokens: 0, logitsCopied: 0, forwardMs: 0 });
+    fake.reply({ id: rb.id, kind: 'result', result: result(2) });
+    fake.reply({ id: ra.id, kind: 'result', result: result(1) });
+    expect((await a).inputIds).toEqual([1]);
+    expect((await b).inputIds).toEqual([2]);
+  });
+
+  it('streams tokens and progress to the callbacks of their request', async () => {
+    const { fake, client } = setup();
+    const texts: string[] = [];
+    const gen = client.generate({ prompt: 'p', maxNewTokens: 3 }, { onToken: (_id, t) => texts.push(t) });
+    const { id } = fake.sent[0];
+    fake.reply({ id, kind: 'token', tokenId: 5, text: '子' });
+    fake.reply({ id, kind: 'token', tokenId: 6, text: '曰' });
+    fake.reply({ id, kind: 'result', result: { inputIds: [], tokenIds: [5, 6], text: '子曰', stoppedBy: 'eos', ms: 1 } });
+    expect((await gen).text).toBe('子曰');
+    expect(texts).toEqual(['子', '曰']);
+  });
+
+  it('sends a cancel when the signal aborts, and rejects with the worker error', async () => {
+    const { fake, client } = setup();
+    const abort = new AbortController();
+    const gen = client.score({ prompt: 'p', candidates: ['A'] }, { signal: abort.signal });
+    abort.abort();
+    const { id } = fake.sent[0];
+    expect(fake.sent[1]).toEqual({ id, kind: 'cancel' });
+    fake.reply({ id, kind: 'error', error: { code: 'cancelled', message: 'Cancelled.' } });
+    await expect(gen).rejects.toMatchObject({ name: 'ModelError', code: 'cancelled' });
+  });
+
+  it('fails every pending request when the worker crashes, and refuses new ones', async () => {
+    const { fake, client } = setup();
+    const pending = client.load({ source: { kind: 'site', name: 'x' }, dtype: 'fp32', backend: 'wasm' });
+    fake.crash('RuntimeError: unreachable');
+    await expect(pending).rejects.toBeInstanceOf(ModelError);
+    await expect(pending).rejects.toMatchObject({ code: 'internal', detail: 'RuntimeError: unreachable' });
+    await expect(client.unload()).rejects.toMatchObject({ code: 'internal' });
+  });
+});
