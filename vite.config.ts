@@ -25,6 +25,8 @@ function jianguSite(): Plugin {
 
 export default defineConfig({
   plugins: [svelte(), jianguSite()],
+  // Two real pages, no SPA fallback: a missing file is a 404, not index.html served as JSON.
+  appType: 'mpa',
   server: { host: '127.0.0.1', port: 5173, headers: isolationHeaders },
   preview: { host: '127.0.0.1', port: 4173, headers: isolationHeaders },
   worker: { format: 'es' },

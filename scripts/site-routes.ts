@@ -60,8 +60,14 @@ function sendFile(res: ServerResponse, file: string): void {
   createReadStream(file).pipe(res);
 }
 
-/** Resolves `rel` inside `root`, refusing paths that climb out of it. */
+/**
+ * Resolves `rel` (`<model>/<file…>`) inside `root`: only files inside a model folder (one with a
+ * config.json) are served, and any `..`, `.` or empty segment is refused rather than normalised away.
+ */
 function inside(root: string, rel: string): string | null {
+  const segments = rel.split(/[\\/]/);
+  if (segments.some((segment) => segment === '..' || segment === '.' || segment === '')) return null;
+  if (segments.length < 2 || !existsSync(join(root, segments[0], 'config.json'))) return null;
   const path = normalize(join(root, rel));
   return path.startsWith(root + sep) && existsSync(path) && statSync(path).isFile() ? path : null;
 }

@@ -2,6 +2,7 @@
 // requests of src/lib/engine/messages.ts one after another (a model is not re-entrant), so a
 // cancel or a new request can always be read between two forward passes.
 import {
+  AutoConfig,
   AutoModelForCausalLM,
   AutoTokenizer,
   BaseStreamer,
@@ -160,19 +161,23 @@ async function load(id: number, params: LoadParams): Promise<LoadResult> {
     reply({ id, kind: 'progress', progress });
   };
   try {
+    // config.json first: a missing model then fails on a file that must exist, with a clear 404,
+    // rather than deep inside the tokenizer loader.
+    const config = await AutoConfig.from_pretrained(modelId, { revision });
     const tokenizer = await AutoTokenizer.from_pretrained(modelId, { revision, progress_callback });
     const model = await AutoModelForCausalLM.from_pretrained(modelId, {
+      config,
       revision,
       dtype: params.dtype,
       device: backendInfo.backend,
       progress_callback,
     });
     const session = (model as unknown as { sessions: Record<string, { inputNames: string[] }> }).sessions.model;
-    const config = model.config as unknown as { model_type: string; vocab_size: number };
+    const { model_type, vocab_size } = model.config as unknown as { model_type: string; vocab_size: number };
     const info: LoadResult = {
       backendInfo: { ...backendInfo, wasmThreads: Number(ortWasm.numThreads ?? 1) },
-      modelType: config.model_type,
-      vocabSize: config.vocab_size,
+      modelType: model_type,
+      vocabSize: vocab_size,
       inputNames: session?.inputNames ?? [],
       loadMs: performance.now() - started,
       transformersVersion: env.version,

@@ -136,6 +136,7 @@ export interface LoadProgress {
 /** Stable codes the page can act on; messages are for people. */
 export type ModelErrorCode =
   | 'model-not-found'
+  | 'invalid-model'
   | 'webgpu-unavailable'
   | 'unsupported-dtype'
   | 'out-of-memory'

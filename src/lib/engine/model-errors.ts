@@ -53,6 +53,13 @@ export function classifyLoadError(error: unknown, ctx: LoadContext): ModelErrorI
       detail,
     };
   }
+  if (/create a session|failed to load model|protobuf parsing failed|Unexpected token .* in JSON|is not valid JSON|invalid model|reading 'tokenizer_class'/i.test(detail)) {
+    return {
+      code: 'invalid-model',
+      message: `${where} could not be read: ${file} or its configuration is damaged or not what transformers.js expects. Download it again or pick another model.`,
+      detail,
+    };
+  }
   if (/Invalid dtype|Unsupported data type|not (implemented|supported).*(MatMulNBits|type)/i.test(detail)) {
     return { code: 'unsupported-dtype', message: `The ${ctx.dtype} weights of ${where} cannot run on ${ctx.backend}. Pick another dtype or backend.`, detail };
   }

@@ -31,6 +31,14 @@ describe('classifyLoadError', () => {
     expect(info404.message).toContain('onnx/model_q4f16.onnx');
   });
 
+  it('calls a damaged ONNX file damaged, naming the file', () => {
+    const e = new Error("Can't create a session. ERROR_CODE: 7, ERROR_MESSAGE: Failed to load model because protobuf parsing failed.");
+    const info = classifyLoadError(e, { source: { kind: 'site', name: 'broken' }, dtype: 'fp32', backend: 'wasm' });
+    expect(info.code).toBe('invalid-model');
+    expect(info.message).toContain('onnx/model.onnx');
+    expect(info.message).toContain('/models/broken/');
+  });
+
   it('explains a GPU without fp16', () => {
     const info = classifyLoadError(new Error('The device (webgpu) does not support fp16.'), { ...hub, dtype: 'fp16' });
     expect(info.code).toBe('unsupported-dtype');
