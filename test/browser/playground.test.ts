@@ -4,10 +4,10 @@
 import { cpSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { launchChromium, openPage, startSite, type OpenedPage } from '../../scripts/browser.ts';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import { projectRoot } from '../../scripts/site-routes.ts';
+import { useBrowserSession } from './session.ts';
 import {
   decodeFixture,
   encodeFixture,
@@ -52,22 +52,10 @@ async function scoreAndCheck(page: Page) {
 }
 
 describe('playground with WebGPU', () => {
-  let site: Awaited<ReturnType<typeof startSite>>;
-  let browser: Browser;
-  let opened: OpenedPage;
-  beforeAll(async () => {
-    site = await startSite();
-    browser = await launchChromium({ webgpu: true });
-    opened = await openPage(browser, `${site.url}/`);
-  });
-  afterAll(async () => {
-    expect(opened?.leaks ?? []).toEqual([]);
-    await browser?.close();
-    await site?.close();
-  });
+  const session = useBrowserSession({ webgpu: true, path: '/' });
 
   it('loads the preselected fixture on WebGPU, shows the letter probabilities and streams a generation', async () => {
-    const { page } = opened;
+    const { page } = session.opened;
     // A new user: nothing chosen by hand, the fixture served by the site is the default.
     await expect.poll(() => page.getByTestId('model-choice').inputValue()).toBe('site:jiangu-tiny');
     expect(await page.getByTestId('dtype').inputValue()).toBe('fp32');
@@ -93,31 +81,27 @@ describe('playground with WebGPU', () => {
 });
 
 describe('playground failures', () => {
-  let site: Awaited<ReturnType<typeof startSite>>;
-  let browser: Browser;
-  let opened: OpenedPage;
   const savedModels = process.env.JIANGU_MODELS;
-  beforeAll(async () => {
-    // A model folder whose ONNX file is damaged, served beside the fixtures.
-    const root = mkdtempSync(join(tmpdir(), 'jiangu-models-'));
-    const broken = join(root, 'broken-model');
-    cpSync(join(projectRoot, '.fixtures', 'models', 'jiangu-tiny'), broken, { recursive: true });
-    writeFileSync(join(broken, 'onnx', 'model.onnx'), 'this is not an onnx file');
-    process.env.JIANGU_MODELS = root;
-    site = await startSite();
-    browser = await launchChromium({ webgpu: false }); // a browser without WebGPU
-    opened = await openPage(browser, `${site.url}/`);
-    await opened.page.waitForFunction(() => (document.querySelector('[data-testid=model-choice]') as HTMLSelectElement | null)?.value === 'site:jiangu-tiny');
+  const session = useBrowserSession({
+    webgpu: false, // a browser without WebGPU
+    path: '/',
+    setup: () => {
+      // A model folder whose ONNX file is damaged, served beside the fixtures.
+      const root = mkdtempSync(join(tmpdir(), 'jiangu-models-'));
+      const broken = join(root, 'broken-model');
+      cpSync(join(projectRoot, '.fixtures', 'models', 'jiangu-tiny'), broken, { recursive: true });
+      writeFileSync(join(broken, 'onnx', 'model.onnx'), 'this is not an onnx file');
+      process.env.JIANGU_MODELS = root;
+    },
+    ready: ({ page }) =>
+      page.waitForFunction(() => (document.querySelector('[data-testid=model-choice]') as HTMLSelectElement | null)?.value === 'site:jiangu-tiny'),
   });
-  afterAll(async () => {
+  afterAll(() => {
     process.env.JIANGU_MODELS = savedModels;
-    expect(opened?.leaks ?? []).toEqual([]);
-    await browser?.close();
-    await site?.close();
   });
 
   it('refuses WebGPU when the browser has none, then falls back to WASM on Auto and says why', async () => {
-    const { page } = opened;
+    const { page } = session.opened;
     await loadModel(page, { backend: 'webgpu' });
     expect(await modelError(page)).toMatch(/WebGPU was requested but .*Choose WASM or Auto/);
     await loadModel(page, { backend: 'auto' });
@@ -128,13 +112,13 @@ describe('playground failures', () => {
   });
 
   it('names a missing dtype, a missing model and a damaged file, and keeps working after each', async () => {
-    const { page } = opened;
+    const { page } = session.opened;
     await loadModel(page, { choice: 'site:jiangu-tiny', dtype: 'q4f16', backend: 'wasm' });
     expect(await modelError(page)).toContain('has no q4f16 weights (onnx/model_q4f16.onnx was not found)');
 
     await page.getByTestId('model-choice').selectOption('custom');
     await page.getByTestId('custom-id').fill('nobody/no-such-model');
-    await page.getByTestId('model-host').fill(`${site.url}/hub/`); // a mirror that has no such model
+    await page.getByTestId('model-host').fill(`${session.url}/hub/`); // a mirror that has no such model
     await loadModel(page, { dtype: 'fp32' });
     expect(await modelError(page)).toContain('No model found at nobody/no-such-model');
 

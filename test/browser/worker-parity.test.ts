@@ -1,9 +1,9 @@
 // The model worker in real Chromium, on WASM and on WebGPU (SwiftShader), for each fixture dtype:
 // its letter log-probabilities equal the independent TypeScript reference, a cached prefix
 // continuation equals a full recomputation, and greedy generation is the same everywhere.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
-import { launchChromium, openPage, startSite, type OpenedPage } from '../../scripts/browser.ts';
+import { describe, expect, it } from 'vitest';
+import type { OpenedPage } from '../../scripts/browser.ts';
+import { harnessReady, useBrowserSession } from './session.ts';
 import {
   encodeFixture,
   forward,
@@ -78,23 +78,11 @@ const generations: Record<string, number[]> = {};
 
 for (const backend of ['wasm', 'webgpu'] as const) {
   describe(`model worker on ${backend}`, () => {
-    let site: Awaited<ReturnType<typeof startSite>>;
-    let browser: Browser;
-    let opened: OpenedPage;
-    beforeAll(async () => {
-      site = await startSite();
-      browser = await launchChromium({ webgpu: true });
-      opened = await openPage(browser, `${site.url}/harness.html`);
-      await opened.page.waitForFunction(() => document.getElementById('status')?.textContent === 'ready');
-    });
-    afterAll(async () => {
-      expect(opened?.leaks ?? []).toEqual([]);
-      await browser?.close();
-      await site?.close();
-    });
+    const session = useBrowserSession({ webgpu: true, path: '/harness.html', ready: harnessReady });
 
     for (const dtype of ['fp32', 'q8', 'q4'] as const) {
       it(`${dtype}: log-probabilities, prefix cache and greedy generation match the reference`, async () => {
+        const { opened } = session;
         const run = await runInWorker(opened, dtype, backend).catch((e: unknown) => {
           throw new Error(`${String(e)}\nconsole:\n${opened.console.join('\n')}`);
         });
@@ -145,23 +133,10 @@ for (const backend of ['wasm', 'webgpu'] as const) {
 }
 
 describe('requests on WebGPU', () => {
-  let site: Awaited<ReturnType<typeof startSite>>;
-  let browser: Browser;
-  let opened: OpenedPage;
-  beforeAll(async () => {
-    site = await startSite();
-    browser = await launchChromium({ webgpu: true });
-    opened = await openPage(browser, `${site.url}/harness.html`);
-    await opened.page.waitForFunction(() => document.getElementById('status')?.textContent === 'ready');
-  });
-  afterAll(async () => {
-    expect(opened?.leaks ?? []).toEqual([]);
-    await browser?.close();
-    await site?.close();
-  });
+  const session = useBrowserSession({ webgpu: true, path: '/harness.html', ready: harnessReady });
 
   it('release their GPU outputs: repeated requests leave no more GPU buffers alive', async () => {
-    const counts = await opened.page.evaluate(
+    const counts = await session.opened.page.evaluate(
       async ({ prompt, prefix, letters }) => {
         const client = new window.jiangu.ModelClient();
         await client.load({ source: { kind: 'site', name: 'jiangu-tiny' }, dtype: 'fp32', backend: 'webgpu' });
@@ -188,7 +163,7 @@ describe('requests on WebGPU', () => {
   });
 
   it('cancel a generation between two tokens and keep what was produced', async () => {
-    const result = await opened.page.evaluate(async (prompt) => {
+    const result = await session.opened.page.evaluate(async (prompt) => {
       const client = new window.jiangu.ModelClient();
       await client.load({ source: { kind: 'site', name: 'jiangu-tiny' }, dtype: 'fp32', backend: 'webgpu' });
       const abort = new AbortController();
