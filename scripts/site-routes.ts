@@ -39,6 +39,16 @@ export function listModels(): string[] {
   return [...names].sort();
 }
 
+/**
+ * The folder served as /mirror/: a copy of the benchmark files laid out `<dataset>/<original path>`
+ * (the layout of ../shared/data), so the site can download data with no connection. JIANGU_DATA
+ * overrides; by default ../shared/data beside the repository, when it exists.
+ */
+export function dataMirrorRoot(): string | null {
+  const root = resolve(process.env.JIANGU_DATA ?? join(projectRoot, '..', 'shared', 'data'));
+  return existsSync(root) ? root : null;
+}
+
 const contentTypes: Record<string, string> = {
   '.json': 'application/json; charset=utf-8',
   '.onnx': 'application/octet-stream',
@@ -47,6 +57,8 @@ const contentTypes: Record<string, string> = {
   '.mjs': 'text/javascript; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
   '.txt': 'text/plain; charset=utf-8',
+  '.csv': 'text/csv; charset=utf-8',
+  '.jsonl': 'application/jsonl; charset=utf-8',
 };
 
 function sendFile(res: ServerResponse, file: string): void {
@@ -73,8 +85,8 @@ function inside(root: string, rel: string): string | null {
 }
 
 /**
- * Connect-style middleware. Answers /models/index.json, /models/<name>/<file> and (when `serveOrt`)
- * /ort/<file>; calls next() for everything else.
+ * Connect-style middleware. Answers /models/index.json, /models/<name>/<file>, /mirror/<dataset>/<path>
+ * and (when `serveOrt`) /ort/<file>; calls next() for everything else.
  */
 export function siteRoutes(options: { serveOrt: boolean }) {
   return (req: IncomingMessage, res: ServerResponse, next: () => void): void => {
@@ -92,6 +104,16 @@ export function siteRoutes(options: { serveOrt: boolean }) {
       }
       res.writeHead(404, { ...isolationHeaders, 'Content-Type': 'text/plain' });
       res.end(`no such model file: ${path}`);
+      return;
+    }
+    if (path.startsWith('/mirror/')) {
+      const root = dataMirrorRoot();
+      const rel = path.slice('/mirror/'.length);
+      const segments = rel.split('/');
+      const file = root && !segments.some((s) => s === '..' || s === '.' || s === '') ? join(root, rel) : null;
+      if (file && file.startsWith(root + sep) && existsSync(file) && statSync(file).isFile()) return sendFile(res, file);
+      res.writeHead(404, { ...isolationHeaders, 'Content-Type': 'text/plain' });
+      res.end(`not in the data mirror: ${path}`);
       return;
     }
     if (options.serveOrt && path.startsWith('/ort/')) {

@@ -1,0 +1,209 @@
+// Datasets and their items: saving an import all-or-nothing, reading tasks in file order, deleting.
+import type { DatasetId, DatasetRecord, Item, Split } from '../core/benchmarks/types.ts';
+import { DatasetNotFoundError, DatasetSaveError, DatasetValidationError, StorageFullError, describeItem, isQuotaError } from './errors.ts';
+import type { JianguDatabase } from './schema.ts';
+import { approxBytes, type DatasetSize } from './sizes.ts';
+import { abortQuietly, transactionEnd } from './transaction-end.ts';
+
+/**
+ * The key range of every key that starts with `prefix`. Arrays sort after strings and numbers in
+ * IndexedDB, so `[...prefix, []]` is above every key with that prefix.
+ */
+function prefixRange(...prefix: (string | number)[]): IDBKeyRange {
+  return IDBKeyRange.bound(prefix, [...prefix, []]);
+}
+
+function validate(record: DatasetRecord, items: readonly Item[]): void {
+  const problems: string[] = [];
+  const seen = new Map<string, Item>();
+  for (const item of items) {
+    if (item.datasetId !== record.id) problems.push(`${describeItem(item)} belongs to dataset ${item.datasetId}, not ${record.id}`);
+    const first = seen.get(item.id);
+    if (first) problems.push(`item id ${item.id} appears twice (${first.source.file} line ${first.source.line} and ${item.source.file} line ${item.source.line})`);
+    else seen.set(item.id, item);
+  }
+  if (problems.length) throw new DatasetValidationError(record.id, problems);
+}
+
+/**
+ * Saves a downloaded or imported dataset, replacing any earlier import with the same id. Called
+ * once per import, after the adapter has produced every item. All or nothing: one readwrite
+ * transaction deletes the old items, puts the new ones and then the record; on any failure it
+ * aborts and the store is exactly as before.
+ *
+ * Every put is issued without awaiting the previous one (IndexedDB queues them in order), so no
+ * chunking is needed and nothing else is awaited while the transaction is open.
+ *
+ * @param db The open database.
+ * @param record What is known about the dataset; its `id` keys the items.
+ * @param items Every item of the dataset; each `datasetId` must equal `record.id`, ids unique.
+ * @throws DatasetValidationError before writing, if the items do not fit the record.
+ * @throws StorageFullError when the browser's quota is exceeded, naming datasets to delete.
+ * @throws DatasetSaveError for any other failure (an item that cannot be cloned, an abort).
+ */
+export async function saveDataset(db: JianguDatabase, record: DatasetRecord, items: readonly Item[]): Promise<void> {
+  validate(record, items);
+  const tx = db.transaction(['datasets', 'items'], 'readwrite');
+  const ended = transactionEnd(tx);
+  let failed: { error: unknown; item: Item | undefined } | undefined;
+  const note = (item: Item | undefined) => (error: unknown) => {
+    failed ??= { error, item };
+  };
+  let thrown: { error: unknown; item: Item | undefined } | undefined;
+  let current: Item | undefined;
+  try {
+    const store = tx.objectStore('items');
+    store.delete(prefixRange(record.id)).catch(note(undefined));
+    for (const item of items) {
+      current = item;
+      store.put(item).catch(note(item));
+    }
+    current = undefined;
+    tx.objectStore('datasets').put(record).catch(note(undefined));
+  } catch (error) {
+    // A synchronous throw (DataCloneError, DataError) does not abort the transaction by itself.
+    thrown = { error, item: current };
+    abortQuietly(tx);
+  }
+  const end = await ended;
+  if (end.committed && !thrown) return;
+
+  // Requests aborted along with the transaction fail with AbortError; prefer the first real cause.
+  const candidates = [thrown, end.committed ? undefined : { error: end.error, item: undefined }, failed].filter(
+    (c): c is { error: unknown; item: Item | undefined } => c !== undefined && c.error != null,
+  );
+  if (candidates.some((c) => isQuotaError(c.error))) {
+    const neededBytes = approxBytes(record) + items.reduce((sum, item) => sum + approxBytes(item), 0);
+    // Read after the failed transaction ended, in a new one, so the list is what is really stored.
+    const suggestions = await datasetSizes(db).catch((): DatasetSize[] => []);
+    const cause = candidates.find((c) => isQuotaError(c.error))?.error;
+    throw new StorageFullError({ datasetId: record.id, title: record.title, neededBytes, suggestions, cause });
+  }
+  const cause = candidates.find((c) => !isAbortError(c.error)) ?? candidates[0];
+  const item = cause?.item ?? candidates.find((c) => c.item)?.item;
+  throw new DatasetSaveError(record.id, item, cause?.error ?? new DOMException('The transaction was aborted.', 'AbortError'));
+}
+
+function isAbortError(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && 'name' in error && error.name === 'AbortError';
+}
+
+/**
+ * Lists every stored dataset record, ordered by id. Called by the datasets view and at start-up
+ * to know what is available offline.
+ *
+ * @param db The open database.
+ */
+export async function listDatasets(db: JianguDatabase): Promise<DatasetRecord[]> {
+  return db.getAll('datasets');
+}
+
+/**
+ * Reads one dataset record, or undefined if it is not stored.
+ *
+ * @param db The open database.
+ * @param id The dataset to read.
+ */
+export async function getDataset(db: JianguDatabase, id: DatasetId): Promise<DatasetRecord | undefined> {
+  return db.get('datasets', id);
+}
+
+/**
+ * Deletes a dataset's record and all its items in one transaction; other datasets are untouched.
+ * Called when the user removes a dataset (e.g. to free space). Runs and results are kept.
+ *
+ * @param db The open database.
+ * @param id The dataset to delete.
+ * @returns Whether a record was stored under that id.
+ */
+export async function deleteDataset(db: JianguDatabase, id: DatasetId): Promise<boolean> {
+  const tx = db.transaction(['datasets', 'items'], 'readwrite');
+  const [count] = await Promise.all([
+    tx.objectStore('datasets').count(id),
+    tx.objectStore('items').delete(prefixRange(id)),
+    tx.objectStore('datasets').delete(id),
+    tx.done,
+  ]);
+  return count > 0;
+}
+
+/**
+ * Counts the stored items of a dataset (0 when it is not stored).
+ *
+ * @param db The open database.
+ * @param id The dataset to count.
+ */
+export async function countItems(db: JianguDatabase, id: DatasetId): Promise<number> {
+  return db.countFromIndex('items', 'by-dataset', id);
+}
+
+async function readItems(db: JianguDatabase, datasetId: DatasetId, range: IDBKeyRange): Promise<Item[]> {
+  const tx = db.transaction(['datasets', 'items'], 'readonly');
+  const [record, items] = await Promise.all([
+    tx.objectStore('datasets').get(datasetId),
+    tx.objectStore('items').index('by-dataset-task-split-order').getAll(range),
+    tx.done,
+  ]);
+  if (!record) throw new DatasetNotFoundError(datasetId);
+  return items;
+}
+
+/**
+ * Loads one task's items in file order, read straight from the (dataset, task, split, order)
+ * index. Called when a run starts on a task, and for few-shot exemplars (the first k dev items).
+ *
+ * @param db The open database.
+ * @param datasetId The dataset.
+ * @param task The dataset's own task key (see Item.task); an unknown task gives [].
+ * @param split Only this split; when omitted, dev items come first, then test, each in file order.
+ * @throws DatasetNotFoundError if the dataset is not stored.
+ */
+export async function loadTaskItems(db: JianguDatabase, datasetId: DatasetId, task: string, split?: Split): Promise<Item[]> {
+  return readItems(db, datasetId, split ? prefixRange(datasetId, task, split) : prefixRange(datasetId, task));
+}
+
+/**
+ * Loads every item of a dataset, ordered by task key, then split (dev, test), then file order.
+ *
+ * @param db The open database.
+ * @param datasetId The dataset.
+ * @throws DatasetNotFoundError if the dataset is not stored.
+ */
+export async function loadItems(db: JianguDatabase, datasetId: DatasetId): Promise<Item[]> {
+  return readItems(db, datasetId, prefixRange(datasetId));
+}
+
+/**
+ * Lists a dataset's task keys as its record states them (the adapter's order).
+ *
+ * @param db The open database.
+ * @param datasetId The dataset.
+ * @throws DatasetNotFoundError if the dataset is not stored.
+ */
+export async function listTasks(db: JianguDatabase, datasetId: DatasetId): Promise<string[]> {
+  const record = await db.get('datasets', datasetId);
+  if (!record) throw new DatasetNotFoundError(datasetId);
+  return Object.keys(record.tasks);
+}
+
+/**
+ * Estimates how much room each stored dataset takes, biggest first. Called to suggest what to
+ * delete when storage is full. The estimate is the JSON length of the record and of every item,
+ * times 2 (UTF-16): it reads every item, one dataset at a time, so it is not free on large data.
+ *
+ * @param db The open database.
+ */
+export async function datasetSizes(db: JianguDatabase): Promise<DatasetSize[]> {
+  const tx = db.transaction(['datasets', 'items'], 'readonly');
+  const records = await tx.objectStore('datasets').getAll();
+  const index = tx.objectStore('items').index('by-dataset');
+  const sizes: DatasetSize[] = [];
+  for (const record of records) {
+    // Only this transaction's own requests are awaited, so it stays alive between them.
+    const items = await index.getAll(record.id);
+    const bytes = items.reduce((sum, item) => sum + approxBytes(item), approxBytes(record));
+    sizes.push({ id: record.id, title: record.title, itemCount: items.length, approxBytes: bytes });
+  }
+  await tx.done;
+  return sizes.sort((a, b) => b.approxBytes - a.approxBytes);
+}

@@ -1,0 +1,99 @@
+// The one IndexedDB schema of the app and the upgrade ladder that builds it. Every store lives
+// here, so a reader sees the whole database in one file and each version's change in one rung.
+import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
+import type { DatasetId, DatasetRecord, Item, Split } from '../core/benchmarks/types.ts';
+
+/** The schema version this build opens. Raise it by one and add a rung to `upgrade` for any change. */
+export const DB_VERSION = 1;
+
+/** The default database name; tests pass their own to stay isolated. */
+export const DB_NAME = 'jiangu';
+
+/** Where a run stands. A placeholder: the run-scheduler issue may widen it. */
+export type RunStatus = 'queued' | 'running' | 'paused' | 'completed' | 'failed' | 'cancelled';
+
+/**
+ * One evaluation run. A minimal placeholder so the `runs` store exists from version 1: the
+ * run-record issue extends this interface (protocol, model, hashes) without a schema change,
+ * since only `id`, `datasetId` and `createdAt` are key paths.
+ */
+export interface RunRecord {
+  id: string;
+  /** ISO 8601 time the run was created; the `by-created` index sorts runs by it. */
+  createdAt: string;
+  datasetId: DatasetId;
+  status: RunStatus;
+  config: Record<string, unknown>;
+}
+
+/**
+ * One item's outcome in one run. A placeholder open for extension: the results issue adds the
+ * prediction and score fields; only `runId` and `itemId` are key paths.
+ */
+export interface ResultRecord {
+  runId: string;
+  itemId: string;
+}
+
+export interface JianguDb extends DBSchema {
+  datasets: { key: DatasetId; value: DatasetRecord };
+  items: {
+    key: [DatasetId, string];
+    value: Item;
+    indexes: {
+      'by-dataset': DatasetId;
+      'by-dataset-task': [DatasetId, string];
+      'by-dataset-split': [DatasetId, Split];
+      /** One task's items in file order (dev before test) with no sorting after the read. */
+      'by-dataset-task-split-order': [DatasetId, string, Split, number];
+    };
+  };
+  runs: { key: string; value: RunRecord; indexes: { 'by-dataset': DatasetId; 'by-created': string } };
+  results: { key: [string, string]; value: ResultRecord; indexes: { 'by-run': string } };
+}
+
+export type JianguDatabase = IDBPDatabase<JianguDb>;
+
+/**
+ * Builds or migrates the schema. Called by idb inside the version-change transaction when the
+ * stored version is below DB_VERSION.
+ *
+ * @param db The database being upgraded; only here may stores and indexes be created.
+ * @param oldVersion The version the browser had stored: 0 for a first visit.
+ */
+function upgrade(db: JianguDatabase, oldVersion: number): void {
+  if (oldVersion < 1) {
+    db.createObjectStore('datasets', { keyPath: 'id' });
+    const items = db.createObjectStore('items', { keyPath: ['datasetId', 'id'] });
+    items.createIndex('by-dataset', 'datasetId');
+    items.createIndex('by-dataset-task', ['datasetId', 'task']);
+    items.createIndex('by-dataset-split', ['datasetId', 'split']);
+    items.createIndex('by-dataset-task-split-order', ['datasetId', 'task', 'split', 'order']);
+    const runs = db.createObjectStore('runs', { keyPath: 'id' });
+    runs.createIndex('by-dataset', 'datasetId');
+    runs.createIndex('by-created', 'createdAt');
+    const results = db.createObjectStore('results', { keyPath: ['runId', 'itemId'] });
+    results.createIndex('by-run', 'runId');
+  }
+  // if (oldVersion < 2) { ... } — the next rung goes here; rungs never change once released.
+}
+
+/**
+ * Opens (and on a first visit or after an app update, creates or migrates) the database. Called
+ * once at start-up by whoever owns the connection; tests call it with a fresh name each.
+ *
+ * When a newer version of the app opens the same database in another tab, this connection closes
+ * itself so that tab's upgrade is not blocked; later calls on it then throw InvalidStateError,
+ * and the page should reload.
+ *
+ * @param name The database name: DB_NAME in the app, a unique name per test.
+ */
+export async function openJianguDb(name: string = DB_NAME): Promise<JianguDatabase> {
+  const db: JianguDatabase = await openDB<JianguDb>(name, DB_VERSION, {
+    upgrade,
+    blocking() {
+      db.close();
+    },
+  });
+  return db;
+}

@@ -1,0 +1,51 @@
+// Browser storage helpers. Both are no-ops outside a browser (Node tests, old browsers) and never
+// throw: asking for persistence or an estimate must not break the page.
+
+/** Bytes used by this origin and the most it may use, as the browser reports them. */
+export interface StorageEstimate {
+  usage: number;
+  quota: number;
+}
+
+function storageManager(): StorageManager | undefined {
+  return typeof navigator === 'undefined' ? undefined : navigator.storage;
+}
+
+let persistence: Promise<boolean> | undefined;
+
+/**
+ * Asks the browser to keep this origin's data (datasets, runs) through storage pressure, so a
+ * second visit works offline. Called after the first successful save; later calls reuse the
+ * first answer, so `navigator.storage.persist()` runs at most once per page load.
+ *
+ * @returns Whether storage is persisted; false where unsupported, refused, or on any error.
+ */
+export function requestPersistence(): Promise<boolean> {
+  persistence ??= (async () => {
+    const storage = storageManager();
+    if (typeof storage?.persist !== 'function') return false;
+    try {
+      return (await storage.persist()) === true;
+    } catch {
+      return false;
+    }
+  })();
+  return persistence;
+}
+
+/**
+ * Reads how much storage this origin uses and may use. Called by the datasets view before and
+ * after an import.
+ *
+ * @returns Usage and quota in bytes, or null where unsupported or when the browser gives no quota.
+ */
+export async function storageEstimate(): Promise<StorageEstimate | null> {
+  const storage = storageManager();
+  if (typeof storage?.estimate !== 'function') return null;
+  try {
+    const { usage, quota } = await storage.estimate();
+    return quota === undefined ? null : { usage: usage ?? 0, quota };
+  } catch {
+    return null;
+  }
+}
