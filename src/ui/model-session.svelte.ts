@@ -45,3 +45,6 @@ export class ModelSession {
     }
   }
 }
+
+/** The page's one model, kept while the user moves between pages. */
+export const modelSession = new ModelSession();
