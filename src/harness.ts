@@ -1,8 +1,11 @@
-// The automation entry point: the browser tests and `npm run bench` drive the real worker through
-// the same ModelClient the site uses, without clicking through the UI.
+// The automation entry point: the browser tests and `npm run bench` drive the real worker and the
+// real data pipeline through the same modules the site uses, without clicking through the UI.
 import { ModelClient, ModelError } from './lib/engine/model-client.ts';
+import { fetchCatalogFiles, storeDataset } from './lib/data/import-dataset.ts';
+import { deleteDataset, loadTaskItems } from './lib/store/datasets.ts';
+import { openJianguDb } from './lib/store/schema.ts';
 
-const jiangu = { ModelClient, ModelError };
+const jiangu = { ModelClient, ModelError, data: { openJianguDb, fetchCatalogFiles, storeDataset, loadTaskItems, deleteDataset } };
 declare global {
   interface Window {
     jiangu: typeof jiangu;
