@@ -193,3 +193,31 @@ describe('Data page', () => {
     expect(await storeSnapshot(page)).toBe(before);
   });
 });
+
+describe('Data page, dropping and deleting', () => {
+  const session = useBrowserSession({ webgpu: false, path: '/#/data' });
+
+  it('imports a file dropped on the drop zone, and deletes only that dataset', async () => {
+    const { page } = session.opened;
+    await page.locator('[data-testid=catalog][data-loaded=true]').waitFor();
+    await page.getByTestId('import-sample').click();
+    await page.locator('[data-testid=dataset-ancientbench][data-stored=yes]').waitFor();
+    const text = readFileSync(join(c3Fixtures, 'flat.json'), 'utf8');
+    await page.getByTestId('drop-zone').evaluate((zone, content) => {
+      const transfer = new DataTransfer();
+      transfer.items.add(new File([content], 'dropped.json', { type: 'application/json' }));
+      zone.dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }));
+    }, text);
+    await page.getByTestId('c3-mapping').waitFor(); // a .json file is taken as C3Bench
+    await page.getByTestId('c3-import').click();
+    await page.locator('[data-testid=dataset-c3bench][data-stored=yes]').waitFor();
+    expect(await storedText(page, 'c3bench')).toContain('from dropped.json');
+
+    await card(page, 'c3bench').getByTestId('delete').click();
+    await page.locator('[data-testid=dataset-c3bench][data-stored=no]').waitFor();
+    const snapshot = JSON.parse(await storeSnapshot(page)) as { records: { id: string }[]; perDataset: Record<string, { count: number }> };
+    expect(snapshot.records.map((r) => r.id)).toEqual(['ancientbench']);
+    expect(Object.keys(snapshot.perDataset)).toEqual(['ancientbench']);
+    expect(snapshot.perDataset.ancientbench.count).toBe(80);
+  });
+});
