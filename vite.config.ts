@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { defineConfig, type Plugin } from 'vite';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { isolationHeaders, ortDir, ortFiles, siteRoutes } from './scripts/site-routes.ts';
+import { buildDefines } from './scripts/build-info.ts';
 
 // Serves model folders and ORT's wasm in dev and preview, and copies the wasm into the build, so
 // the site never asks a CDN for onnxruntime-web.
@@ -25,6 +26,7 @@ function jianguSite(): Plugin {
 
 export default defineConfig({
   plugins: [svelte(), jianguSite()],
+  define: buildDefines(),
   // Two real pages, no SPA fallback: a missing file is a 404, not index.html served as JSON.
   appType: 'mpa',
   server: { host: '127.0.0.1', port: 5173, headers: isolationHeaders },

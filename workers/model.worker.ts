@@ -6,7 +6,6 @@ import {
   AutoModelForCausalLM,
   AutoTokenizer,
   BaseStreamer,
-  DynamicCache,
   StoppingCriteria,
   StoppingCriteriaList,
   Tensor,
@@ -23,18 +22,15 @@ import type {
   LoadParams,
   LoadProgress,
   LoadResult,
-  ModelErrorInfo,
   RequestMap,
   RequestKind,
-  ScoreParams,
-  ScoreResult,
   WorkerReply,
   WorkerRequest,
   WorkerStats,
 } from '../src/lib/engine/messages.ts';
 import { classifyLoadError, classifyRunError, type LoadContext } from '../src/lib/engine/model-errors.ts';
-import { logSoftmaxPick } from '../src/lib/core/logprobs.ts';
-import { hasPrefix } from '../src/lib/core/token-prefix.ts';
+import { encode, idsTensor, onesTensor, RequestError, type Loaded } from './loaded-model.ts';
+import { score, scoreItem } from './scoring.ts';
 
 declare const self: DedicatedWorkerGlobalScope;
 
@@ -64,21 +60,7 @@ if (typeof GPUDevice !== 'undefined') {
   };
 }
 
-interface Loaded {
-  model: PreTrainedModel;
-  tokenizer: PreTrainedTokenizer;
-  context: LoadContext;
-  info: LoadResult;
-  /** The KV cache of the last `prefix` scored, kept while the next prompt shares it. */
-  prefixCache: { ids: number[]; cache: DynamicCache } | null;
-}
 let loaded: Loaded | null = null;
-
-class RequestError extends Error {
-  constructor(readonly info: ModelErrorInfo) {
-    super(info.message);
-  }
-}
 
 function reply(message: WorkerReply): void {
   self.postMessage(message);
@@ -183,7 +165,8 @@ async function load(id: number, params: LoadParams): Promise<LoadResult> {
       transformersVersion: env.version,
       ortVersion: String(env.backends.onnx.versions?.web ?? ''),
     };
-    loaded = { model, tokenizer, context, info, prefixCache: null };
+    const maxLogitsBytes = params.maxLogitsBytes ?? 64 * 1024 * 1024;
+    loaded = { model, tokenizer, context, info, prefixCache: null, maxLogitsRows: Math.max(1, Math.floor(maxLogitsBytes / (4 * vocab_size))) };
     return info;
   } catch (error) {
     throw new RequestError(classifyLoadError(error, context));
@@ -193,102 +176,6 @@ async function load(id: number, params: LoadParams): Promise<LoadResult> {
 function requireModel(): Loaded {
   if (!loaded) throw new RequestError({ code: 'no-model', message: 'No model is loaded: load one first.' });
   return loaded;
-}
-
-// ---- score ----------------------------------------------------------------------------------
-
-function encode(tokenizer: PreTrainedTokenizer, text: string, addSpecialTokens: boolean): number[] {
-  return tokenizer.encode(text, { add_special_tokens: addSpecialTokens });
-}
-
-function idsTensor(ids: number[]): Tensor {
-  return new Tensor('int64', BigInt64Array.from(ids, BigInt), [1, ids.length]);
-}
-
-function onesTensor(length: number): Tensor {
-  return new Tensor('int64', new BigInt64Array(length).fill(1n), [1, length]);
-}
-
-type ForwardOutputs = Record<string, Tensor>;
-
-/** Disposes the GPU buffers among a forward pass's outputs that nothing keeps. */
-async function disposeOutputs(outputs: ForwardOutputs, keep: Set<Tensor> = new Set()): Promise<void> {
-  await Promise.all(
-    Object.values(outputs)
-      .filter((t) => t.location === 'gpu-buffer' && !keep.has(t))
-      .map((t) => t.dispose()),
-  );
-}
-
-async function forward(m: Loaded, ids: number[], past: DynamicCache | null, pastLength: number): Promise<ForwardOutputs> {
-  const inputs: Record<string, unknown> = {
-    input_ids: idsTensor(ids),
-    attention_mask: onesTensor(pastLength + ids.length),
-  };
-  if (past) inputs.past_key_values = past;
-  // Only the last position is scored: ask for one row of logits where the graph allows it.
-  if (m.info.inputNames.includes('num_logits_to_keep')) inputs.num_logits_to_keep = new Tensor('int64', [1n], []);
-  return (await m.model.forward(inputs)) as ForwardOutputs;
-}
-
-/** Returns the KV cache for `prefixIds`, computing it once while the same prefix keeps coming. */
-async function prefixCacheFor(m: Loaded, prefixIds: number[]): Promise<DynamicCache> {
-  const cached = m.prefixCache;
-  if (cached && cached.ids.length === prefixIds.length && hasPrefix(prefixIds, cached.ids)) return cached.cache;
-  await cached?.cache.dispose();
-  m.prefixCache = null;
-  const outputs = await forward(m, prefixIds, null, 0);
-  const entries: Record<string, Tensor> = {};
-  for (const [name, tensor] of Object.entries(outputs)) {
-    if (name.startsWith('present')) entries[name.replace('present', 'past_key_values')] = tensor;
-  }
-  const cache = new DynamicCache(entries);
-  await disposeOutputs(outputs, new Set(Object.values(entries)));
-  m.prefixCache = { ids: prefixIds, cache };
-  return cache;
-}
-
-async function score(params: ScoreParams): Promise<ScoreResult> {
-  const m = requireModel();
-  const started = performance.now();
-  if (params.candidates.length === 0) throw new RequestError({ code: 'bad-request', message: 'Nothing to score: no candidates.' });
-  const inputIds = encode(m.tokenizer, params.prompt, true);
-  if (inputIds.length === 0) throw new RequestError({ code: 'bad-request', message: 'The prompt is empty.' });
-  const candidateTokens = params.candidates.map((c) => encode(m.tokenizer, c, false));
-  const bad = params.candidates.findIndex((_, i) => candidateTokens[i].length === 0);
-  if (bad >= 0) throw new RequestError({ code: 'bad-request', message: `Candidate "${params.candidates[bad]}" encodes to no token.` });
-
-  let reused = 0;
-  let past: DynamicCache | null = null;
-  if (params.prefix && params.prompt.startsWith(params.prefix)) {
-    const prefixIds = encode(m.tokenizer, params.prefix, true);
-    // Reuse only when the prompt's tokens really begin with the prefix's tokens and leave at least one.
-    if (prefixIds.length < inputIds.length && hasPrefix(inputIds, prefixIds)) {
-      past = await prefixCacheFor(m, prefixIds);
-      reused = prefixIds.length;
-    }
-  }
-  const outputs = await forward(m, inputIds.slice(reused), past, reused);
-  try {
-    const logits = outputs.logits;
-    const [, rows, vocab] = logits.dims as [number, number, number];
-    const data = logits.data as Float32Array;
-    const logProbs = logSoftmaxPick(data, (rows - 1) * vocab, vocab, candidateTokens.map((t) => t[0]));
-    return {
-      inputIds,
-      candidates: params.candidates.map((text, i) => ({
-        text,
-        tokenId: candidateTokens[i][0],
-        tokenCount: candidateTokens[i].length,
-        logProb: logProbs[i],
-      })),
-      reusedPrefixTokens: reused,
-      logitsCopied: data.length,
-      forwardMs: performance.now() - started,
-    };
-  } finally {
-    await disposeOutputs(outputs);
-  }
 }
 
 // ---- generate -------------------------------------------------------------------------------
@@ -371,7 +258,8 @@ async function generate(id: number, params: GenerateParams): Promise<GenerateRes
 
 const handlers: { [K in RequestKind]: (id: number, params: RequestMap[K]['params']) => Promise<RequestMap[K]['result']> } = {
   load: (id, params) => load(id, params),
-  score: (_id, params) => score(params),
+  score: (_id, params) => score(requireModel(), params),
+  scoreItem: (_id, params) => scoreItem(requireModel(), params),
   generate: (id, params) => generate(id, params),
   unload: async () => ({ unloaded: await unload() }),
   stats: async () => ({ ...stats }),

@@ -1,17 +1,24 @@
-// Pages are chosen by the URL fragment (#/data), so the site stays static and every page has a link.
+// Pages are chosen by the URL fragment (#/data, #/run/<id>), so the site stays static and every page
+// and every run has a link.
 
-export type PageId = 'playground' | 'data';
-const pages: readonly PageId[] = ['playground', 'data'];
+export type PageId = 'playground' | 'data' | 'evaluate' | 'run';
+const pages: readonly PageId[] = ['playground', 'data', 'evaluate', 'run'];
 
-function fromHash(hash: string): PageId {
-  const id = hash.replace(/^#\/?/, '').split(/[/?]/)[0];
-  return (pages as readonly string[]).includes(id) ? (id as PageId) : 'playground';
+function parse(hash: string): { page: PageId; param: string | null } {
+  const [id, param] = hash.replace(/^#\/?/, '').split('?')[0].split('/');
+  const page = (pages as readonly string[]).includes(id) ? (id as PageId) : 'playground';
+  return { page, param: param ? decodeURIComponent(param) : null };
 }
 
 class Router {
-  page = $state<PageId>(fromHash(location.hash));
+  page = $state<PageId>(parse(location.hash).page);
+  param = $state<string | null>(parse(location.hash).param);
   constructor() {
-    window.addEventListener('hashchange', () => (this.page = fromHash(location.hash)));
+    window.addEventListener('hashchange', () => {
+      const next = parse(location.hash);
+      this.page = next.page;
+      this.param = next.param;
+    });
   }
 }
 

@@ -101,7 +101,9 @@ for (const backend of ['wasm', 'webgpu'] as const) {
           const want = lastLogProbs(reference, got.inputIds, letterIds);
           got.candidates.forEach((c, k) => diffs.push(Math.abs(c.logProb - want[k])));
           expect(got.reusedPrefixTokens).toBe(0);
-          expect(got.logitsCopied).toBe(got.inputIds.length * reference.vocabSize);
+          // The graph declares num_logits_to_keep: one row of logits, whatever the prompt's length.
+          expect(got.logitsCopied).toBe(reference.vocabSize);
+          expect(got.forwardPasses).toBe(1);
         });
         console.log(`${backend} ${dtype}: max |Δ log p| vs reference = ${Math.max(...diffs).toExponential(2)}`);
         expect(Math.max(...diffs)).toBeLessThan(1e-4);
@@ -114,7 +116,7 @@ for (const backend of ['wasm', 'webgpu'] as const) {
         run.prefixed.forEach((p, i) => {
           expect(p.reusedPrefixTokens).toBe(prefixIds.length);
           expect(p.inputIds).toEqual(run.full[i].inputIds);
-          expect(p.logitsCopied).toBe((p.inputIds.length - prefixIds.length) * reference.vocabSize);
+          expect(p.logitsCopied).toBe(reference.vocabSize);
           const want = referenceSplit(reference, prefixIds, p.inputIds.slice(prefixIds.length));
           p.candidates.forEach((c, k) => expect(Math.abs(c.logProb - want[k])).toBeLessThan(1e-4));
           if (dtype !== 'q8') {
@@ -182,6 +184,40 @@ describe('requests on WebGPU', () => {
     expect(result.generation.tokenIds.length).toBeLessThan(400);
     expect(result.afterIds).toBe(encodeFixture(GEN_PROMPT).length);
   });
+});
+
+describe('a graph without num_logits_to_keep', () => {
+  const session = useBrowserSession({ webgpu: true, path: '/harness.html', ready: harnessReady });
+
+  for (const backend of ['wasm', 'webgpu'] as const) {
+    it(`is prefilled in chunks on ${backend}, copying at most the chunk's logits, with the reference's numbers`, async () => {
+      const vocab = loadReferenceModel('jiangu-tiny', 'fp32').vocabSize;
+      const rows = 8;
+      const run = await session.opened.page.evaluate(
+        async ({ backend, prompts, letters, maxLogitsBytes, prefix, suffix }) => {
+          const client = new window.jiangu.ModelClient();
+          const info = await client.load({ source: { kind: 'site', name: 'jiangu-tiny-nokeep' }, dtype: 'fp32', backend, maxLogitsBytes });
+          const scores = [];
+          for (const prompt of prompts) scores.push(await client.score({ prompt, candidates: letters }));
+          const prefixed = await client.score({ prompt: prefix + suffix, prefix, candidates: letters });
+          client.terminate();
+          return { inputNames: info.inputNames, scores, prefixed };
+        },
+        { backend, prompts: PROMPTS, letters: LETTERS, maxLogitsBytes: rows * vocab * 4, prefix: PREFIX, suffix: SUFFIXES[0] },
+      );
+      expect(run.inputNames).not.toContain('num_logits_to_keep');
+      const reference = loadReferenceModel('jiangu-tiny-nokeep', 'fp32');
+      for (const got of [...run.scores, run.prefixed]) {
+        const fresh = got.inputIds.length - got.reusedPrefixTokens;
+        expect(got.forwardPasses).toBe(Math.ceil(fresh / rows));
+        expect(got.logitsCopied).toBe(fresh * vocab); // every chunk's rows, and never more than `rows` at once
+        const want = lastLogProbs(reference, got.inputIds, letterIds);
+        got.candidates.forEach((c, k) => expect(Math.abs(c.logProb - want[k])).toBeLessThan(1e-4));
+      }
+      expect(run.scores.some((s) => s.forwardPasses > 1)).toBe(true);
+      expect(run.prefixed.reusedPrefixTokens).toBe(encodeFixture(PREFIX).length);
+    });
+  }
 });
 
 describe('across backends', () => {

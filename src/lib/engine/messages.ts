@@ -2,44 +2,21 @@
 // and a result type; the worker answers each request id with exactly one `result` or `error` reply,
 // possibly preceded by `progress` (load) or `token` (generate) events for the same id.
 
-/** Where the model actually runs. */
-export type Backend = 'webgpu' | 'wasm';
-/** What the user asked for: `auto` is WebGPU when the browser gives an adapter, else WASM. */
-export type BackendChoice = 'auto' | Backend;
-/** transformers.js dtypes we offer; each maps to an `onnx/model{suffix}.onnx` file. */
-export type Dtype = 'fp32' | 'fp16' | 'q8' | 'q4' | 'q4f16';
-export const DTYPES: readonly Dtype[] = ['fp32', 'fp16', 'q8', 'q4', 'q4f16'];
+import type { BackendChoice, BackendInfo, Dtype, ModelSource } from '../core/models/model-types.ts';
+import type { MultipleChoiceItem } from '../core/benchmarks/types.ts';
+import type { McProtocolId } from '../core/protocols/mc-protocols.ts';
 
-/** A model on the Hugging Face hub (or a mirror with the hub's layout), or a folder the site serves under /models/. */
-export type ModelSource =
-  | { kind: 'hub'; id: string; revision?: string; host?: string }
-  | { kind: 'site'; name: string };
+export * from '../core/models/model-types.ts';
 
 export interface LoadParams {
   source: ModelSource;
   dtype: Dtype;
   backend: BackendChoice;
-}
-
-export interface AdapterSummary {
-  vendor: string;
-  architecture: string;
-  device: string;
-  description: string;
-  isFallbackAdapter: boolean;
-  shaderF16: boolean;
-}
-
-/** The backend a loaded model really uses, and why, for the run record and the page. */
-export interface BackendInfo {
-  backend: Backend;
-  /** Set when WebGPU is used. */
-  adapter?: AdapterSummary;
-  /** ORT's wasm thread count (also used for WASM parts of a WebGPU session). */
-  wasmThreads: number;
-  crossOriginIsolated: boolean;
-  /** Why `auto` fell back to WASM, when it did. */
-  fallbackReason?: string;
+  /**
+   * For graphs without a `num_logits_to_keep` input: the most logits bytes one forward pass may
+   * produce; longer prompts are prefilled in chunks through the KV cache. Default 64 MiB.
+   */
+  maxLogitsBytes?: number;
 }
 
 export interface LoadResult {
@@ -64,6 +41,8 @@ export interface ScoreParams {
    * of the prompt's tokens.
    */
   prefix?: string;
+  /** Wrap the prompt as the user turn of the model's chat template (with the generation prompt). */
+  chatTemplate?: boolean;
 }
 
 export interface CandidateScore {
@@ -74,6 +53,11 @@ export interface CandidateScore {
   tokenCount: number;
   /** log P(token | prompt) under the full vocabulary. */
   logProb: number;
+  /**
+   * True when encoding prompt + candidate does not give the prompt's tokens followed by the
+   * candidate's: the tokenizer would merge them, so the scored token is not what the text says.
+   */
+  mergesWithPrompt: boolean;
 }
 
 export interface ScoreResult {
@@ -83,7 +67,33 @@ export interface ScoreResult {
   reusedPrefixTokens: number;
   /** Number of logits values copied out of the model for this request. */
   logitsCopied: number;
+  /** Forward passes the prompt's new tokens took (more than one when prefilled in chunks). */
+  forwardPasses: number;
+  /** The exact text tokenized (the prompt, or the prompt inside the chat template). */
+  text: string;
   forwardMs: number;
+}
+
+/** Scores one multiple-choice item: the worker builds its prompt (it has the tokenizer for the context limit). */
+export interface ScoreItemParams {
+  protocolId: McProtocolId;
+  item: MultipleChoiceItem;
+  /** The task's dev items; the protocol takes the first `shots` in file order. */
+  exemplars: MultipleChoiceItem[];
+  shots: number;
+  contextLimit: number;
+  chatTemplate: boolean;
+  reusePrefix: boolean;
+}
+
+export interface ScoreItemResult {
+  prompt: string;
+  prefix: string;
+  shotsUsed: number;
+  exemplarIds: string[];
+  droppedExemplarIds: string[];
+  overLimit: boolean;
+  score: ScoreResult;
 }
 
 export interface GenerateParams {
@@ -108,6 +118,7 @@ export interface WorkerStats {
 export interface RequestMap {
   load: { params: LoadParams; result: LoadResult };
   score: { params: ScoreParams; result: ScoreResult };
+  scoreItem: { params: ScoreItemParams; result: ScoreItemResult };
   generate: { params: GenerateParams; result: GenerateResult };
   unload: { params: Record<string, never>; result: { unloaded: boolean } };
   stats: { params: Record<string, never>; result: WorkerStats };

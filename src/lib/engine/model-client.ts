@@ -10,6 +10,8 @@ import type {
   ModelErrorInfo,
   RequestKind,
   RequestMap,
+  ScoreItemParams,
+  ScoreItemResult,
   ScoreParams,
   ScoreResult,
   WorkerReply,
@@ -72,6 +74,11 @@ export class ModelClient {
   /** Log-probabilities of each candidate as the next token after the prompt. */
   score(params: ScoreParams, options: RequestOptions = {}): Promise<ScoreResult> {
     return this.request('score', params, options, {});
+  }
+
+  /** Builds one multiple-choice item's prompt with the run's protocol and scores its letters. */
+  scoreItem(params: ScoreItemParams, options: RequestOptions = {}): Promise<ScoreItemResult> {
+    return this.request('scoreItem', params, options, {});
   }
 
   /** Greedy generation; `onToken` receives each token and the text it adds, as it is produced. */

@@ -2,6 +2,7 @@
 // here, so a reader sees the whole database in one file and each version's change in one rung.
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
 import type { DatasetId, DatasetRecord, Item, Split } from '../core/benchmarks/types.ts';
+import type { McItemResult, McRunRecord } from '../core/record/run.ts';
 
 /** The schema version this build opens. Raise it by one and add a rung to `upgrade` for any change. */
 export const DB_VERSION = 1;
@@ -9,31 +10,10 @@ export const DB_VERSION = 1;
 /** The default database name; tests pass their own to stay isolated. */
 export const DB_NAME = 'jiangu';
 
-/** Where a run stands. A placeholder: the run-scheduler issue may widen it. */
-export type RunStatus = 'queued' | 'running' | 'paused' | 'completed' | 'failed' | 'cancelled';
-
-/**
- * One evaluation run. A minimal placeholder so the `runs` store exists from version 1: the
- * run-record issue extends this interface (protocol, model, hashes) without a schema change,
- * since only `id`, `datasetId` and `createdAt` are key paths.
- */
-export interface RunRecord {
-  id: string;
-  /** ISO 8601 time the run was created; the `by-created` index sorts runs by it. */
-  createdAt: string;
-  datasetId: DatasetId;
-  status: RunStatus;
-  config: Record<string, unknown>;
-}
-
-/**
- * One item's outcome in one run. A placeholder open for extension: the results issue adds the
- * prediction and score fields; only `runId` and `itemId` are key paths.
- */
-export interface ResultRecord {
-  runId: string;
-  itemId: string;
-}
+export type { RunStatus } from '../core/record/run.ts';
+/** A run and its per-item results: the types live with the run record (core/record/run.ts). */
+export type RunRecord = McRunRecord;
+export type ResultRecord = McItemResult;
 
 export interface JianguDb extends DBSchema {
   datasets: { key: DatasetId; value: DatasetRecord };

@@ -38,7 +38,7 @@ describe('ModelClient', () => {
     const [ra, rb] = fake.sent as WorkerRequest[];
     expect(ra.kind).toBe('score');
     expect(ra.id).not.toBe(rb.id);
-    const result = (n: number) => ({ inputIds: [n], candidates: [], reusedPrefixTokens: 0, logitsCopied: 0, forwardMs: 0 });
+    const result = (n: number) => ({ inputIds: [n], candidates: [], reusedPrefixTokens: 0, logitsCopied: 0, forwardPasses: 1, text: '', forwardMs: 0 });
     fake.reply({ id: rb.id, kind: 'result', result: result(2) });
     fake.reply({ id: ra.id, kind: 'result', result: result(1) });
     expect((await a).inputIds).toEqual([1]);

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDB } from 'idb';
-import { DB_VERSION, openJianguDb, type JianguDatabase } from '../../../src/lib/store/schema.ts';
+import { DB_VERSION, openJianguDb, type JianguDatabase, type RunRecord } from '../../../src/lib/store/schema.ts';
 import { freshDb } from './helpers.ts';
 
 let db: JianguDatabase | undefined;
@@ -38,11 +38,12 @@ describe('openJianguDb', () => {
   it('reopens an existing database without rerunning the ladder, keeping its data', async () => {
     const name = `jiangu-reopen-${crypto.randomUUID()}`;
     const first = await openJianguDb(name);
-    await first.put('runs', { id: 'r1', createdAt: '2025-01-01T00:00:00Z', datasetId: 'aclue', status: 'queued', config: {} });
+    const run = { id: 'r1', createdAt: '2025-01-01T00:00:00Z', updatedAt: '2025-01-01T00:00:00Z', datasetId: 'aclue', status: 'created', warnings: [] };
+    await first.put('runs', run as unknown as RunRecord); // the config does not matter to the schema
     first.close();
     db = await openJianguDb(name);
     expect(db.version).toBe(DB_VERSION);
-    expect(await db.get('runs', 'r1')).toMatchObject({ id: 'r1', status: 'queued' });
+    expect(await db.get('runs', 'r1')).toMatchObject({ id: 'r1', status: 'created' });
   });
 
   it('closes itself when a newer version of the app needs to upgrade', async () => {

@@ -1,6 +1,6 @@
 // Small instruction models with ONNX weights on the hub, as offered in the model picker. The dtypes
 // listed are the files those repositories publish; fp16 and q4f16 need a GPU with shader-f16.
-import type { Dtype } from '../../engine/messages.ts';
+import type { Dtype } from './model-types.ts';
 
 export interface ModelPreset {
   id: string;

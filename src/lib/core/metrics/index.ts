@@ -1,0 +1,4 @@
+// The metrics room: the only place where a number a user sees is computed. Generation metrics (F1s,
+// BLEU) join here.
+export * from './accuracy.ts';
+export * from './mc-aggregate.ts';

@@ -1,0 +1,177 @@
+// Per-task accuracy and the summary numbers of a multiple-choice run, computed the way each
+// benchmark's own code does (macro means), with the pooled (micro) accuracy beside them.
+//
+// Rules:
+//  - A result with correct = null (no answer key, AC-EVAL test) is predicted but not scored: it
+//    counts in `unscored`, never in n.
+//  - A task with n = 0 scored items is reported (accuracy null) but left out of every mean; a group
+//    with no scored task likewise. `overall.of` says how many tasks or groups the mean is over.
+//  - Group accuracy = mean of its tasks' accuracies. Overall = mean of group accuracies
+//    ('mean-of-groups', AncientBench: the four competencies) or of task accuracies ('mean-of-tasks',
+//    the CMMLU and ACLUE codes); under 'mean-of-groups' a task in no group is left out of overall
+//    and listed in `ungroupedTasks`.
+//  - Pooled = all scored items of all tasks together (micro); labelled so wherever it is shown.
+import { getDataset, type GroupKind } from '../benchmarks/catalog.ts';
+import type { DatasetId } from '../benchmarks/types.ts';
+import { accuracyFromCounts, standardErrorFromCounts, wilsonInterval, type Interval } from './accuracy.ts';
+
+export const MC_AGGREGATE_VERSION = 1;
+
+export interface McItemResult {
+  itemId: string;
+  task: string;
+  /** null: no answer key, so not scored. */
+  correct: boolean | null;
+}
+
+export type GroupingKind = GroupKind | 'none';
+export type OverallRule = 'mean-of-groups' | 'mean-of-tasks';
+
+export interface Grouping {
+  kind: GroupingKind;
+  groups: readonly { key: string; tasks: readonly string[] }[];
+}
+
+export interface McAggregation {
+  grouping: Grouping;
+  overallRule: OverallRule;
+}
+
+export interface TaskAggregate {
+  task: string;
+  /** Scored items. */
+  n: number;
+  correct: number;
+  accuracy: number | null;
+  standardError: number | null;
+  wilson: Interval | null;
+  /** Items predicted without an answer key. */
+  unscored: number;
+}
+
+export interface GroupAggregate {
+  key: string;
+  /** Mean of the accuracies of its tasks with n > 0; null when it has none. */
+  accuracy: number | null;
+  /** Its tasks that have results, in grouping order. */
+  tasks: string[];
+  /** How many of them have n > 0 (the mean's denominator). */
+  tasksScored: number;
+}
+
+export interface McAggregate {
+  tasks: TaskAggregate[];
+  groups: GroupAggregate[];
+  overall: { accuracy: number | null; rule: OverallRule; of: number; signature: string };
+  pooled: { n: number; correct: number; accuracy: number | null; wilson: Interval | null; signature: string };
+  ungroupedTasks: string[];
+  unscored: number;
+}
+
+const PLURAL: Record<GroupingKind, string> = {
+  category: 'categories',
+  supercategory: 'supercategories',
+  competency: 'competencies',
+  domain: 'domains',
+  none: 'groups',
+};
+
+/**
+ * How the overall number was computed, sacrebleu-style, e.g.
+ * `acc|overall:mean-of-competencies|se:sample-n-1|ci:wilson-95|empty:excluded|version:1`.
+ */
+export function overallSignature(kind: GroupingKind, rule: OverallRule): string {
+  const overall = rule === 'mean-of-groups' ? `mean-of-${PLURAL[kind]}` : 'mean-of-tasks';
+  return `acc|overall:${overall}|se:sample-n-1|ci:wilson-95|empty:excluded|version:${MC_AGGREGATE_VERSION}`;
+}
+
+/** `acc|pooled:micro|ci:wilson-95|version:1`. */
+export function pooledSignature(): string {
+  return `acc|pooled:micro|ci:wilson-95|version:${MC_AGGREGATE_VERSION}`;
+}
+
+const mean = (values: readonly number[]): number | null => (values.length === 0 ? null : values.reduce((a, b) => a + b, 0) / values.length);
+
+/**
+ * Aggregates per-item results. Tasks come in grouping order, then tasks no group lists in order of
+ * first appearance. A repeated (task, itemId) is refused: it would be counted twice.
+ */
+export function aggregateMultipleChoice(results: readonly McItemResult[], grouping: Grouping, overallRule: OverallRule): McAggregate {
+  if (overallRule === 'mean-of-groups' && grouping.groups.length === 0) {
+    throw new RangeError(`overall rule "mean-of-groups" needs groups; the grouping has none`);
+  }
+  const counts = new Map<string, { n: number; correct: number; unscored: number; ids: Set<string> }>();
+  for (const result of results) {
+    let count = counts.get(result.task);
+    if (!count) counts.set(result.task, (count = { n: 0, correct: 0, unscored: 0, ids: new Set() }));
+    if (count.ids.has(result.itemId)) throw new RangeError(`item ${result.itemId} of task "${result.task}" has two results`);
+    count.ids.add(result.itemId);
+    if (result.correct === null) count.unscored++;
+    else {
+      count.n++;
+      if (result.correct) count.correct++;
+    }
+  }
+
+  const grouped = grouping.groups.flatMap((group) => group.tasks);
+  const order = [...new Set([...grouped.filter((task) => counts.has(task)), ...counts.keys()])];
+  const tasks: TaskAggregate[] = order.map((task) => {
+    const { n, correct, unscored } = counts.get(task)!;
+    return {
+      task,
+      n,
+      correct,
+      accuracy: accuracyFromCounts(correct, n),
+      standardError: standardErrorFromCounts(correct, n),
+      wilson: wilsonInterval(correct, n),
+      unscored,
+    };
+  });
+  const byTask = new Map(tasks.map((task) => [task.task, task]));
+  const scoredAccuracy = (list: readonly TaskAggregate[]): number[] => list.flatMap((t) => (t.accuracy === null ? [] : [t.accuracy]));
+
+  const groups: GroupAggregate[] = grouping.groups.map((group) => {
+    const members = group.tasks.flatMap((task) => byTask.get(task) ?? []);
+    const accuracies = scoredAccuracy(members);
+    return { key: group.key, accuracy: mean(accuracies), tasks: members.map((t) => t.task), tasksScored: accuracies.length };
+  });
+  const groupedSet = new Set(grouped);
+  const ungroupedTasks = grouping.groups.length === 0 ? [] : order.filter((task) => !groupedSet.has(task));
+
+  const parts = overallRule === 'mean-of-groups' ? groups.flatMap((g) => (g.accuracy === null ? [] : [g.accuracy])) : scoredAccuracy(tasks);
+  const pooledN = tasks.reduce((sum, t) => sum + t.n, 0);
+  const pooledCorrect = tasks.reduce((sum, t) => sum + t.correct, 0);
+  return {
+    tasks,
+    groups,
+    overall: { accuracy: mean(parts), rule: overallRule, of: parts.length, signature: overallSignature(grouping.kind, overallRule) },
+    pooled: {
+      n: pooledN,
+      correct: pooledCorrect,
+      accuracy: accuracyFromCounts(pooledCorrect, pooledN),
+      wilson: wilsonInterval(pooledCorrect, pooledN),
+      signature: pooledSignature(),
+    },
+    ungroupedTasks,
+    unscored: tasks.reduce((sum, t) => sum + t.unscored, 0),
+  };
+}
+
+/**
+ * The grouping and overall rule for a dataset, from the catalog's multiple-choice tasks:
+ * AncientBench = its four competencies, overall = mean of competencies (the paper); ACLUE, CMMLU,
+ * AC-EVAL, WenMind = their groups shown, overall = mean of task accuracies (the ACLUE and CMMLU
+ * codes). C3Bench has no multiple-choice tasks and is refused.
+ */
+export function aggregationFor(datasetId: DatasetId): McAggregation {
+  const dataset = getDataset(datasetId);
+  const mcTasks = dataset.tasks.filter((task) => task.kind === 'multiple-choice');
+  if (mcTasks.length === 0) throw new RangeError(`dataset "${datasetId}" has no multiple-choice tasks to aggregate`);
+  const groups = dataset.groups
+    .map((group) => ({ key: group.key, tasks: mcTasks.filter((task) => task.group === group.key).map((task) => task.key) }))
+    .filter((group) => group.tasks.length > 0);
+  return {
+    grouping: { kind: dataset.groupKind ?? 'none', groups },
+    overallRule: datasetId === 'ancientbench' ? 'mean-of-groups' : 'mean-of-tasks',
+  };
+}

@@ -1,0 +1,8 @@
+// The protocols room: prompt templates as data, the prompt builder, template hashes, and the pure
+// checks and scoring rule for option letters.
+export * from './mc-protocols.ts';
+export * from './template-hash.ts';
+export * from './build-prompt.ts';
+export * from './letter-tokens.ts';
+export * from './mc-scoring.ts';
+export { OPTION_LETTERS, formatQuestion, zeroShotPrompt, type MultipleChoiceQuestion } from './multiple-choice.ts';

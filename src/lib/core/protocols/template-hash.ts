@@ -1,0 +1,58 @@
+// A canonical text of everything in a protocol that shapes a prompt or its score, and its SHA-256.
+// The hash goes into every result, so two results compare only when their hashes match. Strings are
+// written with JSON.stringify, so a changed space or newline changes the text visibly.
+import type { McProtocol } from './mc-protocols.ts';
+
+const SUBJECT_RULES: Record<McProtocol['subjectRule'], string> = {
+  'catalog-task-zh': "the catalog's Chinese name of the item's task",
+  'item-task': "the item's task key as it is",
+};
+
+const SCORING_RULES: Record<McProtocol['scoring'], string> = {
+  'letter-logits':
+    "one forward pass over the prompt; logits at the last position for the tokens of the item's option letters; prediction = argmax, ties to the earlier letter; stored: log-probabilities under the full vocabulary and the softmax over the letters",
+};
+
+/**
+ * One `name: value` line per field that affects a prompt or its score (not the title, source or
+ * dataset list), plus the fixed rules of buildMcPrompt, in a fixed order. Change a rule in
+ * build-prompt.ts and its line here (and the protocol versions) together.
+ */
+export function templateText(protocol: McProtocol): string {
+  const q = (text: string | null): string => JSON.stringify(text);
+  const caps = Object.entries(protocol.shotsByTask)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([task, shots]) => `${task}=${shots}`)
+    .join(',');
+  return [
+    `protocol: ${protocol.id}`,
+    `version: ${protocol.version}`,
+    `instruction: ${q(protocol.instruction)}`,
+    `few-shot instruction: ${q(protocol.fewShotInstruction)}`,
+    `question: ${q(protocol.questionTemplate)}`,
+    `exemplar: ${q(protocol.exemplarTemplate)}`,
+    `option: ${q(protocol.optionTemplate)}`,
+    `option separator: ${q(protocol.optionSeparator)}`,
+    `answer cue: ${q(protocol.answerCue)}`,
+    `exemplar separator: ${q(protocol.exemplarSeparator)}`,
+    `subject: ${SUBJECT_RULES[protocol.subjectRule]}`,
+    `max shots: ${protocol.maxShots}`,
+    `shots by task: ${caps || '(none)'}`,
+    "exemplars: the first k dev items of the item's task by order; an exemplar without an answer is refused",
+    'letters: only the item\'s own option letters, A to D',
+    'prompt: instruction (the few-shot one when an exemplar remains), exemplars (each: exemplar, answer cue, answer letter, exemplar separator), question, answer cue',
+    'context limit: while the prompt has more tokens than the limit and exemplars remain, drop the exemplar with the most tokens (ties: the later one); with none left, keep the prompt and flag it over the limit',
+    `scoring: ${SCORING_RULES[protocol.scoring]}`,
+  ].join('\n');
+}
+
+/** Lower-case hex SHA-256 of the UTF-8 bytes of `text` (crypto.subtle: browsers, workers, Node 20). */
+export async function sha256Hex(text: string): Promise<string> {
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
+  return Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
+/** SHA-256 (hex) of templateText(protocol): the value stored with every result. */
+export function templateHash(protocol: McProtocol): Promise<string> {
+  return sha256Hex(templateText(protocol));
+}

@@ -1,0 +1,107 @@
+// A run: everything needed to repeat it (the configuration, pinned before it starts) and what it
+// produced, item by item. Stored in IndexedDB by the engine; exported and shared by later issues.
+import type { DatasetId, OptionLetter } from '../benchmarks/types.ts';
+import type { McProtocolId } from '../protocols/mc-protocols.ts';
+import type { BackendChoice, BackendInfo, Dtype, ModelSource } from '../models/model-types.ts';
+
+export type RunStatus = 'created' | 'running' | 'paused' | 'completed' | 'failed' | 'cancelled';
+
+export interface RunModel {
+  source: ModelSource;
+  dtype: Dtype;
+  backend: BackendChoice;
+}
+
+/** Fixed when the run is created; a resumed run uses exactly this. */
+export interface McRunConfig {
+  kind: 'multiple-choice';
+  model: RunModel;
+  protocolId: McProtocolId;
+  protocolVersion: number;
+  templateHash: string;
+  shots: number;
+  contextLimit: number;
+  chatTemplate: boolean;
+  /**
+   * Whether the instruction-and-exemplars prefix's KV cache is computed once per task. Off for
+   * dynamically quantized weights (q8): their activation scale depends on how a prompt is split,
+   * so reuse would change the numbers.
+   */
+  prefixReuse: boolean;
+  datasetId: DatasetId;
+  datasetFiles: { path: string; sha256: string }[];
+  tasks: string[];
+  /** At most this many test items per task (the first ones, in file order); null for all. */
+  limitPerTask: number | null;
+  /** The items in the order they are run. */
+  itemIds: string[];
+  appVersion: string;
+}
+
+/** What the run actually ran on, recorded when its model is loaded (again on each resume). */
+export interface RunEnvironment {
+  backendInfo: BackendInfo;
+  modelInputNames: string[];
+  transformersVersion: string;
+  ortVersion: string;
+  userAgent: string;
+}
+
+/** The WebGPU-versus-WASM check made before a WebGPU run. */
+export interface BackendCheck {
+  itemIds: string[];
+  tolerance: number;
+  maxLogProbDiff: number;
+  mismatchedPredictions: string[];
+  passed: boolean;
+  /** Set when the user chose to go on with WebGPU after a failed check. */
+  overridden?: boolean;
+}
+
+export interface LetterToken {
+  letter: string;
+  tokenId: number;
+  singleToken: boolean;
+}
+
+export interface McRunRecord {
+  id: string;
+  createdAt: string;
+  updatedAt: string;
+  datasetId: DatasetId;
+  status: RunStatus;
+  config: McRunConfig;
+  environment?: RunEnvironment;
+  check?: BackendCheck;
+  letterTokens?: LetterToken[];
+  /** Things a reader of the result should know (a letter that is not one token, prompts over the limit, …). */
+  warnings: string[];
+  error?: string;
+}
+
+/** One item's outcome, written as soon as it is scored. */
+export interface McItemResult {
+  runId: string;
+  itemId: string;
+  task: string;
+  /** Position in config.itemIds. */
+  index: number;
+  prompt: string;
+  promptHash: string;
+  tokenCount: number;
+  shotsUsed: number;
+  exemplarIds: string[];
+  letters: OptionLetter[];
+  tokenIds: number[];
+  /** log P(letter | prompt) under the full vocabulary. */
+  logProbs: number[];
+  /** Softmax over the letters only. */
+  probs: number[];
+  prediction: OptionLetter;
+  gold: OptionLetter | null;
+  /** null when the item has no answer key (AC-EVAL test). */
+  correct: boolean | null;
+  reusedPrefixTokens: number;
+  forwardMs: number;
+  completedAt: string;
+}

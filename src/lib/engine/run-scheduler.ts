@@ -1,0 +1,234 @@
+// Runs a stored multiple-choice run to the end: item by item, each result written the moment it
+// exists, so a reload, a closed tab or a crashed worker loses at most the item in flight and
+// "Resume" (this same function) finishes the rest. One tab at a time per run (Web Locks).
+import { argmax } from '../core/logprobs.ts';
+import { scoreLetters } from '../core/protocols/index.ts';
+import type { MultipleChoiceItem, OptionLetter } from '../core/benchmarks/types.ts';
+import type { BackendCheck, LetterToken, McItemResult, McRunRecord } from '../core/record/run.ts';
+import { sha256Hex } from '../data/hash.ts';
+import { loadItems } from '../store/datasets.ts';
+import { getRun, loadResults, saveResult, updateRun } from '../store/runs.ts';
+import type { JianguDatabase } from '../store/schema.ts';
+import type { ModelClient } from './model-client.ts';
+import type { LoadResult, ScoreItemResult } from './messages.ts';
+
+export class RunLockedError extends Error {
+  constructor(readonly runId: string) {
+    super('This run is already running in another tab or window. Close it there, or wait for it to finish.');
+    this.name = 'RunLockedError';
+  }
+}
+
+export interface RunProgress {
+  done: number;
+  total: number;
+  perTask: Record<string, { done: number; total: number }>;
+  /** Over the items scored since this (re)start. */
+  itemsPerSecond: number;
+  etaSeconds: number | null;
+}
+
+export interface ExecuteOptions {
+  signal?: AbortSignal;
+  onProgress?: (progress: RunProgress) => void;
+  onResult?: (result: McItemResult) => void;
+  /** A second client on WASM for the pre-run check of a WebGPU run; omitted means no check. */
+  wasmClient?: () => ModelClient;
+  /** Items compared in the WebGPU check. */
+  checkItems?: number;
+  /** Largest |Δ log p| between WebGPU and WASM that passes the check. */
+  checkTolerance?: number;
+}
+
+interface RunContext {
+  run: McRunRecord;
+  items: Map<string, MultipleChoiceItem>;
+  devByTask: Map<string, MultipleChoiceItem[]>;
+}
+
+function lockName(runId: string): string {
+  return `jiangu-run:${runId}`;
+}
+
+/** Holds the run's Web Lock while `body` runs; refuses at once when another tab holds it. */
+async function withRunLock<T>(runId: string, body: () => Promise<T>): Promise<T> {
+  if (typeof navigator === 'undefined' || !navigator.locks) return body();
+  return navigator.locks.request(lockName(runId), { ifAvailable: true }, async (lock) => {
+    if (!lock) throw new RunLockedError(runId);
+    return body();
+  }) as Promise<T>;
+}
+
+async function contextFor(db: JianguDatabase, run: McRunRecord): Promise<RunContext> {
+  const all = await loadItems(db, run.datasetId);
+  const items = new Map<string, MultipleChoiceItem>();
+  const devByTask = new Map<string, MultipleChoiceItem[]>();
+  for (const item of all) {
+    if (item.kind !== 'multiple-choice') continue;
+    items.set(item.id, item);
+    if (item.split === 'dev') devByTask.set(item.task, [...(devByTask.get(item.task) ?? []), item]);
+  }
+  const missing = run.config.itemIds.filter((id) => !items.has(id));
+  if (missing.length > 0) {
+    throw new Error(`${missing.length} items of this run are no longer stored (e.g. ${missing[0]}): download ${run.datasetId} again.`);
+  }
+  return { run, items, devByTask };
+}
+
+function scoreRequest(ctx: RunContext, item: MultipleChoiceItem) {
+  const c = ctx.run.config;
+  return {
+    protocolId: c.protocolId,
+    item,
+    exemplars: ctx.devByTask.get(item.task) ?? [],
+    shots: c.shots,
+    contextLimit: c.contextLimit,
+    chatTemplate: c.chatTemplate,
+    reusePrefix: c.prefixReuse,
+  };
+}
+
+async function toResult(run: McRunRecord, index: number, item: MultipleChoiceItem, scored: ScoreItemResult): Promise<McItemResult> {
+  const letters = scored.score.candidates.map((c) => c.text as OptionLetter);
+  const outcome = scoreLetters(letters, scored.score.candidates.map((c) => c.logProb), item.answer);
+  return {
+    runId: run.id,
+    itemId: item.id,
+    task: item.task,
+    index,
+    prompt: scored.prompt,
+    promptHash: await sha256Hex(new TextEncoder().encode(scored.score.text)),
+    tokenCount: scored.score.inputIds.length,
+    shotsUsed: scored.shotsUsed,
+    exemplarIds: scored.exemplarIds,
+    letters,
+    tokenIds: scored.score.candidates.map((c) => c.tokenId),
+    logProbs: outcome.logProbs,
+    probs: outcome.letterProbs,
+    prediction: outcome.prediction,
+    gold: item.answer,
+    correct: outcome.correct,
+    reusedPrefixTokens: scored.score.reusedPrefixTokens,
+    forwardMs: scored.score.forwardMs,
+    completedAt: new Date().toISOString(),
+  };
+}
+
+/** What the first scored item says about the letter tokens, as warnings a reader should see. */
+function letterFindings(scored: ScoreItemResult): { letterTokens: LetterToken[]; warnings: string[] } {
+  const warnings: string[] = [];
+  const letterTokens = scored.score.candidates.map((c) => {
+    if (c.tokenCount !== 1) warnings.push(`The letter ${c.text} is ${c.tokenCount} tokens for this tokenizer; only its first token (${c.tokenId}) is scored.`);
+    if (c.mergesWithPrompt) warnings.push(`The letter ${c.text} merges with the prompt's last token when written after it; the scored token ${c.tokenId} is the letter on its own.`);
+    return { letter: c.text, tokenId: c.tokenId, singleToken: c.tokenCount === 1 };
+  });
+  return { letterTokens, warnings };
+}
+
+/** Scores the first items on WASM too and compares; quantized WebGPU kernels are wrong on some devices. */
+async function backendCheck(ctx: RunContext, gpu: ModelClient, wasm: ModelClient, count: number, tolerance: number): Promise<BackendCheck> {
+  const c = ctx.run.config;
+  await wasm.load({ source: c.model.source, dtype: c.model.dtype, backend: 'wasm' });
+  const ids = c.itemIds.slice(0, count);
+  let maxDiff = 0;
+  const mismatched: string[] = [];
+  for (const id of ids) {
+    const item = ctx.items.get(id)!;
+    const [a, b] = await Promise.all([gpu.scoreItem(scoreRequest(ctx, item)), wasm.scoreItem(scoreRequest(ctx, item))]);
+    const la = a.score.candidates.map((x) => x.logProb);
+    const lb = b.score.candidates.map((x) => x.logProb);
+    la.forEach((v, i) => (maxDiff = Math.max(maxDiff, Math.abs(v - lb[i]))));
+    if (argmax(la) !== argmax(lb)) mismatched.push(id);
+  }
+  return { itemIds: ids, tolerance, maxLogProbDiff: maxDiff, mismatchedPredictions: mismatched, passed: mismatched.length === 0 && maxDiff <= tolerance };
+}
+
+function environmentOf(info: LoadResult) {
+  return {
+    backendInfo: info.backendInfo,
+    modelInputNames: info.inputNames,
+    transformersVersion: info.transformersVersion,
+    ortVersion: info.ortVersion,
+    userAgent: typeof navigator === 'undefined' ? 'node' : navigator.userAgent,
+  };
+}
+
+/**
+ * Runs (or resumes) run `runId` with `client`, which it loads with the run's model. Returns the
+ * run as it ends: completed, paused (cancelled through `signal`, or stopped by a failed WebGPU
+ * check), or failed (the error is recorded and thrown).
+ */
+export async function executeRun(db: JianguDatabase, runId: string, client: ModelClient, options: ExecuteOptions = {}): Promise<McRunRecord> {
+  return withRunLock(runId, async () => {
+    let run = await getRun(db, runId);
+    if (!run) throw new Error(`No run ${runId} is stored.`);
+    if (run.status === 'completed') return run;
+    try {
+      const ctx = await contextFor(db, run);
+      run = await updateRun(db, runId, { status: 'running' });
+      ctx.run = run;
+      const info = await client.load({ source: run.config.model.source, dtype: run.config.model.dtype, backend: run.config.model.backend });
+      run = await updateRun(db, runId, { environment: environmentOf(info) });
+      ctx.run = run;
+
+      if (info.backendInfo.backend === 'webgpu' && options.wasmClient && !run.check?.passed && !run.check?.overridden) {
+        const wasm = options.wasmClient();
+        try {
+          const check = await backendCheck(ctx, client, wasm, options.checkItems ?? 3, options.checkTolerance ?? 1e-2);
+          run = await updateRun(db, runId, { check, ...(check.passed ? {} : { status: 'paused' }) });
+          if (!check.passed) return run;
+        } finally {
+          wasm.terminate();
+        }
+        ctx.run = run;
+      }
+
+      const done = new Set((await loadResults(db, runId)).map((r) => r.itemId));
+      const perTask: RunProgress['perTask'] = {};
+      for (const id of run.config.itemIds) {
+        const task = ctx.items.get(id)!.task;
+        const entry = (perTask[task] ??= { done: 0, total: 0 });
+        entry.total++;
+        if (done.has(id)) entry.done++;
+      }
+      const started = performance.now();
+      let scoredNow = 0;
+      const report = () => {
+        const elapsed = (performance.now() - started) / 1000;
+        const rate = scoredNow > 0 && elapsed > 0 ? scoredNow / elapsed : 0;
+        const left = run!.config.itemIds.length - done.size;
+        options.onProgress?.({ done: done.size, total: run!.config.itemIds.length, perTask, itemsPerSecond: rate, etaSeconds: rate > 0 ? left / rate : null });
+      };
+      report();
+      for (const [index, id] of run.config.itemIds.entries()) {
+        if (done.has(id)) continue;
+        if (options.signal?.aborted) return await updateRun(db, runId, { status: 'paused' });
+        const item = ctx.items.get(id)!;
+        const scored = await client.scoreItem(scoreRequest(ctx, item), { signal: options.signal });
+        if (!run.letterTokens) {
+          const findings = letterFindings(scored);
+          run = await updateRun(db, runId, { letterTokens: findings.letterTokens, warnings: [...run.warnings, ...findings.warnings] });
+          ctx.run = run;
+        }
+        if (scored.overLimit && !run.warnings.some((w) => w.startsWith('Some prompts are longer'))) {
+          run = await updateRun(db, runId, { warnings: [...run.warnings, `Some prompts are longer than the ${run.config.contextLimit}-token limit even with no exemplars (first: ${id}); they were scored as they are.`] });
+          ctx.run = run;
+        }
+        const result = await toResult(run, index, item, scored);
+        await saveResult(db, result);
+        done.add(id);
+        perTask[item.task].done++;
+        scoredNow++;
+        options.onResult?.(result);
+        report();
+      }
+      return await updateRun(db, runId, { status: 'completed' });
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      // A cancel is a pause: the item in flight is dropped, everything before it is kept.
+      if (options.signal?.aborted) return await updateRun(db, runId, { status: 'paused' });
+      await updateRun(db, runId, { status: 'failed', error: message });
+      throw error;
+    }
+  });
+}

@@ -1,0 +1,72 @@
+// Creating a multiple-choice run: the configuration is fixed and stored before the first item, so
+// a result can always say exactly what produced it.
+import { getProtocol, protocolForDataset, templateHash } from '../core/protocols/index.ts';
+import type { DatasetId, MultipleChoiceItem } from '../core/benchmarks/types.ts';
+import type { McRunRecord, RunModel } from '../core/record/run.ts';
+import { APP_VERSION } from '../core/version.ts';
+import { getDataset as getStoredDataset, loadTaskItems } from '../store/datasets.ts';
+import { createRun } from '../store/runs.ts';
+import type { JianguDatabase } from '../store/schema.ts';
+
+export interface NewMcRun {
+  model: RunModel;
+  datasetId: DatasetId;
+  tasks: string[];
+  shots: number;
+  limitPerTask: number | null;
+  chatTemplate: boolean;
+  contextLimit?: number;
+  /** Which split is evaluated; exemplars always come from dev. */
+  split?: 'test' | 'dev';
+}
+
+/** Dynamically quantized weights pick their activation scale per forward pass (see McRunConfig.prefixReuse). */
+export function prefixReuseSafe(dtype: RunModel['dtype']): boolean {
+  return dtype !== 'q8';
+}
+
+export async function createMcRun(db: JianguDatabase, request: NewMcRun): Promise<McRunRecord> {
+  const dataset = await getStoredDataset(db, request.datasetId);
+  if (!dataset) throw new Error(`${request.datasetId} is not stored: download or import it on the Data page first.`);
+  const protocol = protocolForDataset(request.datasetId);
+  const shots = Math.min(request.shots, protocol.maxShots);
+  const itemIds: string[] = [];
+  for (const task of request.tasks) {
+    const items = (await loadTaskItems(db, request.datasetId, task, request.split ?? 'test')).filter(
+      (item): item is MultipleChoiceItem => item.kind === 'multiple-choice',
+    );
+    const chosen = request.limitPerTask === null ? items : items.slice(0, request.limitPerTask);
+    itemIds.push(...chosen.map((item) => item.id));
+  }
+  if (itemIds.length === 0) throw new Error('No multiple-choice items in the chosen tasks.');
+  const now = new Date().toISOString();
+  const warnings: string[] = [];
+  if (shots < request.shots) warnings.push(`${protocol.id} allows at most ${protocol.maxShots} shots; the run uses ${shots}.`);
+  const run: McRunRecord = {
+    id: crypto.randomUUID(),
+    createdAt: now,
+    updatedAt: now,
+    datasetId: request.datasetId,
+    status: 'created',
+    config: {
+      kind: 'multiple-choice',
+      model: request.model,
+      protocolId: protocol.id,
+      protocolVersion: getProtocol(protocol.id).version,
+      templateHash: await templateHash(protocol),
+      shots,
+      contextLimit: request.contextLimit ?? 2048,
+      chatTemplate: request.chatTemplate,
+      prefixReuse: shots > 0 && prefixReuseSafe(request.model.dtype),
+      datasetId: request.datasetId,
+      datasetFiles: dataset.files.map((f) => ({ path: f.path, sha256: f.sha256 })),
+      tasks: request.tasks,
+      limitPerTask: request.limitPerTask,
+      itemIds,
+      appVersion: APP_VERSION,
+    },
+    warnings,
+  };
+  await createRun(db, run);
+  return run;
+}

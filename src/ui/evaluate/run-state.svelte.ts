@@ -1,0 +1,119 @@
+// The Evaluate page's state: stored runs, the run in progress (its own model worker, apart from the
+// playground's), live progress and results, and the actions start, cancel, resume, and what to do
+// after a failed WebGPU check.
+import type { McItemResult, McRunRecord } from '../../lib/core/record/run.ts';
+import { ModelClient } from '../../lib/engine/model-client.ts';
+import { createMcRun, type NewMcRun } from '../../lib/engine/run-setup.ts';
+import { executeRun, type RunProgress } from '../../lib/engine/run-scheduler.ts';
+import { listDatasets } from '../../lib/store/datasets.ts';
+import { getRun, listRuns, loadResults, updateRun } from '../../lib/store/runs.ts';
+import { openJianguDb, type JianguDatabase } from '../../lib/store/schema.ts';
+import type { DatasetRecord } from '../../lib/core/benchmarks/types.ts';
+
+export class RunState {
+  datasets = $state<DatasetRecord[]>([]);
+  runs = $state<McRunRecord[]>([]);
+  /** The run shown (running or finished). */
+  current = $state<McRunRecord | null>(null);
+  results = $state<McItemResult[]>([]);
+  progress = $state<RunProgress | null>(null);
+  running = $state(false);
+  error = $state<string | null>(null);
+  private database: Promise<JianguDatabase> | null = null;
+  private abort: AbortController | null = null;
+  private client: ModelClient | null = null;
+
+  private db(): Promise<JianguDatabase> {
+    this.database ??= openJianguDb();
+    return this.database;
+  }
+
+  async refresh(): Promise<void> {
+    const db = await this.db();
+    this.datasets = await listDatasets(db);
+    this.runs = await listRuns(db);
+  }
+
+  /** Shows a stored run and its results. */
+  async show(runId: string): Promise<void> {
+    const db = await this.db();
+    const run = await getRun(db, runId);
+    this.current = run ?? null;
+    this.results = run ? await loadResults(db, runId) : [];
+    this.error = run ? null : `No run ${runId} is stored in this browser.`;
+  }
+
+  async start(request: NewMcRun): Promise<string | null> {
+    this.error = null;
+    try {
+      const run = await createMcRun(await this.db(), request);
+      await this.refresh();
+      void this.execute(run.id);
+      return run.id;
+    } catch (error) {
+      this.error = error instanceof Error ? error.message : String(error);
+      return null;
+    }
+  }
+
+  /** Runs or resumes a stored run to its end; the page shows results as they come. */
+  async execute(runId: string): Promise<void> {
+    if (this.running) return;
+    const db = await this.db();
+    await this.show(runId);
+    this.running = true;
+    this.error = null;
+    const abort = new AbortController();
+    this.abort = abort;
+    // A worker that crashed before is replaced; a healthy one keeps its loaded model.
+    this.client ??= new ModelClient();
+    try {
+      this.current = await executeRun(db, runId, this.client, {
+        signal: abort.signal,
+        wasmClient: () => new ModelClient(),
+        onProgress: (p) => (this.progress = p),
+        onResult: (r) => (this.results = [...this.results, r]),
+      });
+    } catch (error) {
+      this.error = error instanceof Error ? error.message : String(error);
+      this.client?.terminate();
+      this.client = null;
+      this.current = (await getRun(db, runId)) ?? this.current;
+    } finally {
+      this.running = false;
+      this.abort = null;
+      await this.refresh();
+    }
+  }
+
+  cancel(): void {
+    this.abort?.abort();
+  }
+
+  /** After a failed WebGPU check: go on with WebGPU anyway (recorded in the run). */
+  async continueOnWebGpu(runId: string): Promise<void> {
+    const run = await getRun(await this.db(), runId);
+    if (!run?.check) return;
+    await updateRun(await this.db(), runId, { check: { ...run.check, overridden: true } });
+    await this.execute(runId);
+  }
+
+  /** After a failed WebGPU check: the same configuration as a new run on WASM. */
+  async rerunOnWasm(runId: string): Promise<void> {
+    const run = await getRun(await this.db(), runId);
+    if (!run) return;
+    const c = run.config;
+    const id = await this.start({
+      model: { ...c.model, backend: 'wasm' },
+      datasetId: c.datasetId,
+      tasks: c.tasks,
+      shots: c.shots,
+      limitPerTask: c.limitPerTask,
+      chatTemplate: c.chatTemplate,
+      contextLimit: c.contextLimit,
+    });
+    if (id) location.hash = `#/run/${id}`;
+  }
+}
+
+export const runState = new RunState();

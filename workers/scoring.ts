@@ -1,0 +1,152 @@
+// Next-token log-probabilities at the last position of a prompt, computing (and copying) as few
+// logits as the graph allows: one row when it declares `num_logits_to_keep`, otherwise a prefill in
+// chunks through the KV cache so no forward materialises more than `maxLogitsRows` rows.
+import { DynamicCache, Tensor } from '@huggingface/transformers';
+import type { ScoreItemParams, ScoreItemResult, ScoreParams, ScoreResult } from '../src/lib/engine/messages.ts';
+import { logSoftmaxPick } from '../src/lib/core/logprobs.ts';
+import { hasPrefix } from '../src/lib/core/token-prefix.ts';
+import { buildMcPrompt, getProtocol } from '../src/lib/core/protocols/index.ts';
+import { applyChatTemplate, encode, idsTensor, onesTensor, RequestError, type Loaded } from './loaded-model.ts';
+
+type ForwardOutputs = Record<string, Tensor>;
+
+/** Disposes the GPU buffers among a forward pass's outputs that nothing keeps. */
+export async function disposeOutputs(outputs: ForwardOutputs, keep: ReadonlySet<Tensor> = new Set()): Promise<void> {
+  await Promise.all(
+    Object.values(outputs)
+      .filter((t) => t.location === 'gpu-buffer' && !keep.has(t))
+      .map((t) => t.dispose()),
+  );
+}
+
+async function forward(m: Loaded, ids: number[], past: DynamicCache | null, pastLength: number): Promise<ForwardOutputs> {
+  const inputs: Record<string, unknown> = {
+    input_ids: idsTensor(ids),
+    attention_mask: onesTensor(pastLength + ids.length),
+  };
+  if (past) inputs.past_key_values = past;
+  if (m.info.inputNames.includes('num_logits_to_keep')) inputs.num_logits_to_keep = new Tensor('int64', [1n], []);
+  return (await m.model.forward(inputs)) as ForwardOutputs;
+}
+
+function cacheOf(outputs: ForwardOutputs): DynamicCache {
+  const entries: Record<string, Tensor> = {};
+  for (const [name, tensor] of Object.entries(outputs)) {
+    if (name.startsWith('present')) entries[name.replace('present', 'past_key_values')] = tensor;
+  }
+  return new DynamicCache(entries);
+}
+
+interface Prefill {
+  /** The cache after every token, owned by the caller (dispose it, or keep it as a prefix cache). */
+  cache: DynamicCache;
+  /** Logits of the last position. */
+  lastRow: Float32Array;
+  logitsCopied: number;
+  passes: number;
+}
+
+/**
+ * Runs `ids` on top of `past` (which stays untouched and owned by the caller), in chunks when the
+ * graph would return logits for every position of a long input.
+ */
+async function prefill(m: Loaded, ids: number[], past: DynamicCache | null, pastLength: number): Promise<Prefill> {
+  const keepsLast = m.info.inputNames.includes('num_logits_to_keep');
+  const step = keepsLast ? ids.length : Math.max(1, m.maxLogitsRows);
+  let cache = past;
+  let length = pastLength;
+  let copied = 0;
+  let passes = 0;
+  let lastRow = new Float32Array(0);
+  for (let start = 0; start < ids.length; start += step) {
+    const chunk = ids.slice(start, start + step);
+    const outputs = await forward(m, chunk, cache, length);
+    const logits = outputs.logits;
+    const [, rows, vocab] = logits.dims as [number, number, number];
+    const data = logits.data as Float32Array;
+    copied += data.length;
+    passes++;
+    lastRow = data.slice((rows - 1) * vocab, rows * vocab);
+    const next = cacheOf(outputs);
+    await disposeOutputs(outputs, new Set(Object.values(next)));
+    // An intermediate cache of ours is replaced by the next; the caller's `past` is never disposed.
+    if (cache && cache !== past) await cache.dispose();
+    cache = next;
+    length += chunk.length;
+  }
+  return { cache: cache!, lastRow, logitsCopied: copied, passes };
+}
+
+/** The KV cache for `prefixIds`, computed once while the same prefix keeps coming. */
+async function prefixCacheFor(m: Loaded, prefixIds: number[]): Promise<DynamicCache> {
+  const cached = m.prefixCache;
+  if (cached && cached.ids.length === prefixIds.length && hasPrefix(prefixIds, cached.ids)) return cached.cache;
+  await cached?.cache.dispose();
+  m.prefixCache = null;
+  const { cache } = await prefill(m, prefixIds, null, 0);
+  m.prefixCache = { ids: prefixIds, cache };
+  return cache;
+}
+
+export async function score(m: Loaded, params: ScoreParams): Promise<ScoreResult> {
+  const started = performance.now();
+  if (params.candidates.length === 0) throw new RequestError({ code: 'bad-request', message: 'Nothing to score: no candidates.' });
+  const text = params.chatTemplate ? applyChatTemplate(m.tokenizer, params.prompt) : params.prompt;
+  const inputIds = encode(m.tokenizer, text, true);
+  if (inputIds.length === 0) throw new RequestError({ code: 'bad-request', message: 'The prompt is empty.' });
+  const candidateTokens = params.candidates.map((c) => encode(m.tokenizer, c, false));
+  const bad = params.candidates.findIndex((_, i) => candidateTokens[i].length === 0);
+  if (bad >= 0) throw new RequestError({ code: 'bad-request', message: `Candidate "${params.candidates[bad]}" encodes to no token.` });
+
+  let reused = 0;
+  let past: DynamicCache | null = null;
+  const at = params.prefix ? text.indexOf(params.prefix) : -1;
+  if (params.prefix && at >= 0) {
+    // With a chat template the prefix sits after the template's opening; the cached part is all of that.
+    const prefixIds = encode(m.tokenizer, text.slice(0, at + params.prefix.length), true);
+    // Reuse only when the prompt's tokens really begin with the prefix's tokens and leave at least one.
+    if (prefixIds.length < inputIds.length && hasPrefix(inputIds, prefixIds)) {
+      past = await prefixCacheFor(m, prefixIds);
+      reused = prefixIds.length;
+    }
+  }
+  const run = await prefill(m, inputIds.slice(reused), past, reused);
+  await run.cache.dispose();
+  const vocab = run.lastRow.length;
+  const logProbs = logSoftmaxPick(run.lastRow, 0, vocab, candidateTokens.map((t) => t[0]));
+  return {
+    inputIds,
+    candidates: params.candidates.map((candidate, i) => {
+      const joined = encode(m.tokenizer, text + candidate, true);
+      const clean = joined.length === inputIds.length + candidateTokens[i].length && hasPrefix(joined, inputIds);
+      return { text: candidate, tokenId: candidateTokens[i][0], tokenCount: candidateTokens[i].length, logProb: logProbs[i], mergesWithPrompt: !clean };
+    }),
+    reusedPrefixTokens: reused,
+    logitsCopied: run.logitsCopied,
+    forwardPasses: run.passes,
+    text,
+    forwardMs: performance.now() - started,
+  };
+}
+
+export async function scoreItem(m: Loaded, params: ScoreItemParams): Promise<ScoreItemResult> {
+  const protocol = getProtocol(params.protocolId);
+  const countTokens = (prompt: string) =>
+    encode(m.tokenizer, params.chatTemplate ? applyChatTemplate(m.tokenizer, prompt) : prompt, true).length;
+  const built = buildMcPrompt(protocol, params.item, params.exemplars, params.shots, { countTokens, contextLimit: params.contextLimit });
+  const result = await score(m, {
+    prompt: built.prompt,
+    candidates: built.letters,
+    prefix: params.reusePrefix && built.prefix ? built.prefix : undefined,
+    chatTemplate: params.chatTemplate,
+  });
+  return {
+    prompt: built.prompt,
+    prefix: built.prefix,
+    shotsUsed: built.shotsUsed,
+    exemplarIds: built.exemplarIds,
+    droppedExemplarIds: built.droppedExemplarIds,
+    overLimit: built.overLimit,
+    score: result,
+  };
+}
