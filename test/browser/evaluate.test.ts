@@ -1,0 +1,214 @@
+// Multiple-choice runs end to end in Chromium: the Evaluate page starts a run on the fixture model,
+// every stored letter log-probability equals the reference forward's, every accuracy on the page
+// equals one computed here from the stored predictions, a reload mid-run resumes to the same
+// results, WASM and WebGPU predict alike, and a second tab cannot run the same run.
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { encodeFixture, lastLogProbs, loadReferenceModel } from '../../scripts/fixtures/reference.ts';
+import type { McItemResult, McRunRecord } from '../../src/lib/core/record/run.ts';
+import { useBrowserSession } from './session.ts';
+
+interface StoredRun {
+  run: McRunRecord;
+  results: McItemResult[];
+}
+
+/** The run and its results as stored, read with the raw IndexedDB API. */
+async function readRun(page: Page, runId: string): Promise<StoredRun> {
+  return page.evaluate(async (id) => {
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+      const request = indexedDB.open('jiangu');
+      request.onsuccess = () => resolve(request.result);
+      request.onerror = () => reject(request.error);
+    });
+    const get = <T,>(store: string, query: IDBValidKey | IDBKeyRange, index?: string) =>
+      new Promise<T>((resolve, reject) => {
+        const source = db.transaction(store).objectStore(store);
+        const request = index ? source.index(index).getAll(query) : source.get(query);
+        request.onsuccess = () => resolve(request.result as T);
+        request.onerror = () => reject(request.error);
+      });
+    const run = await get<McRunRecord>('runs', id);
+    const results = await get<McItemResult[]>('results', id, 'by-run');
+    db.close();
+    return { run, results: results.sort((a, b) => a.index - b.index) };
+  }, runId);
+}
+
+const LETTER_IDS = Object.fromEntries(['A', 'B', 'C', 'D'].map((l) => [l, encodeFixture(l)[0]]));
+
+/** Every stored log-probability against the reference forward on the stored prompt. */
+function checkAgainstReference({ run, results }: StoredRun): void {
+  const reference = loadReferenceModel('jiangu-tiny', run.config.model.dtype as 'fp32');
+  expect(results.length).toBe(run.config.itemIds.length);
+  for (const result of results) {
+    const ids = encodeFixture(result.prompt);
+    expect(result.tokenCount, result.itemId).toBe(ids.length);
+    const want = lastLogProbs(reference, ids, result.letters.map((l) => LETTER_IDS[l]));
+    result.logProbs.forEach((lp, k) => expect(Math.abs(lp - want[k]), `${result.itemId} ${result.letters[k]}`).toBeLessThan(1e-4));
+    const best = want.indexOf(Math.max(...want));
+    expect(result.prediction).toBe(result.letters[best]);
+    expect(result.correct).toBe(result.gold === null ? null : result.prediction === result.gold);
+  }
+}
+
+/** Per-task accuracy computed here, independently of the metrics module. */
+function accuracies(results: McItemResult[]): Map<string, number> {
+  const byTask = new Map<string, { k: number; n: number }>();
+  for (const r of results) {
+    if (r.correct === null) continue;
+    const t = byTask.get(r.task) ?? { k: 0, n: 0 };
+    t.n++;
+    if (r.correct) t.k++;
+    byTask.set(r.task, t);
+  }
+  return new Map([...byTask].map(([task, { k, n }]) => [task, k / n]));
+}
+
+async function checkPageAccuracies(page: Page, stored: StoredRun, competencies?: Record<string, string[]>): Promise<void> {
+  await page.getByTestId('results').waitFor();
+  const perTask = accuracies(stored.results);
+  for (const [task, acc] of perTask) {
+    expect(await page.getByTestId(`acc-${task}`).textContent(), task).toBe((100 * acc).toFixed(2));
+  }
+  const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+  let overall = mean([...perTask.values()]);
+  if (competencies) {
+    const groupMeans = Object.entries(competencies).map(([group, tasks]) => {
+      const m = mean(tasks.map((t) => perTask.get(t)!));
+      return [group, m] as const;
+    });
+    for (const [group, m] of groupMeans) expect(await page.getByTestId(`group-${group}`).textContent(), group).toBe((100 * m).toFixed(2));
+    overall = mean(groupMeans.map(([, m]) => m));
+  }
+  expect(await page.getByTestId('acc-overall').textContent()).toBe((100 * overall).toFixed(2));
+  const scored = stored.results.filter((r) => r.correct !== null);
+  const pooled = scored.filter((r) => r.correct).length / scored.length;
+  expect(await page.getByTestId('acc-pooled').textContent()).toBe((100 * pooled).toFixed(2));
+}
+
+async function startRun(
+  page: Page,
+  options: { dataset: string; shots: number; limit?: number; backend: 'wasm' | 'webgpu'; tasks?: string[] },
+): Promise<string> {
+  await page.goto(page.url().replace(/#.*$/, '') + '#/evaluate');
+  await page.getByTestId('eval-dataset').waitFor();
+  await page.getByTestId('eval-dataset').selectOption(options.dataset);
+  await page.getByTestId('eval-shots').selectOption(String(options.shots));
+  if (options.limit) await page.getByTestId('eval-limit').fill(String(options.limit));
+  if (options.tasks) {
+    await page.getByRole('button', { name: 'none' }).click();
+    for (const task of options.tasks) await page.locator(`input[type=checkbox][value="${task}"]`).check();
+  }
+  await page.getByTestId('model-choice').selectOption('site:jiangu-tiny');
+  await page.getByTestId('dtype').selectOption('fp32');
+  await page.getByTestId('backend').selectOption(options.backend);
+  await page.getByTestId('load').click();
+  await Promise.race([
+    page.waitForURL(/#\/run\//),
+    page.getByTestId('eval-error').waitFor().then(async () => {
+      throw new Error(`the run did not start: ${await page.getByTestId('eval-error').textContent()}`);
+    }),
+  ]);
+  return decodeURIComponent(page.url().split('#/run/')[1]);
+}
+
+async function waitForStatus(page: Page, status: string, timeout = 180_000): Promise<void> {
+  await page.locator(`[data-testid=run][data-status=${status}]`).waitFor({ timeout });
+}
+
+const COMPETENCIES = {
+  glyph: ['Radical', 'Radical Meaning'],
+  pronunciation: ['Pronunciation', 'Phonetic Radical', 'Homophone'],
+  meaning: ['ExcDoc Word', 'TraDoc Word'],
+  context: ['Cloze', 'Phonetic Loan Character', 'Translation'],
+};
+
+describe('multiple-choice runs', () => {
+  const session = useBrowserSession({ webgpu: true, path: '/#/data' });
+  let page: Page;
+
+  it('gets the data: the AncientBench sample and ACLUE through the mirror', async () => {
+    page = session.opened.page;
+    await page.goto(`${session.url}/?mirror=${encodeURIComponent(`${session.url}/mirror`)}#/data`);
+    await page.locator('[data-testid=catalog][data-loaded=true]').waitFor();
+    await page.getByTestId('import-sample').click();
+    await page.locator('[data-testid=dataset-ancientbench][data-stored=yes]').waitFor();
+    await page.getByTestId('dataset-aclue').getByTestId('download').click();
+    await page.locator('[data-testid=dataset-aclue][data-stored=yes]').waitFor({ timeout: 60_000 });
+  });
+
+  for (const shots of [0, 5]) {
+    it(`runs the AncientBench sample ${shots}-shot on WASM: reference log-probs, page accuracies, competencies`, async () => {
+      const runId = await startRun(page, { dataset: 'ancientbench', shots, backend: 'wasm' });
+      await waitForStatus(page, 'completed');
+      const stored = await readRun(page, runId);
+      expect(stored.run.config.protocolId).toBe('ancientbench');
+      expect(stored.run.config.shots).toBe(shots);
+      expect(stored.run.config.itemIds).toHaveLength(30); // 3 test items × 10 tasks
+      expect(stored.results.every((r) => r.shotsUsed === shots)).toBe(true);
+      if (shots === 5) expect(stored.results.some((r) => r.reusedPrefixTokens > 0)).toBe(true);
+      checkAgainstReference(stored);
+      await checkPageAccuracies(page, stored, COMPETENCIES);
+
+      // The inspector: wrong answers only, one item opened, its exact prompt and numbers.
+      await page.getByTestId('wrong-only').check();
+      const wrong = stored.results.filter((r) => r.correct === false);
+      expect(await page.locator('[data-testid=inspector] li[data-item]').count()).toBe(wrong.length);
+      const first = wrong[0];
+      await page.locator(`li[data-item="${first.itemId}"] button`).click();
+      const detail = page.getByTestId('item-detail');
+      expect(await detail.locator('pre').textContent()).toBe(first.prompt);
+      for (const [k, letter] of first.letters.entries()) {
+        expect(await detail.getByTestId(`item-logprob-${letter}`).textContent()).toBe(first.logProbs[k].toFixed(4));
+      }
+    });
+  }
+
+  it('runs an ACLUE task 5-shot on WASM and on WebGPU with the same predictions', async () => {
+    const byBackend: Record<string, StoredRun> = {};
+    for (const backend of ['wasm', 'webgpu'] as const) {
+      const runId = await startRun(page, { dataset: 'aclue', shots: 5, limit: 12, backend, tasks: ['古音学'] });
+      await waitForStatus(page, 'completed');
+      byBackend[backend] = await readRun(page, runId);
+      checkAgainstReference(byBackend[backend]);
+      await checkPageAccuracies(page, byBackend[backend]);
+    }
+    expect(byBackend.webgpu.run.environment?.backendInfo.backend).toBe('webgpu');
+    expect(byBackend.webgpu.run.check?.passed).toBe(true);
+    expect(byBackend.webgpu.results.map((r) => r.prediction)).toEqual(byBackend.wasm.results.map((r) => r.prediction));
+  });
+
+  it('resumes a run interrupted by a reload to the results of an uninterrupted one', async () => {
+    const runId = await startRun(page, { dataset: 'aclue', shots: 5, limit: 40, backend: 'wasm', tasks: ['古音学', '医古文'] });
+    await expect.poll(async () => (await readRun(page, runId)).results.length, { timeout: 60_000, interval: 50 }).toBeGreaterThan(3);
+    await page.reload();
+    await page.locator('[data-testid=run]').waitFor();
+    const interrupted = await readRun(page, runId);
+    expect(interrupted.results.length).toBeLessThan(80);
+    expect(await page.getByTestId('run-status').textContent()).toContain('running'); // as the closed tab left it
+    await page.getByTestId('resume-run').click();
+    await waitForStatus(page, 'completed');
+    const resumed = await readRun(page, runId);
+    expect(resumed.results.map((r) => r.itemId)).toEqual(resumed.run.config.itemIds);
+
+    const againId = await startRun(page, { dataset: 'aclue', shots: 5, limit: 40, backend: 'wasm', tasks: ['古音学', '医古文'] });
+    await waitForStatus(page, 'completed');
+    const uninterrupted = await readRun(page, againId);
+    const strip = (r: McItemResult) => ({ itemId: r.itemId, prediction: r.prediction, logProbs: r.logProbs, prompt: r.prompt, correct: r.correct });
+    expect(resumed.results.map(strip)).toEqual(uninterrupted.results.map(strip));
+  });
+
+  it('refuses to run the same run in a second tab at once', async () => {
+    const runId = await startRun(page, { dataset: 'aclue', shots: 0, backend: 'wasm', tasks: ['古文单字多义'] });
+    const second = await session.opened.context.newPage();
+    await second.goto(`${session.url}/#/run/${runId}`);
+    await second.locator('[data-testid=run]').waitFor();
+    // The first tab still holds the run's lock (500 items take longer than this), so the second cannot start it.
+    await second.getByTestId('resume-run').click();
+    expect(await second.getByTestId('run-error').textContent()).toContain('already running in another tab');
+    await page.getByTestId('cancel-run').click();
+    await waitForStatus(page, 'paused');
+    await second.close();
+  });
+});
