@@ -199,6 +199,34 @@ describe('multiple-choice runs', () => {
     expect(resumed.results.map(strip)).toEqual(uninterrupted.results.map(strip));
   });
 
+  it('predicts AC-EVAL test items, which have no released keys, without scoring them, and exports the predictions', async () => {
+    await page.goto(`${session.url}/?mirror=${encodeURIComponent(`${session.url}/mirror`)}#/data`);
+    await page.locator('[data-testid=catalog][data-loaded=true]').waitFor();
+    await page.getByTestId('dataset-ac-eval').getByTestId('download').click();
+    await page.locator('[data-testid=dataset-ac-eval][data-stored=yes]').waitFor({ timeout: 60_000 });
+    const runId = await startRun(page, { dataset: 'ac-eval', shots: 5, limit: 4, backend: 'wasm', tasks: ['geography'] });
+    await waitForStatus(page, 'completed');
+    const stored = await readRun(page, runId);
+    expect(stored.run.config.protocolId).toBe('ac-eval');
+    expect(stored.results).toHaveLength(4);
+    expect(stored.results.every((r) => r.gold === null && r.correct === null)).toBe(true);
+    checkAgainstReference(stored);
+    expect(await page.locator('[data-task=geography]').textContent()).toContain('(+4 unscored)');
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-csv').click()]);
+    const csv = await new Promise<string>((resolve, reject) => {
+      void download.createReadStream().then((stream) => {
+        const chunks: Buffer[] = [];
+        stream.on('data', (c: Buffer) => chunks.push(c));
+        stream.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+        stream.on('error', reject);
+      });
+    });
+    const lines = csv.trim().split('\n');
+    expect(lines[0]).toMatch(/^item_id,task,prediction,gold,correct,/);
+    expect(lines).toHaveLength(5);
+    stored.results.forEach((r, i) => expect(lines[i + 1].startsWith(`${r.itemId},geography,${r.prediction},,,`)).toBe(true));
+  });
+
   it('refuses to run the same run in a second tab at once', async () => {
     const runId = await startRun(page, { dataset: 'aclue', shots: 0, backend: 'wasm', tasks: ['古文单字多义'] });
     const second = await session.opened.context.newPage();

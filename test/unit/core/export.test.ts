@@ -1,0 +1,49 @@
+import Papa from 'papaparse';
+import { describe, expect, it } from 'vitest';
+import { predictionsCsv, runJson } from '../../../src/lib/core/record/export.ts';
+import type { McItemResult, McRunRecord } from '../../../src/lib/core/record/run.ts';
+
+const result = (over: Partial<McItemResult>): McItemResult => ({
+  runId: 'r',
+  itemId: 'translation/test/0',
+  task: 'translation',
+  index: 0,
+  prompt: 'p',
+  promptHash: 'ab'.repeat(32),
+  tokenCount: 3,
+  shotsUsed: 0,
+  exemplarIds: [],
+  letters: ['A', 'B', 'C', 'D'],
+  tokenIds: [1, 2, 3, 4],
+  logProbs: [-1, -2, -3, -4],
+  probs: [0.6, 0.2, 0.15, 0.05],
+  prediction: 'A',
+  gold: null,
+  correct: null,
+  reusedPrefixTokens: 0,
+  forwardMs: 1,
+  completedAt: '2026-01-01T00:00:00Z',
+  ...over,
+});
+
+describe('predictionsCsv', () => {
+  it('writes predictions without keys as unscored, and fewer letters as empty cells', () => {
+    const csv = predictionsCsv([
+      result({}),
+      result({ itemId: 'x,"quoted"', letters: ['A', 'B', 'C'], logProbs: [-1, -2, -3], probs: [0.5, 0.3, 0.2], prediction: 'B', gold: 'B', correct: true }),
+    ]);
+    const parsed = Papa.parse<Record<string, string>>(csv, { header: true });
+    expect(parsed.meta.fields).toEqual(['item_id', 'task', 'prediction', 'gold', 'correct', 'p_A', 'logp_A', 'p_B', 'logp_B', 'p_C', 'logp_C', 'p_D', 'logp_D', 'prompt_sha256']);
+    expect(parsed.data[0]).toMatchObject({ item_id: 'translation/test/0', prediction: 'A', gold: '', correct: '', p_A: '0.6', logp_D: '-4' });
+    expect(parsed.data[1]).toMatchObject({ item_id: 'x,"quoted"', prediction: 'B', gold: 'B', correct: '1', p_D: '', logp_D: '' });
+  });
+});
+
+describe('runJson', () => {
+  it('round-trips the run and its results', () => {
+    const run = { id: 'r', warnings: [] } as unknown as McRunRecord;
+    const parsed = JSON.parse(runJson(run, [result({})]));
+    expect(parsed).toMatchObject({ format: 'jiangu-run', formatVersion: 1, run: { id: 'r' } });
+    expect(parsed.results[0].itemId).toBe('translation/test/0');
+  });
+});
