@@ -1,0 +1,174 @@
+// The run scheduler's bookkeeping against a fake model client (unit test only; the real worker runs
+// in Chromium in test/browser/evaluate.test.ts): results are written item by item, a resume skips
+// what is done, a cancel pauses, a failed WebGPU check stops the run until the user decides.
+import { describe, expect, it } from 'vitest';
+import type { MultipleChoiceItem } from '../../../src/lib/core/benchmarks/types.ts';
+import { ModelError, type ModelClient } from '../../../src/lib/engine/model-client.ts';
+import type { LoadParams, LoadResult, ScoreItemParams, ScoreItemResult } from '../../../src/lib/engine/messages.ts';
+import { createMcRun } from '../../../src/lib/engine/run-setup.ts';
+import { executeRun } from '../../../src/lib/engine/run-scheduler.ts';
+import { saveDataset } from '../../../src/lib/store/datasets.ts';
+import { getRun, loadResults } from '../../../src/lib/store/runs.ts';
+import { freshDb, makeRecord } from '../store/helpers.ts';
+
+function items(): MultipleChoiceItem[] {
+  const out: MultipleChoiceItem[] = [];
+  for (const task of ['Radical', 'Cloze']) {
+    for (const split of ['dev', 'test'] as const) {
+      for (let order = 0; order < 5; order++) {
+        out.push({
+          kind: 'multiple-choice',
+          id: `${task}/${split}/${order}`,
+          datasetId: 'ancientbench',
+          task,
+          split,
+          order,
+          source: { file: 'sample.csv', line: order + 2 },
+          question: `${task} 问题 ${order}`,
+          options: ['甲', '乙', '丙', '丁'],
+          answer: (['A', 'B', 'C', 'D'] as const)[order % 4],
+        });
+      }
+    }
+  }
+  return out;
+}
+
+/** A client whose letter log-probabilities are a fixed function of the item, on a given backend. */
+function fakeClient(backend: 'webgpu' | 'wasm', options: { skew?: number; onScore?: (p: ScoreItemParams) => void } = {}) {
+  const scored: string[] = [];
+  const client = {
+    async load(params: LoadParams): Promise<LoadResult> {
+      return {
+        backendInfo: { backend: params.backend === 'wasm' ? 'wasm' : backend, wasmThreads: 1, crossOriginIsolated: true },
+        modelType: 'llama',
+        vocabSize: 10,
+        inputNames: ['input_ids'],
+        loadMs: 1,
+        transformersVersion: 't',
+        ortVersion: 'o',
+      };
+    },
+    async scoreItem(params: ScoreItemParams, request?: { signal?: AbortSignal }): Promise<ScoreItemResult> {
+      options.onScore?.(params);
+      // Like the worker: a request cancelled while in flight returns nothing.
+      if (request?.signal?.aborted) throw new ModelError({ code: 'cancelled', message: 'Cancelled.' });
+      scored.push(params.item.id);
+      const favourite = params.item.order % 4; // the model "knows" every answer
+      // A skew pushes every letter but D down, so on a skewed backend D wins where it should not.
+      const logProbs = [0, 1, 2, 3].map((k) => (k === favourite ? -0.5 : -3) - (options.skew ?? 0) * (3 - k));
+      return {
+        prompt: `prompt of ${params.item.id}`,
+        prefix: '',
+        shotsUsed: params.shots,
+        exemplarIds: [],
+        droppedExemplarIds: [],
+        overLimit: false,
+        score: {
+          inputIds: [1, 2, 3],
+          candidates: ['A', 'B', 'C', 'D'].map((text, k) => ({ text, tokenId: 4 + k, tokenCount: 1, logProb: logProbs[k], mergesWithPrompt: false })),
+          reusedPrefixTokens: 0,
+          logitsCopied: 10,
+          forwardPasses: 1,
+          text: `prompt of ${params.item.id}`,
+          forwardMs: 1,
+        },
+      };
+    },
+    terminate() {},
+  };
+  return { client: client as unknown as ModelClient, scored };
+}
+
+async function setup() {
+  const db = await freshDb();
+  const all = items();
+  await saveDataset(db, makeRecord('ancientbench', all), all);
+  const run = await createMcRun(db, {
+    model: { source: { kind: 'site', name: 'jiangu-tiny' }, dtype: 'fp32', backend: 'auto' },
+    datasetId: 'ancientbench',
+    tasks: ['Radical', 'Cloze'],
+    shots: 5,
+    limitPerTask: null,
+    chatTemplate: false,
+  });
+  return { db, run };
+}
+
+describe('executeRun', () => {
+  it('pins the configuration and writes one result per test item, in order', async () => {
+    const { db, run } = await setup();
+    expect(run.config).toMatchObject({ protocolId: 'ancientbench', shots: 5, prefixReuse: true, contextLimit: 2048 });
+    expect(run.config.itemIds).toEqual([0, 1, 2, 3, 4].map((o) => `Radical/test/${o}`).concat([0, 1, 2, 3, 4].map((o) => `Cloze/test/${o}`)));
+    expect(run.config.templateHash).toMatch(/^[0-9a-f]{64}$/);
+    const { client } = fakeClient('wasm');
+    const done = await executeRun(db, run.id, client);
+    expect(done.status).toBe('completed');
+    const results = await loadResults(db, run.id);
+    expect(results.map((r) => r.itemId)).toEqual(run.config.itemIds);
+    expect(results.every((r) => r.correct === true)).toBe(true);
+    expect(results[1]).toMatchObject({ prediction: 'B', gold: 'B', letters: ['A', 'B', 'C', 'D'] });
+    expect(results[1].probs.reduce((a, b) => a + b, 0)).toBeCloseTo(1, 12);
+  });
+
+  it('pauses on cancel and resumes with only the items not yet done', async () => {
+    const { db, run } = await setup();
+    const abort = new AbortController();
+    const first = fakeClient('wasm', { onScore: () => { if (first.scored.length === 3) abort.abort(); } });
+    const paused = await executeRun(db, run.id, first.client, { signal: abort.signal });
+    expect(paused.status).toBe('paused');
+    const kept = await loadResults(db, run.id);
+    expect(kept.length).toBe(3);
+
+    const second = fakeClient('wasm');
+    const finished = await executeRun(db, run.id, second.client);
+    expect(finished.status).toBe('completed');
+    expect(second.scored).toEqual(run.config.itemIds.slice(3));
+    expect((await loadResults(db, run.id)).map((r) => r.itemId)).toEqual(run.config.itemIds);
+  });
+
+  it('stops a WebGPU run whose first items disagree with WASM, until the user overrides', async () => {
+    const { db, run } = await setup();
+    const gpu = fakeClient('webgpu', { skew: 1 });
+    const stopped = await executeRun(db, run.id, gpu.client, { wasmClient: () => fakeClient('wasm').client, checkItems: 3 });
+    expect(stopped.status).toBe('paused');
+    expect(stopped.check).toMatchObject({ passed: false, itemIds: run.config.itemIds.slice(0, 3) });
+    expect(stopped.check!.maxLogProbDiff).toBeCloseTo(3, 12);
+    expect(stopped.check!.mismatchedPredictions.length).toBeGreaterThan(0);
+    expect(await loadResults(db, run.id)).toHaveLength(0);
+
+    // Asked again without an override, it stops again; overridden, it runs.
+    expect((await executeRun(db, run.id, gpu.client, { wasmClient: () => fakeClient('wasm').client })).status).toBe('paused');
+    const stored = (await getRun(db, run.id))!;
+    const { updateRun } = await import('../../../src/lib/store/runs.ts');
+    await updateRun(db, run.id, { check: { ...stored.check!, overridden: true } });
+    expect((await executeRun(db, run.id, gpu.client, { wasmClient: () => fakeClient('wasm').client })).status).toBe('completed');
+  });
+
+  it('passes the check when WebGPU agrees, and records it', async () => {
+    const { db, run } = await setup();
+    const done = await executeRun(db, run.id, fakeClient('webgpu').client, { wasmClient: () => fakeClient('wasm').client });
+    expect(done.status).toBe('completed');
+    expect(done.check).toMatchObject({ passed: true, maxLogProbDiff: 0, mismatchedPredictions: [] });
+    expect(done.environment?.backendInfo.backend).toBe('webgpu');
+  });
+
+  it('turns off prefix reuse for q8 and records a failed run with its error', async () => {
+    const db = await freshDb();
+    const all = items();
+    await saveDataset(db, makeRecord('ancientbench', all), all);
+    const run = await createMcRun(db, {
+      model: { source: { kind: 'site', name: 'jiangu-tiny' }, dtype: 'q8', backend: 'wasm' },
+      datasetId: 'ancientbench',
+      tasks: ['Radical'],
+      shots: 5,
+      limitPerTask: 2,
+      chatTemplate: false,
+    });
+    expect(run.config.prefixReuse).toBe(false);
+    expect(run.config.itemIds).toEqual(['Radical/test/0', 'Radical/test/1']);
+    const broken = { ...fakeClient('wasm').client, scoreItem: async () => { throw new Error('worker crashed'); } } as unknown as ModelClient;
+    await expect(executeRun(db, run.id, broken)).rejects.toThrow('worker crashed');
+    expect(await getRun(db, run.id)).toMatchObject({ status: 'failed', error: 'worker crashed' });
+  });
+});
