@@ -12,6 +12,8 @@ export interface Loaded {
   maxLogitsRows: number;
   /** The KV cache of the last prefix scored, kept while the next prompts share it. */
   prefixCache: { ids: number[]; cache: DynamicCache } | null;
+  /** Whether a candidate merges with the end of a prompt, by prompt ending and candidate. */
+  mergeChecks: Map<string, boolean>;
 }
 
 /** A failure with a message for the user; anything else thrown is classified by the dispatcher. */

@@ -166,7 +166,7 @@ async function load(id: number, params: LoadParams): Promise<LoadResult> {
       ortVersion: String(env.backends.onnx.versions?.web ?? ''),
     };
     const maxLogitsBytes = params.maxLogitsBytes ?? 64 * 1024 * 1024;
-    loaded = { model, tokenizer, context, info, prefixCache: null, maxLogitsRows: Math.max(1, Math.floor(maxLogitsBytes / (4 * vocab_size))) };
+    loaded = { model, tokenizer, context, info, prefixCache: null, mergeChecks: new Map(), maxLogitsRows: Math.max(1, Math.floor(maxLogitsBytes / (4 * vocab_size))) };
     return info;
   } catch (error) {
     throw new RequestError(classifyLoadError(error, context));

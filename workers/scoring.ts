@@ -77,15 +77,33 @@ async function prefill(m: Loaded, ids: number[], past: DynamicCache | null, past
   return { cache: cache!, lastRow, logitsCopied: copied, passes };
 }
 
-/** The KV cache for `prefixIds`, computed once while the same prefix keeps coming. */
-async function prefixCacheFor(m: Loaded, prefixIds: number[]): Promise<DynamicCache> {
+/**
+ * The KV cache for `prefixIds`, computed once while the same prefix keeps coming, with the logits
+ * and forward passes that computing it cost (zero when it was cached).
+ */
+async function prefixCacheFor(m: Loaded, prefixIds: number[]): Promise<{ cache: DynamicCache; logitsCopied: number; passes: number }> {
   const cached = m.prefixCache;
-  if (cached && cached.ids.length === prefixIds.length && hasPrefix(prefixIds, cached.ids)) return cached.cache;
+  if (cached && cached.ids.length === prefixIds.length && hasPrefix(prefixIds, cached.ids)) return { cache: cached.cache, logitsCopied: 0, passes: 0 };
   await cached?.cache.dispose();
   m.prefixCache = null;
-  const { cache } = await prefill(m, prefixIds, null, 0);
+  const { cache, logitsCopied, passes } = await prefill(m, prefixIds, null, 0);
   m.prefixCache = { ids: prefixIds, cache };
-  return cache;
+  return { cache, logitsCopied, passes };
+}
+
+/**
+ * Whether `candidate` written right after `text` tokenizes as the text's tokens then the
+ * candidate's own. Only the text's end can merge with it, so the answer is cached by the last 32
+ * characters: every item of a protocol ends with the same answer cue.
+ */
+function mergesWithText(m: Loaded, text: string, textIds: number[], candidate: string, candidateIds: number[]): boolean {
+  const key = `${text.slice(-32)}\u0000${candidate}`;
+  const known = m.mergeChecks.get(key);
+  if (known !== undefined) return known;
+  const joined = encode(m.tokenizer, text + candidate, true);
+  const merges = !(joined.length === textIds.length + candidateIds.length && hasPrefix(joined, textIds));
+  m.mergeChecks.set(key, merges);
+  return merges;
 }
 
 export async function score(m: Loaded, params: ScoreParams): Promise<ScoreResult> {
@@ -100,13 +118,16 @@ export async function score(m: Loaded, params: ScoreParams): Promise<ScoreResult
 
   let reused = 0;
   let past: DynamicCache | null = null;
+  let prefixCost = { logitsCopied: 0, passes: 0 };
   const at = params.prefix ? text.indexOf(params.prefix) : -1;
   if (params.prefix && at >= 0) {
     // With a chat template the prefix sits after the template's opening; the cached part is all of that.
     const prefixIds = encode(m.tokenizer, text.slice(0, at + params.prefix.length), true);
     // Reuse only when the prompt's tokens really begin with the prefix's tokens and leave at least one.
     if (prefixIds.length < inputIds.length && hasPrefix(inputIds, prefixIds)) {
-      past = await prefixCacheFor(m, prefixIds);
+      const prefix = await prefixCacheFor(m, prefixIds);
+      past = prefix.cache;
+      prefixCost = prefix;
       reused = prefixIds.length;
     }
   }
@@ -116,14 +137,17 @@ export async function score(m: Loaded, params: ScoreParams): Promise<ScoreResult
   const logProbs = logSoftmaxPick(run.lastRow, 0, vocab, candidateTokens.map((t) => t[0]));
   return {
     inputIds,
-    candidates: params.candidates.map((candidate, i) => {
-      const joined = encode(m.tokenizer, text + candidate, true);
-      const clean = joined.length === inputIds.length + candidateTokens[i].length && hasPrefix(joined, inputIds);
-      return { text: candidate, tokenId: candidateTokens[i][0], tokenCount: candidateTokens[i].length, logProb: logProbs[i], mergesWithPrompt: !clean };
-    }),
+    candidates: params.candidates.map((candidate, i) => ({
+      text: candidate,
+      tokenId: candidateTokens[i][0],
+      tokenCount: candidateTokens[i].length,
+      logProb: logProbs[i],
+      mergesWithPrompt: mergesWithText(m, text, inputIds, candidate, candidateTokens[i]),
+    })),
     reusedPrefixTokens: reused,
-    logitsCopied: run.logitsCopied,
-    forwardPasses: run.passes,
+    // What this request computed, the prefix's pass included when it was not cached yet.
+    logitsCopied: run.logitsCopied + prefixCost.logitsCopied,
+    forwardPasses: run.passes + prefixCost.passes,
     text,
     forwardMs: performance.now() - started,
   };

@@ -1,0 +1,182 @@
+// `npm run bench` (third part): multiple-choice scoring throughput of jiangu-large in real Chromium,
+// per backend (and dtype): items/s for 0-shot and 5-shot (with and without prefix reuse) through
+// the page's ModelClient and worker, against a bare onnxruntime-web session in the same page fed
+// the same token ids (the ceiling), plus the logits copied and forward passes per item. Items: the
+// AncientBench sample's test items, their task's dev items as exemplars. A measurement, not a test:
+// it prints a Markdown table and a line per target, and writes bench-results/mc-<timestamp>.json.
+//
+//   npx tsx scripts/bench/mc-throughput.ts [--backends wasm,webgpu] [--dtypes fp32,q4] [--items 12] [--budget-s 20]
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import type { Browser } from 'playwright-core';
+import { launchChromium, startSite } from '../browser.ts';
+import type { Backend } from '../../src/lib/engine/messages.ts';
+import { DTYPES, ONNX_FILE, type Dtype, type ModelName } from '../fixtures/specs.ts';
+import { projectRoot } from '../site-routes.ts';
+import { loadSampleItems, SAMPLE_PATH } from './mc-items.ts';
+import { measureMcConfiguration, type McResult, type McSettings } from './mc-measure.ts';
+import { markdownTable, summarise, targetLines, TARGETS } from './mc-report.ts';
+import { machineInfo, machineLines } from './report.ts';
+
+const MODEL: ModelName = 'jiangu-large';
+const BACKENDS: readonly Backend[] = ['wasm', 'webgpu'];
+const USAGE = 'Usage: npx tsx scripts/bench/mc-throughput.ts [--backends wasm,webgpu] [--dtypes fp32,q4] [--items 12] [--budget-s 20]';
+
+// Budgets that keep the default run (wasm and webgpu, fp32) near 5 minutes on 2 cores: on
+// SwiftShader WebGPU jiangu-large fp32 takes seconds per forward, so its modes stop at the budget.
+const DEFAULT_ITEMS = 12;
+/** Per mode: items stop once the next would likely end past this; at least MIN_ITEMS run. */
+const DEFAULT_BUDGET_S = 20;
+/** One whole task of the sample (3 test items): its prefix computed once and reused twice. */
+const MIN_ITEMS = 3;
+/** More rounds of every mode over the same items while they fit in ROUNDS_BUDGET_S (2 cores are noisy). */
+const MAX_ROUNDS = 5;
+const ROUNDS_BUDGET_S = 30;
+const CONTEXT_LIMIT = 2048;
+const STEP_TIMEOUT_MS = 180_000;
+
+interface Options {
+  backends: Backend[];
+  dtypes: Dtype[];
+  items: number;
+  budgetS: number;
+}
+
+function list<T extends string>(flag: string, value: string | undefined, allowed: readonly T[], fallback: readonly T[]): T[] {
+  if (value === undefined) return [...fallback];
+  const items = value.split(',').map((s) => s.trim()).filter(Boolean);
+  const bad = items.filter((s) => !(allowed as readonly string[]).includes(s));
+  if (bad.length > 0 || items.length === 0) throw new Error(`--${flag}: ${bad.length > 0 ? `unknown ${bad.join(', ')}` : 'empty'}; choose from ${allowed.join(', ')}.\n${USAGE}`);
+  return allowed.filter((a) => items.includes(a));
+}
+
+function positive(flag: string, value: string | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new Error(`--${flag} must be a positive number, not ${value}.\n${USAGE}`);
+  return n;
+}
+
+function parseOptions(argv: readonly string[]): Options {
+  const { values } = parseArgs({
+    args: [...argv],
+    options: { backends: { type: 'string' }, dtypes: { type: 'string' }, items: { type: 'string' }, 'budget-s': { type: 'string' } },
+    strict: true,
+    allowPositionals: false,
+  });
+  const items = positive('items', values.items, DEFAULT_ITEMS);
+  if (!Number.isInteger(items)) throw new Error(`--items must be an integer.\n${USAGE}`);
+  return {
+    backends: list('backends', values.backends, BACKENDS, BACKENDS),
+    dtypes: list('dtypes', values.dtypes, DTYPES, ['fp32']),
+    items,
+    budgetS: positive('budget-s', values['budget-s'], DEFAULT_BUDGET_S),
+  };
+}
+
+function modelFile(dtype: Dtype): string {
+  return join(projectRoot, '.fixtures', 'models', MODEL, 'onnx', ONNX_FILE[dtype]);
+}
+
+async function main(): Promise<void> {
+  const options = parseOptions(process.argv.slice(2));
+  const notes: string[] = [];
+  const data = loadSampleItems();
+  const items = Math.min(options.items, data.items.length - 2);
+  if (items < options.items) notes.push(`--items ${options.items} lowered to ${items}: the sample has ${data.items.length} test items and the last 2 are the warm-up.`);
+
+  const dtypes = options.dtypes.filter((dtype) => existsSync(join(projectRoot, '.fixtures', 'models', MODEL, 'config.json')) && existsSync(modelFile(dtype)));
+  for (const dtype of options.dtypes.filter((d) => !dtypes.includes(d))) {
+    const line = `${MODEL} ${dtype} skipped: ${modelFile(dtype).slice(projectRoot.length)} is missing; generate it with \`npm run fixtures:large\` (about 700 MB).`;
+    console.log(line);
+    notes.push(line);
+  }
+
+  const settings: McSettings = {
+    items,
+    modeBudgetMs: options.budgetS * 1000,
+    minItems: Math.min(MIN_ITEMS, items),
+    maxRounds: MAX_ROUNDS,
+    roundsBudgetMs: ROUNDS_BUDGET_S * 1000,
+    contextLimit: CONTEXT_LIMIT,
+    stepTimeoutMs: STEP_TIMEOUT_MS,
+  };
+  const date = new Date();
+  const started = performance.now();
+  const results: McResult[] = [];
+  const site = await startSite();
+  let browser: Browser | undefined;
+  let chromium = 'unknown';
+  try {
+    browser = await launchChromium({ webgpu: true });
+    chromium = browser.version();
+    for (const backend of options.backends) {
+      for (const dtype of dtypes) {
+        const name = `${backend} ${MODEL} ${dtype}`;
+        const log = (line: string) => console.error(`[bench mc] ${name}: ${line}`);
+        const result = await measureMcConfiguration(browser, site.url, { backend, model: MODEL, dtype }, data, settings, log);
+        log(`done in ${result.totalS.toFixed(1)} s`);
+        results.push(result);
+      }
+    }
+  } finally {
+    await browser?.close();
+    await site.close();
+  }
+  const durationS = (performance.now() - started) / 1000;
+  const machine = machineInfo(chromium);
+
+  const cut = results.flatMap((r) => summarise(r).filter((row) => row.budgetCut).map((row) => `${r.backend} ${r.dtype} ${row.label} (${row.items} of ${row.requested})`));
+  if (cut.length > 0) notes.push(`items cut by the per-mode time budget (${options.budgetS} s in round 1; at least ${settings.minItems} items): ${cut.join(', ')}; their bare rows replay the same items.`);
+  for (const r of results) {
+    if (r.roundMs.length > 0) notes.push(`${r.backend} ${r.dtype}: ${r.roundMs.length} round(s) of ${r.roundMs.map((ms) => (ms / 1000).toFixed(1)).join(', ')} s (more only while they fit in ${ROUNDS_BUDGET_S} s, at most ${MAX_ROUNDS}).`);
+  }
+  const leaks = results.filter((r) => r.leaks.length > 0);
+  for (const r of leaks) notes.push(`${r.backend} ${r.dtype}: ${r.leaks.length} request(s) tried to leave 127.0.0.1: ${r.leaks.slice(0, 3).join(', ')}`);
+  if (leaks.length === 0) notes.push('network guard: no request left 127.0.0.1.');
+  for (const r of results) {
+    const info = r.load?.result.backendInfo;
+    if (info?.adapter) notes.push(`${r.backend}: adapter ${info.adapter.vendor} ${info.adapter.architecture}${info.adapter.isFallbackAdapter ? ' (fallback adapter, on the CPU)' : ''}.`);
+  }
+
+  console.log('');
+  console.log(markdownTable(results));
+  console.log('');
+  console.log('Targets (reported, not enforced):');
+  for (const line of targetLines(results)) console.log(line);
+  console.log('');
+  console.log(
+    `Items: the first ${items} test items of ${SAMPLE_PATH} in file order (3 per task), protocol ancientbench, exemplars = the task's dev items, ` +
+      `context limit ${CONTEXT_LIMIT}, no chat template; warm-up: the last 2 test items (0-shot, then 5-shot with reuse), once per pipeline and once per bare session. ` +
+      'items/s = items / page time around the sequential requests (scoreItem through the worker; session.run in the page for the bare session), the median of the rounds; ' +
+      'a round runs every pipeline mode, then every bare mode, over the items round 1 timed. ' +
+      "The bare session is onnxruntime-web's ort.webgpu.min.mjs (the build the worker bundles) on the page's main thread, the worker idle, fed the pipeline's own token ids: " +
+      'one forward per prompt with num_logits_to_keep = 1, fetching only logits (a prefix run fetches only present.*). ' +
+      `"ratio to bare": pipeline items/s ÷ the bare mode over the same prompts (target ≥ ${TARGETS.ratioToBare}); "cost ÷ 0-shot cost": ms per item ÷ 0-shot ms per item, same kind (target ≤ ${TARGETS.reuseCost} for 5-shot with reuse). ` +
+      '"tokens run / item" counts the prefix for the item that computed it. ScoreResult.logitsCopied does not count the last-row logits of a prefix computation (one more row per prefix).',
+  );
+  for (const n of notes) console.log(`- ${n}`);
+  console.log(machineLines(machine, date, durationS));
+
+  const dir = join(projectRoot, 'bench-results');
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, `mc-${date.toISOString().replace(/[:.]/g, '-')}.json`);
+  const record = {
+    date: date.toISOString(),
+    durationS,
+    machine,
+    options,
+    settings: { ...settings, model: MODEL, sample: SAMPLE_PATH, targets: TARGETS },
+    notes,
+    summaries: results.map((r) => ({ backend: r.backend, model: r.model, dtype: r.dtype, rows: summarise(r) })),
+    results,
+  };
+  writeFileSync(file, `${JSON.stringify(record, null, 2)}\n`);
+  console.log(`- JSON: ${file}`);
+}
+
+main().catch((e: unknown) => {
+  console.error(e instanceof Error ? e.message : e);
+  process.exitCode = 1;
+});
