@@ -6,3 +6,4 @@ export * from './build-prompt.ts';
 export * from './letter-tokens.ts';
 export * from './mc-scoring.ts';
 export { OPTION_LETTERS, formatQuestion, zeroShotPrompt, type MultipleChoiceQuestion } from './multiple-choice.ts';
+export * from './generation.ts';

@@ -1,0 +1,193 @@
+// BLEU exactly as sacrebleu 2.6.0 computes it with tokenize='zh' (sacrebleu/metrics/bleu.py:
+// compute_bleu, _get_closest_ref_len, _extract_reference_info, _compute_segment_statistics; base.py:
+// corpus_score, sentence_score), so a number here equals the number sacrebleu prints for the same
+// text. Defaults as sacrebleu's: smooth 'exp', max order 4, mixed case, closest reference length
+// (ties go to the shorter reference), reference n-gram counts clipped by the maximum over references.
+// The arithmetic follows the Python expression by expression (100 * c / t, a left-to-right sum of
+// logs) so floats agree to the last bits, e.g. 100.00000000000004 for a perfect match.
+import { pySplit, tokenizeZh } from './bleu-tokenizer-zh.ts';
+
+export const BLEU_MAX_ORDER = 4;
+/** The sacrebleu release whose behaviour this reproduces; the signature's `version`. */
+export const SACREBLEU_VERSION = '2.6.0';
+/** sacrebleu's my_log floor for log(0). */
+const LOG_ZERO = -9999999999;
+
+export interface BleuScore {
+  /** 0..100. */
+  score: number;
+  /** Clipped n-gram matches, orders 1..4. */
+  counts: number[];
+  /** Hypothesis n-grams, orders 1..4. */
+  totals: number[];
+  /** 100 · counts/totals, smoothed ('exp') where counts is 0; 0 beyond the last order with n-grams. */
+  precisions: number[];
+  /** Brevity penalty. */
+  bp: number;
+  /** Hypothesis tokens, summed over sentences. */
+  sys_len: number;
+  /** Closest reference lengths, summed over sentences. */
+  ref_len: number;
+}
+
+/**
+ * A sentence's sufficient statistics, sacrebleu's layout: [sys_len, ref_len, counts × 4, totals × 4].
+ * Corpus BLEU is BLEU of their sum, which is what makes bootstrap resampling cheap.
+ */
+export type BleuStats = Float64Array;
+export const BLEU_STATS_WIDTH = 2 + 2 * BLEU_MAX_ORDER;
+
+/** Counts of each n-gram (orders 1..4) of a token list, keyed by the tokens joined with spaces. */
+function ngramCounts(tokens: readonly string[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (let i = 0; i < tokens.length; i++) {
+    let gram = tokens[i];
+    counts.set(gram, (counts.get(gram) ?? 0) + 1);
+    for (let n = 2; n <= BLEU_MAX_ORDER && i + n <= tokens.length; n++) {
+      gram += ' ' + tokens[i + n - 1];
+      counts.set(gram, (counts.get(gram) ?? 0) + 1);
+    }
+  }
+  return counts;
+}
+
+/** sacrebleu's _get_closest_ref_len: the reference length nearest the hypothesis, the shorter on a tie. */
+function closestRefLen(hypLen: number, refLens: readonly number[]): number {
+  let closestDiff = -1;
+  let closestLen = -1;
+  for (const refLen of refLens) {
+    const diff = Math.abs(hypLen - refLen);
+    if (closestDiff === -1 || diff < closestDiff) {
+      closestDiff = diff;
+      closestLen = refLen;
+    } else if (diff === closestDiff && refLen < closestLen) {
+      closestLen = refLen;
+    }
+  }
+  return closestLen;
+}
+
+/** Tokens of a segment as sacrebleu preprocesses it (rstrip, then TokenizerZh, then split). */
+function segmentTokens(text: string): string[] {
+  return pySplit(tokenizeZh(text));
+}
+
+/** Statistics of one hypothesis against its references (one or more strings). */
+export function bleuSentenceStats(hypothesis: string, references: readonly string[]): BleuStats {
+  if (references.length === 0) throw new RangeError('BLEU needs at least one reference per sentence');
+  let refNgrams: Map<string, number> | null = null;
+  const refLens: number[] = [];
+  for (const reference of references) {
+    const tokens = segmentTokens(reference);
+    refLens.push(tokens.length);
+    const counts = ngramCounts(tokens);
+    if (refNgrams === null) refNgrams = counts;
+    else for (const [gram, count] of counts) refNgrams.set(gram, Math.max(refNgrams.get(gram) ?? 0, count));
+  }
+  const hypTokens = segmentTokens(hypothesis);
+  const stats = new Float64Array(BLEU_STATS_WIDTH);
+  stats[0] = hypTokens.length;
+  stats[1] = closestRefLen(hypTokens.length, refLens);
+  for (const [gram, count] of ngramCounts(hypTokens)) {
+    let order = 1;
+    for (let i = 0; i < gram.length; i++) if (gram.charCodeAt(i) === 32) order++;
+    stats[2 + BLEU_MAX_ORDER + order - 1] += count;
+    const refCount = refNgrams!.get(gram);
+    if (refCount !== undefined) stats[2 + order - 1] += Math.min(count, refCount);
+  }
+  return stats;
+}
+
+/** sacrebleu's BLEU.compute_bleu with smooth_method 'exp' and max order 4. */
+export function bleuFromStats(stats: ArrayLike<number>, effectiveOrder = false): BleuScore {
+  const sysLen = stats[0];
+  const refLen = stats[1];
+  const counts: number[] = [];
+  const totals: number[] = [];
+  for (let n = 0; n < BLEU_MAX_ORDER; n++) {
+    counts.push(stats[2 + n]);
+    totals.push(stats[2 + BLEU_MAX_ORDER + n]);
+  }
+  let bp = 1.0;
+  if (sysLen < refLen) bp = sysLen > 0 ? Math.exp(1 - refLen / sysLen) : 0.0;
+  const precisions = new Array<number>(BLEU_MAX_ORDER).fill(0.0);
+  // sacrebleu's early stop (#141): no match at any order is a score of 0 with zero precisions.
+  if (!counts.some((c) => c !== 0)) return { score: 0.0, counts, totals, precisions, bp, sys_len: sysLen, ref_len: refLen };
+
+  let smoothMteval = 1.0;
+  let effOrder = BLEU_MAX_ORDER;
+  for (let n = 1; n <= BLEU_MAX_ORDER; n++) {
+    if (totals[n - 1] === 0) break;
+    if (effectiveOrder) effOrder = n;
+    if (counts[n - 1] === 0) {
+      smoothMteval *= 2;
+      precisions[n - 1] = 100.0 / (smoothMteval * totals[n - 1]);
+    } else {
+      precisions[n - 1] = (100.0 * counts[n - 1]) / totals[n - 1];
+    }
+  }
+  let logSum = 0;
+  for (let n = 0; n < effOrder; n++) logSum += precisions[n] === 0.0 ? LOG_ZERO : Math.log(precisions[n]);
+  const score = bp * Math.exp(logSum / effOrder);
+  return { score, counts, totals, precisions, bp, sys_len: sysLen, ref_len: refLen };
+}
+
+function checkStreams(hyps: readonly string[], refs: readonly (readonly string[])[]): void {
+  if (refs.length === 0) throw new RangeError('corpus BLEU needs at least one reference stream');
+  refs.forEach((stream, k) => {
+    if (stream.length !== hyps.length) {
+      throw new RangeError(`reference stream ${k + 1} has ${stream.length} sentences, the hypotheses ${hyps.length}`);
+    }
+  });
+}
+
+/** Per-sentence statistics of a corpus, flattened: row i is sentence i (BLEU_STATS_WIDTH wide). */
+export function corpusBleuStats(hyps: readonly string[], refs: readonly (readonly string[])[]): Float64Array {
+  checkStreams(hyps, refs);
+  const all = new Float64Array(hyps.length * BLEU_STATS_WIDTH);
+  for (let i = 0; i < hyps.length; i++) {
+    all.set(
+      bleuSentenceStats(
+        hyps[i],
+        refs.map((stream) => stream[i]),
+      ),
+      i * BLEU_STATS_WIDTH,
+    );
+  }
+  return all;
+}
+
+/** Column sums of flattened per-sentence statistics. */
+export function sumBleuStats(rows: Float64Array): Float64Array {
+  const sum = new Float64Array(BLEU_STATS_WIDTH);
+  for (let i = 0; i < rows.length; i++) sum[i % BLEU_STATS_WIDTH] += rows[i];
+  return sum;
+}
+
+/**
+ * `BLEU(tokenize='zh').corpus_score(hyps, refs)`. `refs[k][i]` is the k-th reference of sentence i
+ * (sacrebleu's reference streams); every stream has one string per hypothesis.
+ */
+export function corpusBleu(hyps: readonly string[], refs: readonly (readonly string[])[]): BleuScore {
+  return bleuFromStats(sumBleuStats(corpusBleuStats(hyps, refs)));
+}
+
+/**
+ * `BLEU(tokenize='zh', effective_order=True).sentence_score(hyp, refs)`: one sentence against its
+ * references, averaging only the orders that have hypothesis n-grams (the per-item view).
+ */
+export function sentenceBleu(hypothesis: string, references: readonly string[]): BleuScore {
+  return bleuFromStats(bleuSentenceStats(hypothesis, references), true);
+}
+
+/**
+ * sacrebleu's signature, e.g. `nrefs:1|case:mixed|eff:no|tok:zh|smooth:exp|version:2.6.0`; with
+ * `bootstrap` (our fragment, see bootstrapSignature) it goes after nrefs where sacrebleu puts its
+ * own `bs`/`seed`.
+ */
+export function bleuSignature(options: { nrefs: number; effectiveOrder?: boolean; bootstrap?: string }): string {
+  const parts = [`nrefs:${options.nrefs}`];
+  if (options.bootstrap) parts.push(options.bootstrap);
+  parts.push('case:mixed', `eff:${options.effectiveOrder ? 'yes' : 'no'}`, 'tok:zh', 'smooth:exp', `version:${SACREBLEU_VERSION}`);
+  return parts.join('|');
+}
