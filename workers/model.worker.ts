@@ -10,6 +10,7 @@ import {
   StoppingCriteriaList,
   Tensor,
   env,
+  random,
   type PreTrainedModel,
   type PreTrainedTokenizer,
 } from '@huggingface/transformers';
@@ -29,7 +30,7 @@ import type {
   WorkerStats,
 } from '../src/lib/engine/messages.ts';
 import { classifyLoadError, classifyRunError, type LoadContext } from '../src/lib/engine/model-errors.ts';
-import { encode, idsTensor, onesTensor, RequestError, type Loaded } from './loaded-model.ts';
+import { applyChatTemplate, encode, idsTensor, onesTensor, RequestError, type Loaded } from './loaded-model.ts';
 import { score, scoreItem } from './scoring.ts';
 
 declare const self: DedicatedWorkerGlobalScope;
@@ -223,9 +224,13 @@ class TokenStreamer extends BaseStreamer {
 async function generate(id: number, params: GenerateParams): Promise<GenerateResult> {
   const m = requireModel();
   const started = performance.now();
-  const inputIds = encode(m.tokenizer, params.prompt, true);
+  const promptText = params.chatTemplate ? applyChatTemplate(m.tokenizer, params.prompt) : params.prompt;
+  const inputIds = encode(m.tokenizer, promptText, true);
   if (inputIds.length === 0) throw new RequestError({ code: 'bad-request', message: 'The prompt is empty.' });
   const maxNewTokens = Math.max(1, Math.floor(params.maxNewTokens));
+  // Greedy unless asked: results must repeat. Sampling is seeded, so it repeats too.
+  const sampling = params.sampling;
+  if (sampling) random.seed(sampling.seed);
   const streamer = new TokenStreamer(m.tokenizer, id);
   const stopping = new StoppingCriteriaList();
   stopping.push(new CancelCriterion(id));
@@ -233,7 +238,8 @@ async function generate(id: number, params: GenerateParams): Promise<GenerateRes
     input_ids: idsTensor(inputIds),
     attention_mask: onesTensor(inputIds.length),
     max_new_tokens: maxNewTokens,
-    do_sample: false,
+    do_sample: sampling !== undefined,
+    ...(sampling ? { top_k: sampling.topK, top_p: sampling.topP, temperature: sampling.temperature ?? 1 } : {}),
     streamer,
     stopping_criteria: stopping,
   } as unknown as Parameters<PreTrainedModel["generate"]>[0])) as Tensor;
@@ -247,6 +253,7 @@ async function generate(id: number, params: GenerateParams): Promise<GenerateRes
       : 'max-tokens';
   return {
     inputIds,
+    promptText,
     tokenIds,
     text: m.tokenizer.decode(tokenIds, { skip_special_tokens: true }),
     stoppedBy,

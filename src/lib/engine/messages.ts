@@ -96,13 +96,27 @@ export interface ScoreItemResult {
   score: ScoreResult;
 }
 
+/** The paper's sampling (top-k 50, top-p 1), seeded so a run can be repeated. */
+export interface SamplingParams {
+  topK: number;
+  topP: number;
+  temperature?: number;
+  seed: number;
+}
+
 export interface GenerateParams {
   prompt: string;
   maxNewTokens: number;
+  /** Wrap the prompt as the user turn of the model's chat template. */
+  chatTemplate?: boolean;
+  /** Omitted: greedy decoding. */
+  sampling?: SamplingParams;
 }
 
 export interface GenerateResult {
   inputIds: number[];
+  /** The exact text tokenized (the prompt, or the prompt inside the chat template). */
+  promptText: string;
   tokenIds: number[];
   text: string;
   stoppedBy: 'eos' | 'max-tokens' | 'cancelled';

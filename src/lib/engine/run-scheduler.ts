@@ -3,8 +3,9 @@
 // "Resume" (this same function) finishes the rest. One tab at a time per run (Web Locks).
 import { argmax } from '../core/logprobs.ts';
 import { scoreLetters } from '../core/protocols/index.ts';
-import type { MultipleChoiceItem, OptionLetter } from '../core/benchmarks/types.ts';
-import type { BackendCheck, LetterToken, McItemResult, McRunRecord } from '../core/record/run.ts';
+import type { GenerationItem, Item, MultipleChoiceItem, OptionLetter } from '../core/benchmarks/types.ts';
+import type { BackendCheck, GenItemResult, GenRunRecord, ItemResult, LetterToken, McItemResult, McRunRecord, RunRecord } from '../core/record/run.ts';
+import { buildGenerationPrompt } from '../core/protocols/generation.ts';
 import { sha256Hex } from '../data/hash.ts';
 import { loadItems } from '../store/datasets.ts';
 import { getRun, loadResults, saveResult, updateRun } from '../store/runs.ts';
@@ -31,7 +32,9 @@ export interface RunProgress {
 export interface ExecuteOptions {
   signal?: AbortSignal;
   onProgress?: (progress: RunProgress) => void;
-  onResult?: (result: McItemResult) => void;
+  onResult?: (result: ItemResult) => void;
+  /** Generation runs: each token of the item in flight, as it is produced. */
+  onToken?: (itemId: string, text: string) => void;
   /** A second client on WASM for the pre-run check of a WebGPU run; omitted means no check. */
   wasmClient?: () => ModelClient;
   /** Items compared in the WebGPU check. */
@@ -40,9 +43,9 @@ export interface ExecuteOptions {
   checkTolerance?: number;
 }
 
-interface RunContext {
-  run: McRunRecord;
-  items: Map<string, MultipleChoiceItem>;
+interface RunContext<R extends RunRecord = RunRecord> {
+  run: R;
+  items: Map<string, Item>;
   devByTask: Map<string, MultipleChoiceItem[]>;
 }
 
@@ -59,14 +62,13 @@ async function withRunLock<T>(runId: string, body: () => Promise<T>): Promise<T>
   }) as Promise<T>;
 }
 
-async function contextFor(db: JianguDatabase, run: McRunRecord): Promise<RunContext> {
+async function contextFor(db: JianguDatabase, run: RunRecord): Promise<RunContext> {
   const all = await loadItems(db, run.datasetId);
-  const items = new Map<string, MultipleChoiceItem>();
+  const items = new Map<string, Item>();
   const devByTask = new Map<string, MultipleChoiceItem[]>();
   for (const item of all) {
-    if (item.kind !== 'multiple-choice') continue;
     items.set(item.id, item);
-    if (item.split === 'dev') devByTask.set(item.task, [...(devByTask.get(item.task) ?? []), item]);
+    if (item.kind === 'multiple-choice' && item.split === 'dev') devByTask.set(item.task, [...(devByTask.get(item.task) ?? []), item]);
   }
   const missing = run.config.itemIds.filter((id) => !items.has(id));
   if (missing.length > 0) {
@@ -75,7 +77,7 @@ async function contextFor(db: JianguDatabase, run: McRunRecord): Promise<RunCont
   return { run, items, devByTask };
 }
 
-function scoreRequest(ctx: RunContext, item: MultipleChoiceItem) {
+function scoreRequest(ctx: RunContext<McRunRecord>, item: MultipleChoiceItem) {
   const c = ctx.run.config;
   return {
     protocolId: c.protocolId,
@@ -126,14 +128,14 @@ function letterFindings(scored: ScoreItemResult): { letterTokens: LetterToken[];
 }
 
 /** Scores the first items on WASM too and compares; quantized WebGPU kernels are wrong on some devices. */
-async function backendCheck(ctx: RunContext, gpu: ModelClient, wasm: ModelClient, count: number, tolerance: number): Promise<BackendCheck> {
+async function backendCheck(ctx: RunContext<McRunRecord>, gpu: ModelClient, wasm: ModelClient, count: number, tolerance: number): Promise<BackendCheck> {
   const c = ctx.run.config;
   await wasm.load({ source: c.model.source, dtype: c.model.dtype, backend: 'wasm' });
   const ids = c.itemIds.slice(0, count);
   let maxDiff = 0;
   const mismatched: string[] = [];
   for (const id of ids) {
-    const item = ctx.items.get(id)!;
+    const item = ctx.items.get(id) as MultipleChoiceItem;
     const [a, b] = await Promise.all([gpu.scoreItem(scoreRequest(ctx, item)), wasm.scoreItem(scoreRequest(ctx, item))]);
     const la = a.score.candidates.map((x) => x.logProb);
     const lb = b.score.candidates.map((x) => x.logProb);
@@ -153,72 +155,113 @@ function environmentOf(info: LoadResult) {
   };
 }
 
+/** Generates one item's output with the run's decoding, streaming its tokens. */
+async function generateOne(run: GenRunRecord, index: number, item: GenerationItem, client: ModelClient, options: ExecuteOptions): Promise<GenItemResult> {
+  const c = run.config;
+  const prompt = buildGenerationPrompt(item);
+  const generated = await client.generate(
+    {
+      prompt,
+      maxNewTokens: c.maxNewTokens,
+      chatTemplate: c.chatTemplate,
+      ...(c.decoding.kind === 'sample' ? { sampling: { topK: c.decoding.topK, topP: c.decoding.topP, seed: c.decoding.seed } } : {}),
+    },
+    { signal: options.signal, onToken: (_id, text) => options.onToken?.(item.id, text) },
+  );
+  return {
+    runId: run.id,
+    itemId: item.id,
+    task: item.task,
+    generationTask: item.generationTask,
+    index,
+    prompt,
+    promptHash: await sha256Hex(new TextEncoder().encode(generated.promptText)),
+    tokenCount: generated.inputIds.length,
+    output: generated.text,
+    outputTokenIds: generated.tokenIds,
+    stoppedBy: generated.stoppedBy,
+    references: item.references,
+    ms: generated.ms,
+    completedAt: new Date().toISOString(),
+  };
+}
+
+/** Scores one multiple-choice item, recording what the first item says about the letter tokens. */
+async function scoreOne(db: JianguDatabase, ctx: RunContext<McRunRecord>, index: number, item: MultipleChoiceItem, client: ModelClient, signal?: AbortSignal): Promise<McItemResult> {
+  const scored = await client.scoreItem(scoreRequest(ctx, item), { signal });
+  const run = ctx.run;
+  if (!run.letterTokens) {
+    const findings = letterFindings(scored);
+    ctx.run = await updateRun<McRunRecord>(db, run.id, { letterTokens: findings.letterTokens, warnings: [...run.warnings, ...findings.warnings] });
+  }
+  if (scored.overLimit && !ctx.run.warnings.some((w) => w.startsWith('Some prompts are longer'))) {
+    const warning = `Some prompts are longer than the ${run.config.contextLimit}-token limit even with no exemplars (first: ${item.id}); they were scored as they are.`;
+    ctx.run = await updateRun<McRunRecord>(db, run.id, { warnings: [...ctx.run.warnings, warning] });
+  }
+  return toResult(ctx.run, index, item, scored);
+}
+
 /**
  * Runs (or resumes) run `runId` with `client`, which it loads with the run's model. Returns the
  * run as it ends: completed, paused (cancelled through `signal`, or stopped by a failed WebGPU
- * check), or failed (the error is recorded and thrown).
+ * check), or failed (the error is recorded and thrown). Multiple-choice and generation runs share
+ * all of it but the per-item step.
  */
-export async function executeRun(db: JianguDatabase, runId: string, client: ModelClient, options: ExecuteOptions = {}): Promise<McRunRecord> {
+export async function executeRun(db: JianguDatabase, runId: string, client: ModelClient, options: ExecuteOptions = {}): Promise<RunRecord> {
   return withRunLock(runId, async () => {
-    let run = await getRun(db, runId);
-    if (!run) throw new Error(`No run ${runId} is stored.`);
-    if (run.status === 'completed') return run;
+    const stored = await getRun(db, runId);
+    if (!stored) throw new Error(`No run ${runId} is stored.`);
+    if (stored.status === 'completed') return stored;
     try {
-      const ctx = await contextFor(db, run);
-      run = await updateRun(db, runId, { status: 'running' });
-      ctx.run = run;
-      const info = await client.load({ source: run.config.model.source, dtype: run.config.model.dtype, backend: run.config.model.backend });
-      run = await updateRun(db, runId, { environment: environmentOf(info) });
-      ctx.run = run;
+      const ctx = await contextFor(db, stored);
+      ctx.run = await updateRun(db, runId, { status: 'running' });
+      const model = ctx.run.config.model;
+      const info = await client.load({ source: model.source, dtype: model.dtype, backend: model.backend });
+      ctx.run = await updateRun(db, runId, { environment: environmentOf(info) });
 
-      if (info.backendInfo.backend === 'webgpu' && options.wasmClient && !run.check?.passed && !run.check?.overridden) {
+      const mc = ctx.run.config.kind === 'multiple-choice' ? (ctx as RunContext<McRunRecord>) : null;
+      if (mc && info.backendInfo.backend === 'webgpu' && options.wasmClient && !mc.run.check?.passed && !mc.run.check?.overridden) {
         const wasm = options.wasmClient();
         try {
-          const check = await backendCheck(ctx, client, wasm, options.checkItems ?? 3, options.checkTolerance ?? 1e-2);
-          run = await updateRun(db, runId, { check, ...(check.passed ? {} : { status: 'paused' }) });
-          if (!check.passed) return run;
+          const check = await backendCheck(mc, client, wasm, options.checkItems ?? 3, options.checkTolerance ?? 1e-2);
+          ctx.run = await updateRun(db, runId, { check, ...(check.passed ? {} : { status: 'paused' }) });
+          if (!check.passed) return ctx.run;
         } finally {
           wasm.terminate();
         }
-        ctx.run = run;
       }
 
+      const itemIds = ctx.run.config.itemIds;
       const done = new Set((await loadResults(db, runId)).map((r) => r.itemId));
       const perTask: RunProgress['perTask'] = {};
-      for (const id of run.config.itemIds) {
-        const task = ctx.items.get(id)!.task;
-        const entry = (perTask[task] ??= { done: 0, total: 0 });
+      for (const id of itemIds) {
+        const entry = (perTask[ctx.items.get(id)!.task] ??= { done: 0, total: 0 });
         entry.total++;
         if (done.has(id)) entry.done++;
       }
       const started = performance.now();
-      let scoredNow = 0;
+      let doneNow = 0;
       const report = () => {
         const elapsed = (performance.now() - started) / 1000;
-        const rate = scoredNow > 0 && elapsed > 0 ? scoredNow / elapsed : 0;
-        const left = run!.config.itemIds.length - done.size;
-        options.onProgress?.({ done: done.size, total: run!.config.itemIds.length, perTask, itemsPerSecond: rate, etaSeconds: rate > 0 ? left / rate : null });
+        const rate = doneNow > 0 && elapsed > 0 ? doneNow / elapsed : 0;
+        const left = itemIds.length - done.size;
+        options.onProgress?.({ done: done.size, total: itemIds.length, perTask, itemsPerSecond: rate, etaSeconds: rate > 0 ? left / rate : null });
       };
       report();
-      for (const [index, id] of run.config.itemIds.entries()) {
+      for (const [index, id] of itemIds.entries()) {
         if (done.has(id)) continue;
         if (options.signal?.aborted) return await updateRun(db, runId, { status: 'paused' });
         const item = ctx.items.get(id)!;
-        const scored = await client.scoreItem(scoreRequest(ctx, item), { signal: options.signal });
-        if (!run.letterTokens) {
-          const findings = letterFindings(scored);
-          run = await updateRun(db, runId, { letterTokens: findings.letterTokens, warnings: [...run.warnings, ...findings.warnings] });
-          ctx.run = run;
-        }
-        if (scored.overLimit && !run.warnings.some((w) => w.startsWith('Some prompts are longer'))) {
-          run = await updateRun(db, runId, { warnings: [...run.warnings, `Some prompts are longer than the ${run.config.contextLimit}-token limit even with no exemplars (first: ${id}); they were scored as they are.`] });
-          ctx.run = run;
-        }
-        const result = await toResult(run, index, item, scored);
+        const result: ItemResult =
+          mc && item.kind === 'multiple-choice'
+            ? await scoreOne(db, mc, index, item, client, options.signal)
+            : await generateOne(ctx.run as GenRunRecord, index, item as GenerationItem, client, options);
+        // A generation cancelled mid-way is not a result: the item runs again on resume.
+        if (options.signal?.aborted) return await updateRun(db, runId, { status: 'paused' });
         await saveResult(db, result);
         done.add(id);
         perTask[item.task].done++;
-        scoredNow++;
+        doneNow++;
         options.onResult?.(result);
         report();
       }

@@ -2,7 +2,7 @@
 // here, so a reader sees the whole database in one file and each version's change in one rung.
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
 import type { DatasetId, DatasetRecord, Item, Split } from '../core/benchmarks/types.ts';
-import type { McItemResult, McRunRecord } from '../core/record/run.ts';
+import type { ItemResult, RunRecord as AnyRunRecord } from '../core/record/run.ts';
 
 /** The schema version this build opens. Raise it by one and add a rung to `upgrade` for any change. */
 export const DB_VERSION = 1;
@@ -12,8 +12,8 @@ export const DB_NAME = 'jiangu';
 
 export type { RunStatus } from '../core/record/run.ts';
 /** A run and its per-item results: the types live with the run record (core/record/run.ts). */
-export type RunRecord = McRunRecord;
-export type ResultRecord = McItemResult;
+export type RunRecord = AnyRunRecord;
+export type ResultRecord = ItemResult;
 
 export interface JianguDb extends DBSchema {
   datasets: { key: DatasetId; value: DatasetRecord };

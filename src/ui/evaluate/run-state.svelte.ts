@@ -1,7 +1,7 @@
 // The Evaluate page's state: stored runs, the run in progress (its own model worker, apart from the
 // playground's), live progress and results, and the actions start, cancel, resume, and what to do
 // after a failed WebGPU check.
-import type { McItemResult, McRunRecord } from '../../lib/core/record/run.ts';
+import type { ItemResult, RunRecord } from '../../lib/core/record/run.ts';
 import { ModelClient } from '../../lib/engine/model-client.ts';
 import { createMcRun, type NewMcRun } from '../../lib/engine/run-setup.ts';
 import { executeRun, type RunProgress } from '../../lib/engine/run-scheduler.ts';
@@ -12,10 +12,12 @@ import type { DatasetRecord } from '../../lib/core/benchmarks/types.ts';
 
 export class RunState {
   datasets = $state<DatasetRecord[]>([]);
-  runs = $state<McRunRecord[]>([]);
+  runs = $state<RunRecord[]>([]);
   /** The run shown (running or finished). */
-  current = $state<McRunRecord | null>(null);
-  results = $state<McItemResult[]>([]);
+  current = $state<RunRecord | null>(null);
+  results = $state<ItemResult[]>([]);
+  /** The generation in flight: its item and the text streamed so far. */
+  streaming = $state<{ itemId: string; text: string } | null>(null);
   progress = $state<RunProgress | null>(null);
   running = $state(false);
   error = $state<string | null>(null);
@@ -72,7 +74,13 @@ export class RunState {
         signal: abort.signal,
         wasmClient: () => new ModelClient(),
         onProgress: (p) => (this.progress = p),
-        onResult: (r) => (this.results = [...this.results, r]),
+        onResult: (r) => {
+          this.results = [...this.results, r];
+          this.streaming = null;
+        },
+        onToken: (itemId, text) => {
+          this.streaming = this.streaming?.itemId === itemId ? { itemId, text: this.streaming.text + text } : { itemId, text };
+        },
       });
     } catch (error) {
       this.error = error instanceof Error ? error.message : String(error);
@@ -93,7 +101,7 @@ export class RunState {
   /** After a failed WebGPU check: go on with WebGPU anyway (recorded in the run). */
   async continueOnWebGpu(runId: string): Promise<void> {
     const run = await getRun(await this.db(), runId);
-    if (!run?.check) return;
+    if (!run || run.config.kind !== 'multiple-choice' || !('check' in run) || !run.check) return;
     await updateRun(await this.db(), runId, { check: { ...run.check, overridden: true } });
     await this.execute(runId);
   }
@@ -101,7 +109,7 @@ export class RunState {
   /** After a failed WebGPU check: the same configuration as a new run on WASM. */
   async rerunOnWasm(runId: string): Promise<void> {
     const run = await getRun(await this.db(), runId);
-    if (!run) return;
+    if (!run || run.config.kind !== 'multiple-choice') return;
     const c = run.config;
     const id = await this.start({
       model: { ...c.model, backend: 'wasm' },

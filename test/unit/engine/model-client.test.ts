@@ -52,7 +52,7 @@ describe('ModelClient', () => {
     const { id } = fake.sent[0];
     fake.reply({ id, kind: 'token', tokenId: 5, text: '子' });
     fake.reply({ id, kind: 'token', tokenId: 6, text: '曰' });
-    fake.reply({ id, kind: 'result', result: { inputIds: [], tokenIds: [5, 6], text: '子曰', stoppedBy: 'eos', ms: 1 } });
+    fake.reply({ id, kind: 'result', result: { inputIds: [], promptText: 'p', tokenIds: [5, 6], text: '子曰', stoppedBy: 'eos', ms: 1 } });
     expect((await gen).text).toBe('子曰');
     expect(texts).toEqual(['子', '曰']);
   });

@@ -8,7 +8,11 @@ import type { LoadParams, LoadResult, ScoreItemParams, ScoreItemResult } from '.
 import { createMcRun } from '../../../src/lib/engine/run-setup.ts';
 import { executeRun } from '../../../src/lib/engine/run-scheduler.ts';
 import { saveDataset } from '../../../src/lib/store/datasets.ts';
-import { getRun, loadResults } from '../../../src/lib/store/runs.ts';
+import { getRun, loadResults as loadAnyResults } from '../../../src/lib/store/runs.ts';
+import type { McItemResult, McRunRecord } from '../../../src/lib/core/record/run.ts';
+import type { JianguDatabase } from '../../../src/lib/store/schema.ts';
+
+const loadResults = async (db: JianguDatabase, id: string) => (await loadAnyResults(db, id)) as McItemResult[];
 import { freshDb, makeRecord } from '../store/helpers.ts';
 
 function items(): MultipleChoiceItem[] {
@@ -130,7 +134,7 @@ describe('executeRun', () => {
   it('stops a WebGPU run whose first items disagree with WASM, until the user overrides', async () => {
     const { db, run } = await setup();
     const gpu = fakeClient('webgpu', { skew: 1 });
-    const stopped = await executeRun(db, run.id, gpu.client, { wasmClient: () => fakeClient('wasm').client, checkItems: 3 });
+    const stopped = (await executeRun(db, run.id, gpu.client, { wasmClient: () => fakeClient('wasm').client, checkItems: 3 })) as McRunRecord;
     expect(stopped.status).toBe('paused');
     expect(stopped.check).toMatchObject({ passed: false, itemIds: run.config.itemIds.slice(0, 3) });
     expect(stopped.check!.maxLogProbDiff).toBeCloseTo(3, 12);
@@ -139,7 +143,7 @@ describe('executeRun', () => {
 
     // Asked again without an override, it stops again; overridden, it runs.
     expect((await executeRun(db, run.id, gpu.client, { wasmClient: () => fakeClient('wasm').client })).status).toBe('paused');
-    const stored = (await getRun(db, run.id))!;
+    const stored = (await getRun(db, run.id)) as McRunRecord;
     const { updateRun } = await import('../../../src/lib/store/runs.ts');
     await updateRun(db, run.id, { check: { ...stored.check!, overridden: true } });
     expect((await executeRun(db, run.id, gpu.client, { wasmClient: () => fakeClient('wasm').client })).status).toBe('completed');
@@ -147,7 +151,7 @@ describe('executeRun', () => {
 
   it('passes the check when WebGPU agrees, and records it', async () => {
     const { db, run } = await setup();
-    const done = await executeRun(db, run.id, fakeClient('webgpu').client, { wasmClient: () => fakeClient('wasm').client });
+    const done = (await executeRun(db, run.id, fakeClient('webgpu').client, { wasmClient: () => fakeClient('wasm').client })) as McRunRecord;
     expect(done.status).toBe('completed');
     expect(done.check).toMatchObject({ passed: true, maxLogProbDiff: 0, mismatchedPredictions: [] });
     expect(done.environment?.backendInfo.backend).toBe('webgpu');

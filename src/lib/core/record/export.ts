@@ -1,7 +1,7 @@
 // A run's results as files: per-item predictions as CSV (AC-EVAL test predictions can only be
 // submitted this way, its keys being unreleased) and the whole run as JSON.
 import Papa from 'papaparse';
-import type { McItemResult, McRunRecord } from './run.ts';
+import type { ItemResult, McItemResult, RunRecord } from './run.ts';
 
 const LETTERS = ['A', 'B', 'C', 'D'] as const;
 
@@ -28,6 +28,6 @@ export function predictionsCsv(results: readonly McItemResult[]): string {
 }
 
 /** The run record with its results, as one JSON document. */
-export function runJson(run: McRunRecord, results: readonly McItemResult[]): string {
+export function runJson(run: RunRecord, results: readonly ItemResult[]): string {
   return `${JSON.stringify({ format: 'jiangu-run', formatVersion: 1, run, results }, null, 2)}\n`;
 }

@@ -1,6 +1,6 @@
 // A run: everything needed to repeat it (the configuration, pinned before it starts) and what it
 // produced, item by item. Stored in IndexedDB by the engine; exported and shared by later issues.
-import type { DatasetId, OptionLetter } from '../benchmarks/types.ts';
+import type { DatasetId, GenerationTask, OptionLetter } from '../benchmarks/types.ts';
 import type { McProtocolId } from '../protocols/mc-protocols.ts';
 import type { BackendChoice, BackendInfo, Dtype, ModelSource } from '../models/model-types.ts';
 
@@ -63,6 +63,63 @@ export interface LetterToken {
   tokenId: number;
   singleToken: boolean;
 }
+
+/** How a generation run decodes: greedy (the default, reproducible) or the paper's seeded sampling. */
+export type Decoding = { kind: 'greedy' } | { kind: 'sample'; topK: number; topP: number; seed: number };
+
+/** Fixed when a generation run is created (C3Bench and WenMind's matching tasks). */
+export interface GenRunConfig {
+  kind: 'generation';
+  model: RunModel;
+  protocolId: 'c3bench';
+  protocolVersion: number;
+  templateHash: string;
+  chatTemplate: boolean;
+  maxNewTokens: number;
+  decoding: Decoding;
+  datasetId: DatasetId;
+  datasetFiles: { path: string; sha256: string }[];
+  tasks: string[];
+  limitPerTask: number | null;
+  itemIds: string[];
+  appVersion: string;
+}
+
+interface RunRecordBase {
+  id: string;
+  createdAt: string;
+  updatedAt: string;
+  datasetId: DatasetId;
+  status: RunStatus;
+  environment?: RunEnvironment;
+  warnings: string[];
+  error?: string;
+}
+
+export interface GenRunRecord extends RunRecordBase {
+  config: GenRunConfig;
+}
+
+/** One generated output, written as soon as it is complete; its metrics are computed when shown. */
+export interface GenItemResult {
+  runId: string;
+  itemId: string;
+  task: string;
+  generationTask: GenerationTask;
+  index: number;
+  prompt: string;
+  promptHash: string;
+  tokenCount: number;
+  output: string;
+  outputTokenIds: number[];
+  stoppedBy: 'eos' | 'max-tokens' | 'cancelled';
+  references: string[];
+  ms: number;
+  completedAt: string;
+}
+
+export type RunRecord = McRunRecord | GenRunRecord;
+export type ItemResult = McItemResult | GenItemResult;
 
 export interface McRunRecord {
   id: string;
