@@ -1,8 +1,8 @@
 // Creating a multiple-choice run: the configuration is fixed and stored before the first item, so
 // a result can always say exactly what produced it.
-import { getProtocol, protocolForDataset, templateHash } from '../core/protocols/index.ts';
+import { C3BENCH_PROTOCOL, generationTemplateHash, getProtocol, protocolForDataset, templateHash } from '../core/protocols/index.ts';
 import type { DatasetId, MultipleChoiceItem } from '../core/benchmarks/types.ts';
-import type { McRunRecord, RunModel } from '../core/record/run.ts';
+import type { Decoding, GenRunRecord, McRunRecord, RunModel } from '../core/record/run.ts';
 import { APP_VERSION } from '../core/version.ts';
 import { getDataset as getStoredDataset, loadTaskItems } from '../store/datasets.ts';
 import { createRun } from '../store/runs.ts';
@@ -66,6 +66,55 @@ export async function createMcRun(db: JianguDatabase, request: NewMcRun): Promis
       appVersion: APP_VERSION,
     },
     warnings,
+  };
+  await createRun(db, run);
+  return run;
+}
+
+export interface NewGenRun {
+  model: RunModel;
+  datasetId: DatasetId;
+  tasks: string[];
+  limitPerTask: number | null;
+  chatTemplate: boolean;
+  maxNewTokens: number;
+  decoding: Decoding;
+}
+
+/** A generation run (C3Bench protocol) over the chosen tasks' test items, in file order. */
+export async function createGenRun(db: JianguDatabase, request: NewGenRun): Promise<GenRunRecord> {
+  const dataset = await getStoredDataset(db, request.datasetId);
+  if (!dataset) throw new Error(`${request.datasetId} is not stored: download or import it on the Data page first.`);
+  const itemIds: string[] = [];
+  for (const task of request.tasks) {
+    const items = (await loadTaskItems(db, request.datasetId, task, 'test')).filter((item) => item.kind === 'generation');
+    itemIds.push(...(request.limitPerTask === null ? items : items.slice(0, request.limitPerTask)).map((item) => item.id));
+  }
+  if (itemIds.length === 0) throw new Error('No generation items in the chosen tasks.');
+  const now = new Date().toISOString();
+  const run: GenRunRecord = {
+    id: crypto.randomUUID(),
+    createdAt: now,
+    updatedAt: now,
+    datasetId: request.datasetId,
+    status: 'created',
+    config: {
+      kind: 'generation',
+      model: request.model,
+      protocolId: 'c3bench',
+      protocolVersion: C3BENCH_PROTOCOL.version,
+      templateHash: await generationTemplateHash(),
+      chatTemplate: request.chatTemplate,
+      maxNewTokens: Math.max(1, Math.floor(request.maxNewTokens)),
+      decoding: request.decoding,
+      datasetId: request.datasetId,
+      datasetFiles: dataset.files.map((f) => ({ path: f.path, sha256: f.sha256 })),
+      tasks: request.tasks,
+      limitPerTask: request.limitPerTask,
+      itemIds,
+      appVersion: APP_VERSION,
+    },
+    warnings: request.datasetId === 'wenmind' ? ['WenMind grades with an LLM judge; these are C3Bench-style metrics on its matching tasks.'] : [],
   };
   await createRun(db, run);
   return run;

@@ -3,7 +3,7 @@
 // after a failed WebGPU check.
 import type { ItemResult, RunRecord } from '../../lib/core/record/run.ts';
 import { ModelClient } from '../../lib/engine/model-client.ts';
-import { createMcRun, type NewMcRun } from '../../lib/engine/run-setup.ts';
+import { createGenRun, createMcRun, type NewGenRun, type NewMcRun } from '../../lib/engine/run-setup.ts';
 import { executeRun, type RunProgress } from '../../lib/engine/run-scheduler.ts';
 import { listDatasets } from '../../lib/store/datasets.ts';
 import { getRun, listRuns, loadResults, updateRun } from '../../lib/store/runs.ts';
@@ -49,6 +49,19 @@ export class RunState {
     this.error = null;
     try {
       const run = await createMcRun(await this.db(), request);
+      await this.refresh();
+      void this.execute(run.id);
+      return run.id;
+    } catch (error) {
+      this.error = error instanceof Error ? error.message : String(error);
+      return null;
+    }
+  }
+
+  async startGeneration(request: NewGenRun): Promise<string | null> {
+    this.error = null;
+    try {
+      const run = await createGenRun(await this.db(), request);
       await this.refresh();
       void this.execute(run.id);
       return run.id;

@@ -2,3 +2,5 @@
 // BLEU) join here.
 export * from './accuracy.ts';
 export * from './mc-aggregate.ts';
+export * from './generation/index.ts';
+export * from './generation-run.ts';

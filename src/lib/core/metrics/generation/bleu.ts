@@ -5,7 +5,7 @@
 // (ties go to the shorter reference), reference n-gram counts clipped by the maximum over references.
 // The arithmetic follows the Python expression by expression (100 * c / t, a left-to-right sum of
 // logs) so floats agree to the last bits, e.g. 100.00000000000004 for a perfect match.
-import { pySplit, tokenizeZh } from './bleu-tokenizer-zh.ts';
+import { tokensZh } from './bleu-tokenizer-zh.ts';
 
 export const BLEU_MAX_ORDER = 4;
 /** The sacrebleu release whose behaviour this reproduces; the signature's `version`. */
@@ -37,15 +37,24 @@ export interface BleuScore {
 export type BleuStats = Float64Array;
 export const BLEU_STATS_WIDTH = 2 + 2 * BLEU_MAX_ORDER;
 
-/** Counts of each n-gram (orders 1..4) of a token list, keyed by the tokens joined with spaces. */
-function ngramCounts(tokens: readonly string[]): Map<string, number> {
-  const counts = new Map<string, number>();
-  for (let i = 0; i < tokens.length; i++) {
-    let gram = tokens[i];
-    counts.set(gram, (counts.get(gram) ?? 0) + 1);
-    for (let n = 2; n <= BLEU_MAX_ORDER && i + n <= tokens.length; n++) {
-      gram += ' ' + tokens[i + n - 1];
-      counts.set(gram, (counts.get(gram) ?? 0) + 1);
+/**
+ * N-gram keys. The tokens of a sentence and its references get ids 1..V; an n-gram is the number
+ * whose base-(V + 1) digits are its ids, exact while (V + 1)^4 stays under 2^53. Much faster than
+ * joined strings; a sentence with more distinct tokens than that falls back to string keys.
+ */
+const MAX_NUMERIC_BASE = Math.floor(Math.pow(Number.MAX_SAFE_INTEGER, 1 / BLEU_MAX_ORDER));
+
+type NgramCounts = Map<number | string, number>;
+
+/** counts[n − 1]: how often each n-gram of order n occurs. */
+function countNgrams(ids: Int32Array, base: number, numeric: boolean): NgramCounts[] {
+  const counts: NgramCounts[] = Array.from({ length: BLEU_MAX_ORDER }, () => new Map());
+  for (let i = 0; i < ids.length; i++) {
+    let key: number | string = numeric ? ids[i] : String(ids[i]);
+    for (let n = 1; n <= BLEU_MAX_ORDER && i + n <= ids.length; n++) {
+      if (n > 1) key = numeric ? (key as number) * base + ids[i + n - 1] : `${key as string} ${ids[i + n - 1]}`;
+      const map = counts[n - 1];
+      map.set(key, (map.get(key) ?? 0) + 1);
     }
   }
   return counts;
@@ -67,34 +76,46 @@ function closestRefLen(hypLen: number, refLens: readonly number[]): number {
   return closestLen;
 }
 
-/** Tokens of a segment as sacrebleu preprocesses it (rstrip, then TokenizerZh, then split). */
-function segmentTokens(text: string): string[] {
-  return pySplit(tokenizeZh(text));
-}
-
 /** Statistics of one hypothesis against its references (one or more strings). */
 export function bleuSentenceStats(hypothesis: string, references: readonly string[]): BleuStats {
   if (references.length === 0) throw new RangeError('BLEU needs at least one reference per sentence');
-  let refNgrams: Map<string, number> | null = null;
-  const refLens: number[] = [];
-  for (const reference of references) {
-    const tokens = segmentTokens(reference);
-    refLens.push(tokens.length);
-    const counts = ngramCounts(tokens);
-    if (refNgrams === null) refNgrams = counts;
-    else for (const [gram, count] of counts) refNgrams.set(gram, Math.max(refNgrams.get(gram) ?? 0, count));
+  // sacrebleu: each segment rstrip()ped, tokenized by TokenizerZh, split on whitespace.
+  const vocabulary = new Map<string, number>();
+  const toIds = (tokens: readonly string[]): Int32Array => {
+    const ids = new Int32Array(tokens.length);
+    for (let i = 0; i < tokens.length; i++) {
+      let id = vocabulary.get(tokens[i]);
+      if (id === undefined) vocabulary.set(tokens[i], (id = vocabulary.size + 1));
+      ids[i] = id;
+    }
+    return ids;
+  };
+  const refIds = references.map((reference) => toIds(tokensZh(reference)));
+  const hypIds = toIds(tokensZh(hypothesis));
+  const base = vocabulary.size + 1;
+  const numeric = base <= MAX_NUMERIC_BASE;
+
+  // Reference counts: the maximum over references (sacrebleu's _extract_reference_info).
+  let refCounts: NgramCounts[] | null = null;
+  for (const ids of refIds) {
+    const counts = countNgrams(ids, base, numeric);
+    if (refCounts === null) refCounts = counts;
+    else counts.forEach((map, n) => map.forEach((count, key) => refCounts![n].set(key, Math.max(refCounts![n].get(key) ?? 0, count))));
   }
-  const hypTokens = segmentTokens(hypothesis);
   const stats = new Float64Array(BLEU_STATS_WIDTH);
-  stats[0] = hypTokens.length;
-  stats[1] = closestRefLen(hypTokens.length, refLens);
-  for (const [gram, count] of ngramCounts(hypTokens)) {
-    let order = 1;
-    for (let i = 0; i < gram.length; i++) if (gram.charCodeAt(i) === 32) order++;
-    stats[2 + BLEU_MAX_ORDER + order - 1] += count;
-    const refCount = refNgrams!.get(gram);
-    if (refCount !== undefined) stats[2 + order - 1] += Math.min(count, refCount);
-  }
+  stats[0] = hypIds.length;
+  stats[1] = closestRefLen(
+    hypIds.length,
+    refIds.map((ids) => ids.length),
+  );
+  countNgrams(hypIds, base, numeric).forEach((map, n) => {
+    const ref = refCounts![n];
+    map.forEach((count, key) => {
+      stats[2 + BLEU_MAX_ORDER + n] += count;
+      const refCount = ref.get(key);
+      if (refCount !== undefined) stats[2 + n] += Math.min(count, refCount);
+    });
+  });
   return stats;
 }
 
@@ -185,7 +206,7 @@ export function sentenceBleu(hypothesis: string, references: readonly string[]):
  * `bootstrap` (our fragment, see bootstrapSignature) it goes after nrefs where sacrebleu puts its
  * own `bs`/`seed`.
  */
-export function bleuSignature(options: { nrefs: number; effectiveOrder?: boolean; bootstrap?: string }): string {
+export function bleuSignature(options: { nrefs: number | string; effectiveOrder?: boolean; bootstrap?: string }): string {
   const parts = [`nrefs:${options.nrefs}`];
   if (options.bootstrap) parts.push(options.bootstrap);
   parts.push('case:mixed', `eff:${options.effectiveOrder ? 'yes' : 'no'}`, 'tok:zh', 'smooth:exp', `version:${SACREBLEU_VERSION}`);

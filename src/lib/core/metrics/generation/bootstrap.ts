@@ -60,45 +60,60 @@ function resolveOptions(options: BootstrapOptions): { resamples: number; seed: n
 
 /**
  * Percentile bootstrap over items. `rows` holds one row of `width` statistics per item (row i at
- * i·width); `metric` maps a column-sum vector to the corpus value, or null where it is undefined.
+ * i·width); each metric maps a column-sum vector to the corpus value, or null where it is undefined.
+ * All metrics see the same resamples. One interval per metric, in order.
  */
-export function bootstrapInterval(
-  rows: ArrayLike<number>,
+export function bootstrapIntervals(
+  rows: Float64Array,
   width: number,
-  metric: (sums: Float64Array) => number | null,
+  metrics: readonly ((sums: Float64Array) => number | null)[],
   options: BootstrapOptions = {},
-): BootstrapInterval | null {
+): (BootstrapInterval | null)[] {
   const { resamples, seed } = resolveOptions(options);
   const n = rows.length / width;
   if (!Number.isInteger(n)) throw new RangeError(`${rows.length} statistics do not make rows of ${width}`);
-  if (n === 0) return null;
+  if (n === 0) return metrics.map(() => null);
   const random = mulberry32(seed);
   const sums = new Float64Array(width);
-  const values: number[] = [];
+  const values: number[][] = metrics.map(() => []);
   for (let b = 0; b < resamples; b++) {
     sums.fill(0);
     for (let draw = 0; draw < n; draw++) {
       const offset = Math.floor(random() * n) * width;
       for (let j = 0; j < width; j++) sums[j] += rows[offset + j];
     }
-    const value = metric(sums);
-    if (value !== null && Number.isFinite(value)) values.push(value);
+    metrics.forEach((metric, m) => {
+      const value = metric(sums);
+      if (value !== null && Number.isFinite(value)) values[m].push(value);
+    });
   }
-  if (values.length === 0) return null;
-  const sorted = Float64Array.from(values).sort();
   const tail = (1 - BOOTSTRAP_LEVEL) / 2;
-  return {
-    low: percentileSorted(sorted, tail),
-    high: percentileSorted(sorted, 1 - tail),
-    resamples,
-    used: values.length,
-    seed,
-    level: BOOTSTRAP_LEVEL,
-  };
+  return values.map((defined) => {
+    if (defined.length === 0) return null;
+    const sorted = Float64Array.from(defined).sort();
+    return {
+      low: percentileSorted(sorted, tail),
+      high: percentileSorted(sorted, 1 - tail),
+      resamples,
+      used: defined.length,
+      seed,
+      level: BOOTSTRAP_LEVEL,
+    };
+  });
 }
 
-/** The signature fragment of an interval, e.g. `bs:1000|seed:12345|ci:percentile-95|rng:mulberry32|unit:item`. */
+/** bootstrapIntervals for one metric. */
+export function bootstrapInterval(
+  rows: Float64Array,
+  width: number,
+  metric: (sums: Float64Array) => number | null,
+  options: BootstrapOptions = {},
+): BootstrapInterval | null {
+  return bootstrapIntervals(rows, width, [metric], options)[0];
+}
+
+/** The signature fragment of an interval, e.g. `bs:1000|seed:12345|ci:percentile-95|rng:mulberry32|resample:items`. */
 export function bootstrapSignature(options: BootstrapOptions = {}): string {
   const { resamples, seed } = resolveOptions(options);
-  return `bs:${resamples}|seed:${seed}|ci:percentile-95|rng:mulberry32|unit:item`;
+  return `bs:${resamples}|seed:${seed}|ci:percentile-95|rng:mulberry32|resample:items`;
 }

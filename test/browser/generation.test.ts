@@ -1,0 +1,121 @@
+// Generation runs end to end in Chromium: a C3Bench-shaped file and WenMind's NER task (through the
+// mirror) with the C3Bench protocol on the fixture model; every stored output equals a greedy
+// generation by the reference forward, the page's scores equal the metrics computed here in Node on
+// those outputs, and a reload mid-run resumes.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { decodeFixture, encodeFixture, greedyGenerate, loadReferenceModel } from '../../scripts/fixtures/reference.ts';
+import { projectRoot } from '../../scripts/site-routes.ts';
+import type { GenItemResult, GenRunRecord } from '../../src/lib/core/record/run.ts';
+import { scoreGenerationRun } from '../../src/lib/core/metrics/index.ts';
+import { useBrowserSession } from './session.ts';
+
+const EOS = 2;
+
+async function readRun(page: Page, runId: string): Promise<{ run: GenRunRecord; results: GenItemResult[] }> {
+  return page.evaluate(async (id) => {
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+      const request = indexedDB.open('jiangu');
+      request.onsuccess = () => resolve(request.result);
+      request.onerror = () => reject(request.error);
+    });
+    const read = <T,>(store: string, query: IDBValidKey, index?: string) =>
+      new Promise<T>((resolve, reject) => {
+        const source = db.transaction(store).objectStore(store);
+        const request = index ? source.index(index).getAll(query) : source.get(query);
+        request.onsuccess = () => resolve(request.result as T);
+        request.onerror = () => reject(request.error);
+      });
+    const run = await read<GenRunRecord>('runs', id);
+    const results = await read<GenItemResult[]>('results', id, 'by-run');
+    db.close();
+    return { run, results: results.sort((a, b) => a.index - b.index) };
+  }, runId);
+}
+
+/** Every output is the reference's greedy continuation of the stored prompt. */
+function checkOutputs({ run, results }: { run: GenRunRecord; results: GenItemResult[] }): void {
+  const reference = loadReferenceModel('jiangu-tiny', 'fp32');
+  expect(results.map((r) => r.itemId)).toEqual(run.config.itemIds);
+  for (const r of results) {
+    const ids = encodeFixture(r.prompt);
+    expect(r.tokenCount, r.itemId).toBe(ids.length);
+    const want = greedyGenerate(reference, ids, run.config.maxNewTokens, EOS);
+    expect(r.outputTokenIds, r.itemId).toEqual(want);
+    expect(r.output).toBe(decodeFixture(want, { skipSpecialTokens: true }));
+  }
+}
+
+async function startGeneration(page: Page, options: { dataset: string; tasks?: string[]; limit?: number; maxNewTokens: number }): Promise<string> {
+  await page.goto(page.url().replace(/#.*$/, '') + '#/evaluate');
+  await page.getByTestId('eval-kind').selectOption('generation');
+  await page.getByTestId('eval-dataset').selectOption(options.dataset);
+  if (options.limit) await page.getByTestId('eval-limit').fill(String(options.limit));
+  await page.getByTestId('eval-max-tokens').fill(String(options.maxNewTokens));
+  if (options.tasks) {
+    await page.getByRole('button', { name: 'none' }).click();
+    for (const task of options.tasks) await page.locator(`input[type=checkbox][value="${task}"]`).check();
+  }
+  await page.getByTestId('model-choice').selectOption('site:jiangu-tiny');
+  await page.getByTestId('dtype').selectOption('fp32');
+  await page.getByTestId('backend').selectOption('wasm');
+  await page.getByTestId('load').click();
+  await page.waitForURL(/#\/run\//);
+  return decodeURIComponent(page.url().split('#/run/')[1]);
+}
+
+/** The page's task scores equal the metrics module run here, in Node, on the stored outputs. */
+async function checkScores(page: Page, stored: { run: GenRunRecord; results: GenItemResult[] }): Promise<void> {
+  await page.getByTestId('gen-scores').waitFor();
+  const scores = scoreGenerationRun(stored.run.datasetId, stored.results);
+  expect(scores.tasks.length).toBeGreaterThan(0);
+  for (const task of scores.tasks) {
+    expect(await page.getByTestId(`gen-score-${task.task}`).textContent(), task.task).toBe(task.score.toFixed(2));
+  }
+  if (scores.overall !== null) expect(await page.getByTestId('gen-score-overall').textContent()).toBe(scores.overall.toFixed(2));
+}
+
+describe('generation runs', () => {
+  const session = useBrowserSession({ webgpu: false, path: '/#/data' });
+  let page: Page;
+
+  it('runs a C3Bench-shaped file: outputs equal the reference greedy, scores equal Node', async () => {
+    page = session.opened.page;
+    await page.goto(`${session.url}/?mirror=${encodeURIComponent(`${session.url}/mirror`)}#/data`);
+    await page.locator('[data-testid=catalog][data-loaded=true]').waitFor();
+    await page.getByTestId('import-kind').selectOption('c3bench');
+    await page.getByTestId('file-input').setInputFiles(join(projectRoot, 'test', 'fixtures', 'c3bench', 'flat.json'));
+    await page.getByTestId('c3-import').click();
+    await page.locator('[data-testid=dataset-c3bench][data-stored=yes]').waitFor();
+
+    const runId = await startGeneration(page, { dataset: 'c3bench', maxNewTokens: 8 });
+    await page.locator('[data-testid=run][data-status=completed]').waitFor({ timeout: 120_000 });
+    const stored = await readRun(page, runId);
+    expect(stored.run.config).toMatchObject({ kind: 'generation', protocolId: 'c3bench', decoding: { kind: 'greedy' }, maxNewTokens: 8 });
+    expect(new Set(stored.results.map((r) => r.generationTask))).toEqual(new Set(['classification', 'retrieval', 'ner', 'punctuation', 'translation']));
+    checkOutputs(stored);
+    await checkScores(page, stored);
+  });
+
+  it("runs WenMind's NER task through the mirror, and resumes after a reload", async () => {
+    await page.goto(`${session.url}/?mirror=${encodeURIComponent(`${session.url}/mirror`)}#/data`);
+    await page.locator('[data-testid=catalog][data-loaded=true]').waitFor();
+    await page.getByTestId('dataset-wenmind').getByTestId('download').click();
+    await page.locator('[data-testid=dataset-wenmind][data-stored=yes]').waitFor({ timeout: 60_000 });
+
+    const runId = await startGeneration(page, { dataset: 'wenmind', tasks: ['命名实体识别'], limit: 12, maxNewTokens: 24 });
+    await expect.poll(async () => (await readRun(page, runId)).results.length, { timeout: 60_000, interval: 50 }).toBeGreaterThan(1);
+    await page.reload();
+    await page.locator('[data-testid=run]').waitFor();
+    expect((await readRun(page, runId)).results.length).toBeLessThan(12);
+    await page.getByTestId('resume-run').click();
+    await page.locator('[data-testid=run][data-status=completed]').waitFor({ timeout: 120_000 });
+    const stored = await readRun(page, runId);
+    expect(stored.results.every((r) => r.generationTask === 'ner')).toBe(true);
+    expect(stored.run.warnings.join(' ')).toContain('C3Bench-style metrics');
+    checkOutputs(stored);
+    await checkScores(page, stored);
+  });
+});
