@@ -31,7 +31,7 @@ import type {
 } from '../src/lib/engine/messages.ts';
 import { classifyLoadError, classifyRunError, type LoadContext } from '../src/lib/engine/model-errors.ts';
 import { applyChatTemplate, encode, idsTensor, onesTensor, RequestError, type Loaded } from './loaded-model.ts';
-import { score, scoreItem } from './scoring.ts';
+import { buildItemPrompt, score, scoreItem } from './scoring.ts';
 
 declare const self: DedicatedWorkerGlobalScope;
 
@@ -268,6 +268,19 @@ const handlers: { [K in RequestKind]: (id: number, params: RequestMap[K]['params
   score: (_id, params) => score(requireModel(), params),
   scoreItem: (_id, params) => scoreItem(requireModel(), params),
   generate: (id, params) => generate(id, params),
+  generateItem: async (id, params) => {
+    const built = buildItemPrompt(requireModel(), params);
+    const generation = await generate(id, { prompt: built.prompt, maxNewTokens: params.maxNewTokens, chatTemplate: params.chatTemplate });
+    return {
+      prompt: built.prompt,
+      prefix: built.prefix,
+      shotsUsed: built.shotsUsed,
+      exemplarIds: built.exemplarIds,
+      droppedExemplarIds: built.droppedExemplarIds,
+      overLimit: built.overLimit,
+      generation,
+    };
+  },
   unload: async () => ({ unloaded: await unload() }),
   stats: async () => ({ ...stats }),
 };

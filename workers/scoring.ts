@@ -153,11 +153,15 @@ export async function score(m: Loaded, params: ScoreParams): Promise<ScoreResult
   };
 }
 
-export async function scoreItem(m: Loaded, params: ScoreItemParams): Promise<ScoreItemResult> {
-  const protocol = getProtocol(params.protocolId);
+/** The item's prompt under its protocol, with the context limit counted by this model's tokenizer. */
+export function buildItemPrompt(m: Loaded, params: ScoreItemParams) {
   const countTokens = (prompt: string) =>
     encode(m.tokenizer, params.chatTemplate ? applyChatTemplate(m.tokenizer, prompt) : prompt, true).length;
-  const built = buildMcPrompt(protocol, params.item, params.exemplars, params.shots, { countTokens, contextLimit: params.contextLimit });
+  return buildMcPrompt(getProtocol(params.protocolId), params.item, params.exemplars, params.shots, { countTokens, contextLimit: params.contextLimit });
+}
+
+export async function scoreItem(m: Loaded, params: ScoreItemParams): Promise<ScoreItemResult> {
+  const built = buildItemPrompt(m, params);
   const result = await score(m, {
     prompt: built.prompt,
     candidates: built.letters,

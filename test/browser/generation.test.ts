@@ -9,7 +9,9 @@ import type { Page } from 'playwright-core';
 import { decodeFixture, encodeFixture, greedyGenerate, loadReferenceModel } from '../../scripts/fixtures/reference.ts';
 import { projectRoot } from '../../scripts/site-routes.ts';
 import type { GenItemResult, GenRunRecord } from '../../src/lib/core/record/run.ts';
-import { scoreGenerationRun } from '../../src/lib/core/metrics/index.ts';
+import { countUnextracted, extractChoice, scoreGenerationRun } from '../../src/lib/core/metrics/index.ts';
+import type { McItemResult } from '../../src/lib/core/record/run.ts';
+import { adaptDataset } from '../../src/lib/core/benchmarks/adapters/index.ts';
 import { useBrowserSession } from './session.ts';
 
 const EOS = 2;
@@ -117,5 +119,39 @@ describe('generation runs', () => {
     expect(stored.run.warnings.join(' ')).toContain('C3Bench-style metrics');
     checkOutputs(stored);
     await checkScores(page, stored);
+  });
+
+  it('answers multiple choice by generation: the letter is extracted from a greedy answer, or counted as none', async () => {
+    await page.goto(`${session.url}/#/data`);
+    await page.locator('[data-testid=catalog][data-loaded=true]').waitFor();
+    await page.getByTestId('import-sample').click();
+    await page.locator('[data-testid=dataset-ancientbench][data-stored=yes]').waitFor();
+    await page.goto(`${session.url}/#/evaluate`);
+    await page.getByTestId('eval-dataset').selectOption('ancientbench');
+    await page.getByTestId('eval-scoring').selectOption('generate-extract');
+    await page.getByTestId('eval-max-tokens').fill('6');
+    await page.getByTestId('eval-limit').fill('1');
+    await page.getByTestId('model-choice').selectOption('site:jiangu-tiny');
+    await page.getByTestId('dtype').selectOption('fp32');
+    await page.getByTestId('backend').selectOption('wasm');
+    await page.getByTestId('load').click();
+    await page.waitForURL(/#\/run\//);
+    const runId = decodeURIComponent(page.url().split('#/run/')[1]);
+    await page.locator('[data-testid=run][data-status=completed]').waitFor({ timeout: 120_000 });
+    const { results } = (await readRun(page, runId)) as unknown as { results: McItemResult[] };
+    expect(results).toHaveLength(10);
+    const reference = loadReferenceModel('jiangu-tiny', 'fp32');
+    const samplePath = join(projectRoot, 'public', 'samples', 'ancientbench-sample.csv');
+    const { items } = adaptDataset('ancientbench', [{ path: 'ancientbench-sample.csv', bytes: readFileSync(samplePath) }]);
+    for (const r of results) {
+      const answer = decodeFixture(greedyGenerate(reference, encodeFixture(r.prompt), 6, EOS), { skipSpecialTokens: true });
+      expect(r.generated?.output, r.itemId).toBe(answer);
+      const item = items.find((i) => i.id === r.itemId);
+      expect(item?.kind).toBe('multiple-choice');
+      expect(r.prediction).toBe(extractChoice(answer, r.letters, item?.kind === 'multiple-choice' ? item.options : []));
+      expect(r.correct).toBe(r.prediction !== null && r.prediction === r.gold);
+      expect(r.logProbs).toEqual([]);
+    }
+    expect(await page.getByTestId('unextracted').textContent()).toContain(`${countUnextracted(results)} generated answers named no letter`);
   });
 });

@@ -129,10 +129,20 @@ export interface WorkerStats {
   gpuBuffersDestroyed: number;
 }
 
+/** Multiple choice by generation: the item's prompt built as for scoring, then a greedy answer. */
+export interface GenerateItemParams extends ScoreItemParams {
+  maxNewTokens: number;
+}
+
+export interface GenerateItemResult extends Omit<ScoreItemResult, 'score'> {
+  generation: GenerateResult;
+}
+
 export interface RequestMap {
   load: { params: LoadParams; result: LoadResult };
   score: { params: ScoreParams; result: ScoreResult };
   scoreItem: { params: ScoreItemParams; result: ScoreItemResult };
+  generateItem: { params: GenerateItemParams; result: GenerateItemResult };
   generate: { params: GenerateParams; result: GenerateResult };
   unload: { params: Record<string, never>; result: { unloaded: boolean } };
   stats: { params: Record<string, never>; result: WorkerStats };

@@ -1,6 +1,8 @@
 // The page's side of the model worker: a typed promise per request, progress and token callbacks,
 // cancellation through AbortSignal, and a clear error when the worker itself dies.
 import type {
+  GenerateItemParams,
+  GenerateItemResult,
   GenerateParams,
   GenerateResult,
   LoadParams,
@@ -79,6 +81,11 @@ export class ModelClient {
   /** Builds one multiple-choice item's prompt with the run's protocol and scores its letters. */
   scoreItem(params: ScoreItemParams, options: RequestOptions = {}): Promise<ScoreItemResult> {
     return this.request('scoreItem', params, options, {});
+  }
+
+  /** Builds one multiple-choice item's prompt and generates a greedy answer to it. */
+  generateItem(params: GenerateItemParams, options: RequestOptions = {}): Promise<GenerateItemResult> {
+    return this.request('generateItem', params, options, {});
   }
 
   /** Greedy generation; `onToken` receives each token and the text it adds, as it is produced. */

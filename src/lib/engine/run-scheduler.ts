@@ -2,7 +2,8 @@
 // exists, so a reload, a closed tab or a crashed worker loses at most the item in flight and
 // "Resume" (this same function) finishes the rest. One tab at a time per run (Web Locks).
 import { argmax } from '../core/logprobs.ts';
-import { scoreLetters } from '../core/protocols/index.ts';
+import { OPTION_LETTERS, scoreLetters } from '../core/protocols/index.ts';
+import { extractChoiceDetailed } from '../core/metrics/index.ts';
 import type { GenerationItem, Item, MultipleChoiceItem, OptionLetter } from '../core/benchmarks/types.ts';
 import type { BackendCheck, GenItemResult, GenRunRecord, ItemResult, LetterToken, McItemResult, McRunRecord, RunRecord } from '../core/record/run.ts';
 import { buildGenerationPrompt } from '../core/protocols/generation.ts';
@@ -186,6 +187,40 @@ async function generateOne(run: GenRunRecord, index: number, item: GenerationIte
   };
 }
 
+/** Multiple choice by generation: a greedy answer, then the letter it names (or none). */
+async function generateChoice(ctx: RunContext<McRunRecord>, index: number, item: MultipleChoiceItem, client: ModelClient, options: ExecuteOptions): Promise<McItemResult> {
+  const run = ctx.run;
+  const answered = await client.generateItem(
+    { ...scoreRequest(ctx, item), reusePrefix: false, maxNewTokens: run.config.maxNewTokens ?? 32 },
+    { signal: options.signal },
+  );
+  const letters = OPTION_LETTERS.slice(0, item.options.length) as OptionLetter[];
+  const extraction = extractChoiceDetailed(answered.generation.text, letters, item.options);
+  const prediction = extraction.letter as OptionLetter | null;
+  return {
+    runId: run.id,
+    itemId: item.id,
+    task: item.task,
+    index,
+    prompt: answered.prompt,
+    promptHash: await sha256Hex(new TextEncoder().encode(answered.generation.promptText)),
+    tokenCount: answered.generation.inputIds.length,
+    shotsUsed: answered.shotsUsed,
+    exemplarIds: answered.exemplarIds,
+    letters,
+    tokenIds: [],
+    logProbs: [],
+    probs: [],
+    prediction,
+    generated: { output: answered.generation.text, rule: extraction.rule, ambiguous: extraction.ambiguous },
+    gold: item.answer,
+    correct: item.answer === null ? null : prediction === item.answer,
+    reusedPrefixTokens: 0,
+    forwardMs: answered.generation.ms,
+    completedAt: new Date().toISOString(),
+  };
+}
+
 /** Scores one multiple-choice item, recording what the first item says about the letter tokens. */
 async function scoreOne(db: JianguDatabase, ctx: RunContext<McRunRecord>, index: number, item: MultipleChoiceItem, client: ModelClient, signal?: AbortSignal): Promise<McItemResult> {
   const scored = await client.scoreItem(scoreRequest(ctx, item), { signal });
@@ -220,7 +255,7 @@ export async function executeRun(db: JianguDatabase, runId: string, client: Mode
       ctx.run = await updateRun(db, runId, { environment: environmentOf(info) });
 
       const mc = ctx.run.config.kind === 'multiple-choice' ? (ctx as RunContext<McRunRecord>) : null;
-      if (mc && info.backendInfo.backend === 'webgpu' && options.wasmClient && !mc.run.check?.passed && !mc.run.check?.overridden) {
+      if (mc && mc.run.config.scoring === 'letter-logits' && info.backendInfo.backend === 'webgpu' && options.wasmClient && !mc.run.check?.passed && !mc.run.check?.overridden) {
         const wasm = options.wasmClient();
         try {
           const check = await backendCheck(mc, client, wasm, options.checkItems ?? 3, options.checkTolerance ?? 1e-2);
@@ -254,7 +289,9 @@ export async function executeRun(db: JianguDatabase, runId: string, client: Mode
         const item = ctx.items.get(id)!;
         const result: ItemResult =
           mc && item.kind === 'multiple-choice'
-            ? await scoreOne(db, mc, index, item, client, options.signal)
+            ? mc.run.config.scoring === 'generate-extract'
+              ? await generateChoice(mc, index, item, client, options)
+              : await scoreOne(db, mc, index, item, client, options.signal)
             : await generateOne(ctx.run as GenRunRecord, index, item as GenerationItem, client, options);
         // A generation cancelled mid-way is not a result: the item runs again on resume.
         if (options.signal?.aborted) return await updateRun(db, runId, { status: 'paused' });

@@ -18,6 +18,10 @@ export interface NewMcRun {
   contextLimit?: number;
   /** Which split is evaluated; exemplars always come from dev. */
   split?: 'test' | 'dev';
+  /** Default letter-logits (the papers' method). */
+  scoring?: 'letter-logits' | 'generate-extract';
+  /** generate-extract: the most tokens an answer may have (default 32). */
+  maxNewTokens?: number;
 }
 
 /** Dynamically quantized weights pick their activation scale per forward pass (see McRunConfig.prefixReuse). */
@@ -54,10 +58,12 @@ export async function createMcRun(db: JianguDatabase, request: NewMcRun): Promis
       protocolId: protocol.id,
       protocolVersion: getProtocol(protocol.id).version,
       templateHash: await templateHash(protocol),
+      scoring: request.scoring ?? 'letter-logits',
+      ...(request.scoring === 'generate-extract' ? { maxNewTokens: request.maxNewTokens ?? 32 } : {}),
       shots,
       contextLimit: request.contextLimit ?? 2048,
       chatTemplate: request.chatTemplate,
-      prefixReuse: shots > 0 && prefixReuseSafe(request.model.dtype),
+      prefixReuse: shots > 0 && prefixReuseSafe(request.model.dtype) && request.scoring !== 'generate-extract',
       datasetId: request.datasetId,
       datasetFiles: dataset.files.map((f) => ({ path: f.path, sha256: f.sha256 })),
       tasks: request.tasks,

@@ -4,3 +4,4 @@ export * from './accuracy.ts';
 export * from './mc-aggregate.ts';
 export * from './generation/index.ts';
 export * from './generation-run.ts';
+export * from './mc-unextracted.ts';

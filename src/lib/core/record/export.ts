@@ -11,7 +11,7 @@ export function predictionsCsv(results: readonly McItemResult[]): string {
     const row: Record<string, string | number> = {
       item_id: r.itemId,
       task: r.task,
-      prediction: r.prediction,
+      prediction: r.prediction ?? '',
       gold: r.gold ?? '',
       correct: r.correct === null ? '' : r.correct ? 1 : 0,
     };

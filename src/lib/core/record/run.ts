@@ -19,6 +19,14 @@ export interface McRunConfig {
   protocolId: McProtocolId;
   protocolVersion: number;
   templateHash: string;
+  /**
+   * `letter-logits`: the letters' next-token log-probabilities (the papers' method).
+   * `generate-extract`: greedy generation, then the letter extracted from the text (for chat
+   * models, as AC-EVAL's and OpenCompass's gen mode); an answer with no extractable letter is wrong.
+   */
+  scoring: 'letter-logits' | 'generate-extract';
+  /** generate-extract only: the most tokens an answer may have. */
+  maxNewTokens?: number;
   shots: number;
   contextLimit: number;
   chatTemplate: boolean;
@@ -149,12 +157,16 @@ export interface McItemResult {
   shotsUsed: number;
   exemplarIds: string[];
   letters: OptionLetter[];
+  /** letter-logits: the letters' token ids, log-probabilities and softmax; empty for generate-extract. */
   tokenIds: number[];
   /** log P(letter | prompt) under the full vocabulary. */
   logProbs: number[];
   /** Softmax over the letters only. */
   probs: number[];
-  prediction: OptionLetter;
+  /** null when a generated answer named no letter (counted wrong, and counted apart). */
+  prediction: OptionLetter | null;
+  /** generate-extract: the generated answer and which extraction rule decided. */
+  generated?: { output: string; rule: string | null; ambiguous: boolean };
   gold: OptionLetter | null;
   /** null when the item has no answer key (AC-EVAL test). */
   correct: boolean | null;

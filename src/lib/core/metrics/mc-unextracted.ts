@@ -1,0 +1,6 @@
+// Multiple choice by generation: answers from which no letter could be extracted. They count as
+// wrong in the accuracy; this says how many there were, so a low score can be told apart from a
+// model that did not answer in a usable form.
+export function countUnextracted(results: readonly { prediction: string | null; generated?: unknown }[]): number {
+  return results.filter((r) => r.generated !== undefined && r.prediction === null).length;
+}
