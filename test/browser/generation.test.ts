@@ -50,12 +50,20 @@ function checkOutputs({ run, results }: { run: GenRunRecord; results: GenItemRes
   }
 }
 
-async function startGeneration(page: Page, options: { dataset: string; tasks?: string[]; limit?: number; maxNewTokens: number }): Promise<string> {
+async function startGeneration(
+  page: Page,
+  options: { dataset: string; tasks?: string[]; limit?: number; maxNewTokens: number; seed?: number; chatTemplate?: boolean },
+): Promise<string> {
   await page.goto(page.url().replace(/#.*$/, '') + '#/evaluate');
   await page.getByTestId('eval-kind').selectOption('generation');
   await page.getByTestId('eval-dataset').selectOption(options.dataset);
   if (options.limit) await page.getByTestId('eval-limit').fill(String(options.limit));
   await page.getByTestId('eval-max-tokens').fill(String(options.maxNewTokens));
+  if (options.seed !== undefined) {
+    await page.getByTestId('eval-sampling').check();
+    await page.getByTestId('eval-seed').fill(String(options.seed));
+  }
+  if (options.chatTemplate) await page.getByTestId('eval-chat').check();
   if (options.tasks) {
     await page.getByRole('button', { name: 'none' }).click();
     for (const task of options.tasks) await page.locator(`input[type=checkbox][value="${task}"]`).check();
@@ -99,6 +107,47 @@ describe('generation runs', () => {
     expect(new Set(stored.results.map((r) => r.generationTask))).toEqual(new Set(['classification', 'retrieval', 'ner', 'punctuation', 'translation']));
     checkOutputs(stored);
     await checkScores(page, stored);
+
+    // The per-item view: a punctuation item shows its marks against the reference, an NER item its entity sets.
+    const punct = stored.results.find((r) => r.generationTask === 'punctuation')!;
+    await page.locator(`[data-testid=gen-items] li[data-item="${punct.itemId}"] button`).click();
+    const view = page.getByTestId('punct-view');
+    await view.waitFor();
+    // Every character of the input is there, in order, with the reference's marks where the output has none.
+    const viewText = (await view.textContent())!.replace(/\s+/g, '');
+    const chars = [...punct.references[0]].filter((c) => /\p{Script=Han}/u.test(c)).join('');
+    expect([...viewText].filter((c) => /\p{Script=Han}/u.test(c)).join('')).toBe(chars);
+    expect(await view.locator('.gap.missing').count()).toBeGreaterThan(0);
+  });
+
+  it('samples with a seed reproducibly, and wraps prompts in the chat template when asked', async () => {
+    const outputs: string[][] = [];
+    for (let i = 0; i < 2; i++) {
+      const runId = await startGeneration(page, { dataset: 'c3bench', tasks: ['translation'], maxNewTokens: 8, seed: 7 });
+      await page.locator('[data-testid=run][data-status=completed]').waitFor({ timeout: 120_000 });
+      const stored = await readRun(page, runId);
+      expect(stored.run.config.decoding).toEqual({ kind: 'sample', topK: 50, topP: 1, seed: 7 });
+      outputs.push(stored.results.map((r) => r.output));
+    }
+    expect(outputs[1]).toEqual(outputs[0]);
+    // …and it did sample: the outputs are not all the greedy ones.
+    const greedy = (await readRun(page, (await startGeneration(page, { dataset: 'c3bench', tasks: ['translation'], maxNewTokens: 8 }).then(async (id) => {
+      await page.locator('[data-testid=run][data-status=completed]').waitFor({ timeout: 120_000 });
+      return id;
+    })))).results.map((r) => r.output);
+    expect(outputs[0]).not.toEqual(greedy);
+
+    const chatId = await startGeneration(page, { dataset: 'c3bench', tasks: ['ner'], maxNewTokens: 6, chatTemplate: true });
+    await page.locator('[data-testid=run][data-status=completed]').waitFor({ timeout: 120_000 });
+    const chat = await readRun(page, chatId);
+    expect(chat.run.config.chatTemplate).toBe(true);
+    const reference = loadReferenceModel('jiangu-tiny', 'fp32');
+    for (const r of chat.results) {
+      // The fixture's template: 用户：{prompt}\n助手：
+      const ids = encodeFixture(`用户：${r.prompt}\n助手：`);
+      expect(r.tokenCount).toBe(ids.length);
+      expect(r.outputTokenIds).toEqual(greedyGenerate(reference, ids, 6, EOS));
+    }
   });
 
   it("runs WenMind's NER task through the mirror, and resumes after a reload", async () => {
