@@ -9,7 +9,7 @@ import type { Page } from 'playwright-core';
 import { decodeFixture, encodeFixture, greedyGenerate, loadReferenceModel } from '../../scripts/fixtures/reference.ts';
 import { projectRoot } from '../../scripts/site-routes.ts';
 import type { GenItemResult, GenRunRecord } from '../../src/lib/core/record/run.ts';
-import { countUnextracted, extractChoice, scoreGenerationRun } from '../../src/lib/core/metrics/index.ts';
+import { countUnextracted, extractChoice, postprocessOutput, scoreGenerationRun } from '../../src/lib/core/metrics/index.ts';
 import type { McItemResult } from '../../src/lib/core/record/run.ts';
 import { adaptDataset } from '../../src/lib/core/benchmarks/adapters/index.ts';
 import { useBrowserSession } from './session.ts';
@@ -118,6 +118,7 @@ describe('generation runs', () => {
     const chars = [...punct.references[0]].filter((c) => /\p{Script=Han}/u.test(c)).join('');
     expect([...viewText].filter((c) => /\p{Script=Han}/u.test(c)).join('')).toBe(chars);
     expect(await view.locator('.gap.missing').count()).toBeGreaterThan(0);
+    expect(await page.getByTestId('gen-answer').textContent()).toBe(postprocessOutput(punct.output, 'punctuation'));
   });
 
   it('samples with a seed reproducibly, and wraps prompts in the chat template when asked', async () => {
