@@ -1,0 +1,198 @@
+// A share link: a run's configuration, summary and (for multiple choice) every predicted letter,
+// deflated into a URL fragment so that nothing leaves the browser until the user pastes the link.
+//
+// Payload = base64url(deflate-raw(frame)), frame =
+//   byte 0         format version (1)
+//   bytes 1–4      header length L, u32 big-endian
+//   bytes 5…5+L    header: UTF-8 JSON { kind, datasetId, createdAt, environment, summary, config, … }
+//   the rest       multiple choice: n 2-bit codes per plane, 4 a byte, first item in the high bits,
+//                  each plane exactly ceil(n/4) bytes. Plane 1, the letters: A=0 B=1 C=2 D=3 (0 where
+//                  there is no letter). Plane 2, only when the header's `gaps` is true, the status:
+//                  0 scored with a letter, 1 scored with no extractable letter (a null prediction),
+//                  2 no result yet, 3 invalid. Generation: nothing.
+// The letters take all four codes, so nulls need the status plane; it is left out when every slot
+// has a letter. A plane rather than a list of indices keeps the worst case bounded: 5,000 items
+// with every answer unextractable still fit in about 3.4 KB, where an index list would take 16 KB.
+// The item ids are not carried (5,000 of them would not fit): the config's dataset, tasks and
+// limitPerTask rebuild them, and `itemIdsHash` checks the rebuilt list. Generation outputs do not
+// fit either: `outputsHash` is one sha256 over all of them, and the run file carries the outputs.
+import type { DatasetId, OptionLetter } from '../benchmarks/types.ts';
+import { sha256Hex } from '../protocols/template-hash.ts';
+import type { GenItemResult, ItemResult, McItemResult, RunRecord } from './run.ts';
+import { deflateRaw, frame, fromBase64Url, inflateRaw, pack2, toBase64Url, unframe, unpack2 } from './share-bytes.ts';
+import { SHARE_LIMITS, SHARE_LINK_VERSION, ShareLinkError, type SharedEnvironment, type SharedGenRun, type SharedMcRun, type SharedRun } from './share-types.ts';
+import { environment, genConfig, hash, int, mcConfig, object, summary, text } from './share-validate.ts';
+
+const LETTERS: readonly OptionLetter[] = ['A', 'B', 'C', 'D'];
+const STATUS_LETTER = 0;
+const STATUS_NULL = 1;
+const STATUS_UNSCORED = 2;
+
+function concat(parts: readonly Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((sum, p) => sum + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
+
+export { SHARE_LIMITS, SHARE_LINK_VERSION, ShareLinkError };
+export type { SharedEnvironment, SharedGenConfig, SharedGenRun, SharedMcConfig, SharedMcRun, SharedRun } from './share-types.ts';
+
+/** Where the payload goes in a URL: the fragment, so it is never sent to a server. */
+export const SHARED_ROUTE = '#/shared/';
+
+/** sha256 hex of the item ids joined with '\n', in run order. */
+export function itemIdsHash(itemIds: readonly string[]): Promise<string> {
+  return sha256Hex(itemIds.join('\n'));
+}
+
+/**
+ * sha256 hex of JSON.stringify of every output in config.itemIds order, null where an item has no
+ * output: one hash (64 characters) instead of one per item, which would not fit in a link.
+ */
+export function outputsHash(itemIds: readonly string[], results: readonly GenItemResult[]): Promise<string> {
+  const byId = new Map(results.map((r) => [r.itemId, r.output]));
+  return sha256Hex(JSON.stringify(itemIds.map((id) => byId.get(id) ?? null)));
+}
+
+/**
+ * The fragment payload for `run`: its configuration (item ids replaced by count and hash), the
+ * summary the page shows, and for multiple choice each item's predicted letter. Throws
+ * ShareLinkError when the run holds something a link may not (an overlong string, a control
+ * character, too many items): the encoder checks its output with the decoder's rules.
+ */
+export async function encodeShareLink(run: RunRecord, results: readonly ItemResult[], runSummary: Record<string, number | null>): Promise<string> {
+  const { itemIds, ...rest } = run.config;
+  const config = { ...rest, itemCount: itemIds.length, itemIdsHash: await itemIdsHash(itemIds) };
+  const adapter = run.environment?.backendInfo.adapter;
+  const env: SharedEnvironment | null = run.environment
+    ? { backend: run.environment.backendInfo.backend, adapterArchitecture: adapter ? adapter.architecture || null : null }
+    : null;
+  const base = { kind: run.config.kind, datasetId: run.datasetId, createdAt: run.createdAt, environment: env, summary: runSummary, config };
+  let header: object;
+  let planes: Uint8Array[] = [];
+  if (run.config.kind === 'multiple-choice') {
+    const byIndex = new Map<number, McItemResult>();
+    const position = new Map(itemIds.map((id, i) => [id, i]));
+    for (const r of results as readonly McItemResult[]) {
+      const i = position.get(r.itemId);
+      if (i !== undefined) byIndex.set(i, r);
+    }
+    const n = [...byIndex.keys()].reduce((max, i) => Math.max(max, i + 1), 0);
+    const letterCodes: number[] = [];
+    const status: number[] = [];
+    for (let i = 0; i < n; i++) {
+      const prediction = byIndex.get(i)?.prediction;
+      letterCodes.push(prediction ? LETTERS.indexOf(prediction) : 0);
+      status.push(prediction === undefined ? STATUS_UNSCORED : prediction === null ? STATUS_NULL : STATUS_LETTER);
+    }
+    const gaps = status.some((code) => code !== STATUS_LETTER);
+    header = { ...base, n, gaps };
+    planes = gaps ? [pack2(letterCodes), pack2(status)] : [pack2(letterCodes)];
+  } else {
+    const gen = results as readonly GenItemResult[];
+    const ids = new Set(itemIds);
+    header = { ...base, outputsHash: await outputsHash(itemIds, gen), outputCount: new Set(gen.filter((r) => ids.has(r.itemId)).map((r) => r.itemId)).size };
+  }
+  const json = new TextEncoder().encode(JSON.stringify(header));
+  const payload = toBase64Url(await deflateRaw(frame(SHARE_LINK_VERSION, json, concat(planes))));
+  try {
+    await decodeShareLink(payload);
+  } catch (e) {
+    const message = e instanceof Error ? e.message : String(e);
+    throw new ShareLinkError(`This run cannot be shared as a link: ${message}`);
+  }
+  return payload;
+}
+
+/** The full URL: `${base}#/shared/${payload}` (base without a fragment). */
+export function shareUrl(base: string, payload: string): string {
+  const hashAt = base.indexOf('#');
+  return `${hashAt >= 0 ? base.slice(0, hashAt) : base}${SHARED_ROUTE}${payload}`;
+}
+
+const MAX_INFLATED = 5 + SHARE_LIMITS.headerBytes + 2 * Math.ceil(SHARE_LIMITS.predictions / 4);
+
+/**
+ * Reads a payload (the part after `#/shared/`) into a checked SharedRun. Never evaluates anything,
+ * and never throws anything but ShareLinkError, whose message says what is wrong and where.
+ * Strings come back as the data they are (HTML included): render them as text.
+ */
+export async function decodeShareLink(payload: string): Promise<SharedRun> {
+  try {
+    return await decode(payload);
+  } catch (e) {
+    if (e instanceof ShareLinkError) throw e;
+    throw new ShareLinkError(`The link could not be read: ${e instanceof Error ? e.message : String(e)}`);
+  }
+}
+
+async function decode(payload: string): Promise<SharedRun> {
+  if (typeof payload !== 'string') throw new ShareLinkError('The link payload is not text.');
+  if (payload.length === 0) throw new ShareLinkError('The link is empty: nothing follows #/shared/.');
+  if (payload.length > SHARE_LIMITS.payloadChars) throw new ShareLinkError(`The link payload is ${payload.length} characters; the most is ${SHARE_LIMITS.payloadChars}.`);
+  const bytes = await inflateRaw(fromBase64Url(payload), MAX_INFLATED);
+  if (bytes.length > 0 && bytes[0] !== SHARE_LINK_VERSION) {
+    throw new ShareLinkError(`The link has format version ${bytes[0]}; this page reads version ${SHARE_LINK_VERSION} only (it may come from a newer Jiangu).`);
+  }
+  const framed = unframe(bytes, SHARE_LIMITS.headerBytes);
+  let json: unknown;
+  try {
+    json = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(framed.header));
+  } catch {
+    throw new ShareLinkError("The link inflates correctly but its header is not valid UTF-8 JSON.");
+  }
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) object(json, 'header', []);
+  const kind = (json as Record<string, unknown>).kind;
+  if (kind === 'multiple-choice') return mcRun(json, framed.packed);
+  if (kind === 'generation') return genRun(json, framed.packed);
+  throw new ShareLinkError(`The link's field \`kind\` is ${JSON.stringify(typeof kind === 'string' ? kind.slice(0, 60) : kind ?? null)}; expected "multiple-choice" or "generation".`);
+}
+
+const BASE_KEYS = ['kind', 'datasetId', 'createdAt', 'environment', 'summary', 'config'] as const;
+
+function base(h: Record<string, unknown>, configDatasetId: DatasetId) {
+  if (h.datasetId !== configDatasetId) throw new ShareLinkError(`The link's field \`datasetId\` (${JSON.stringify(h.datasetId)}) differs from \`config.datasetId\` (${JSON.stringify(configDatasetId)}).`);
+  return {
+    version: SHARE_LINK_VERSION,
+    datasetId: configDatasetId,
+    createdAt: text(h.createdAt, 'createdAt'),
+    environment: environment(h.environment),
+    summary: summary(h.summary),
+  } as const;
+}
+
+function mcRun(json: unknown, packed: Uint8Array): SharedMcRun {
+  const h = object(json, 'header', [...BASE_KEYS, 'n', 'gaps']);
+  const config = mcConfig(h.config);
+  const n = int(h.n, 'n', 0, SHARE_LIMITS.predictions);
+  if (n > config.itemCount) throw new ShareLinkError(`The link holds ${n} predictions but its run has ${config.itemCount} items (\`n\` must not exceed \`config.itemCount\`).`);
+  if (typeof h.gaps !== 'boolean') throw new ShareLinkError(`The link's field \`gaps\` must be true or false.`);
+  const plane = Math.ceil(n / 4);
+  const expected = h.gaps ? 2 * plane : plane;
+  if (packed.length !== expected) {
+    throw new ShareLinkError(`The link's predictions take ${packed.length} bytes; ${n} predictions need exactly ${expected} (${packed.length > expected ? 'more predictions than the header says' : 'the data is cut short'}).`);
+  }
+  const predictions: (OptionLetter | null)[] = unpack2(packed.subarray(0, plane), n).map((code) => LETTERS[code]);
+  const unscored: number[] = [];
+  if (h.gaps) {
+    unpack2(packed.subarray(plane), n).forEach((code, i) => {
+      if (code === STATUS_LETTER) return;
+      if (code !== STATUS_NULL && code !== STATUS_UNSCORED) throw new ShareLinkError(`The link's status for prediction ${i} is ${code}; expected 0 (letter), 1 (no letter) or 2 (no result).`);
+      if (code === STATUS_UNSCORED) unscored.push(i);
+      predictions[i] = null;
+    });
+  }
+  return { kind: 'multiple-choice', ...base(h, config.datasetId), config, predictions, unscored };
+}
+
+function genRun(json: unknown, packed: Uint8Array): SharedGenRun {
+  const h = object(json, 'header', [...BASE_KEYS, 'outputsHash', 'outputCount']);
+  const config = genConfig(h.config);
+  if (packed.length !== 0) throw new ShareLinkError(`A generation link carries no predictions, but ${packed.length} bytes follow its header.`);
+  const outputCount = int(h.outputCount, 'outputCount', 0, config.itemCount);
+  return { kind: 'generation', ...base(h, config.datasetId), config, outputsHash: hash(h.outputsHash, 'outputsHash'), outputCount };
+}

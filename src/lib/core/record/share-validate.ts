@@ -1,0 +1,187 @@
+// Turns a share link's parsed JSON header into typed values, field by field. The header is
+// untrusted: each check names the field (as a path, e.g. `config.shots`) and says what was expected.
+// Objects are rebuilt from the known fields only, so nothing unexpected (a `__proto__` key, an
+// extra field) reaches a caller.
+import type { DatasetId } from '../benchmarks/types.ts';
+import type { Backend, BackendChoice, Dtype, ModelSource } from '../models/model-types.ts';
+import type { McProtocolId } from '../protocols/mc-protocols.ts';
+import type { Decoding, McRunConfig, RunModel } from './run.ts';
+import { SHARE_LIMITS, ShareLinkError, type SharedEnvironment, type SharedGenConfig, type SharedMcConfig } from './share-types.ts';
+
+type Obj = Record<string, unknown>;
+
+// Records (not arrays) so that adding a member to the union fails to compile until it is listed here.
+const DATASET_IDS: Record<DatasetId, true> = { aclue: true, 'cmmlu-ancient': true, 'ac-eval': true, wenmind: true, ancientbench: true, c3bench: true };
+const MC_PROTOCOL_IDS: Record<McProtocolId, true> = { cmmlu: true, ancientbench: true, aclue: true, 'wenmind-mc': true, 'ac-eval': true };
+const DTYPE_SET: Record<Dtype, true> = { fp32: true, fp16: true, q8: true, q4: true, q4f16: true };
+const BACKEND_CHOICES: Record<BackendChoice, true> = { auto: true, webgpu: true, wasm: true };
+const BACKENDS: Record<Backend, true> = { webgpu: true, wasm: true };
+const SCORINGS: Record<McRunConfig['scoring'], true> = { 'letter-logits': true, 'generate-extract': true };
+
+/** C0 and C1 controls, and the bidirectional overrides that make text display differently from what it is. */
+const FORBIDDEN_CHARS = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
+const SHA256_HEX = /^[0-9a-f]{64}$/;
+
+function fail(path: string, expected: string, value: unknown): never {
+  throw new ShareLinkError(`The link's field \`${path}\` is ${describe(value)}; expected ${expected}.`);
+}
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return `a list of ${value.length}`;
+  if (typeof value === 'string') return value.length > 40 ? `a string of ${value.length} characters` : `the string ${JSON.stringify(value)}`;
+  if (typeof value === 'object') return 'an object';
+  if (value === undefined) return 'missing';
+  return `${typeof value} ${String(value)}`;
+}
+
+export function object(value: unknown, path: string, keys: readonly string[], optional: readonly string[] = []): Obj {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) fail(path, 'an object', value);
+  const allowed = new Set([...keys, ...optional]);
+  for (const key of Object.keys(value)) {
+    if (!allowed.has(key)) throw new ShareLinkError(`The link's field \`${path}\` has an unknown field ${JSON.stringify(key.slice(0, 60))}; this version knows ${[...allowed].join(', ')}.`);
+  }
+  for (const key of keys) if (!(key in value)) fail(`${path}.${key}`, 'a value', undefined);
+  return value as Obj;
+}
+
+export function text(value: unknown, path: string): string {
+  if (typeof value !== 'string') fail(path, 'a string', value);
+  if (value.length > SHARE_LIMITS.stringChars) throw new ShareLinkError(`The link's field \`${path}\` is ${value.length} characters long; the most is ${SHARE_LIMITS.stringChars}.`);
+  const bad = FORBIDDEN_CHARS.exec(value);
+  if (bad) throw new ShareLinkError(`The link's field \`${path}\` contains the control character U+${bad[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')} at position ${bad.index}; link strings may not hold control characters.`);
+  return value;
+}
+
+export function hash(value: unknown, path: string): string {
+  if (typeof value !== 'string' || !SHA256_HEX.test(value)) fail(path, '64 lower-case hex digits (a sha256)', value);
+  return value;
+}
+
+export function int(value: unknown, path: string, min: number, max: number): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) fail(path, `an integer from ${min} to ${max}`, value);
+  return value;
+}
+
+function num(value: unknown, path: string, min: number, max: number): number {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < min || value > max) fail(path, `a number from ${min} to ${max}`, value);
+  return value;
+}
+
+function bool(value: unknown, path: string): boolean {
+  if (typeof value !== 'boolean') fail(path, 'true or false', value);
+  return value;
+}
+
+function oneOf<T extends string>(value: unknown, path: string, set: Record<T, true>): T {
+  if (typeof value !== 'string' || !Object.hasOwn(set, value)) fail(path, `one of ${Object.keys(set).join(', ')}`, value);
+  return value as T;
+}
+
+export function list<T>(value: unknown, path: string, max: number, item: (v: unknown, path: string) => T): T[] {
+  if (!Array.isArray(value)) fail(path, 'a list', value);
+  if (value.length > max) throw new ShareLinkError(`The link's field \`${path}\` has ${value.length} entries; the most is ${max}.`);
+  return value.map((v, i) => item(v, `${path}[${i}]`));
+}
+
+const INT_MAX = 1_000_000_000;
+
+function model(value: unknown, path: string): RunModel {
+  const o = object(value, path, ['source', 'dtype', 'backend']);
+  const s = object(o.source, `${path}.source`, ['kind'], ['id', 'revision', 'host', 'name']);
+  const kind = oneOf(s.kind, `${path}.source.kind`, { hub: true, site: true });
+  let source: ModelSource;
+  if (kind === 'hub') {
+    object(s, `${path}.source`, ['kind', 'id'], ['revision', 'host']);
+    source = { kind, id: text(s.id, `${path}.source.id`) };
+    if (s.revision !== undefined) source.revision = text(s.revision, `${path}.source.revision`);
+    if (s.host !== undefined) source.host = text(s.host, `${path}.source.host`);
+  } else {
+    object(s, `${path}.source`, ['kind', 'name']);
+    source = { kind, name: text(s.name, `${path}.source.name`) };
+  }
+  return { source, dtype: oneOf(o.dtype, `${path}.dtype`, DTYPE_SET), backend: oneOf(o.backend, `${path}.backend`, BACKEND_CHOICES) };
+}
+
+function decoding(value: unknown, path: string): Decoding {
+  const o = object(value, path, ['kind'], ['topK', 'topP', 'seed']);
+  const kind = oneOf(o.kind, `${path}.kind`, { greedy: true, sample: true });
+  if (kind === 'greedy') {
+    object(o, path, ['kind']);
+    return { kind };
+  }
+  object(o, path, ['kind', 'topK', 'topP', 'seed']);
+  return { kind, topK: int(o.topK, `${path}.topK`, 1, INT_MAX), topP: num(o.topP, `${path}.topP`, 0, 1), seed: int(o.seed, `${path}.seed`, 0, Number.MAX_SAFE_INTEGER) };
+}
+
+const COMMON_KEYS = ['kind', 'model', 'protocolId', 'protocolVersion', 'templateHash', 'chatTemplate', 'datasetId', 'datasetFiles', 'tasks', 'limitPerTask', 'itemCount', 'itemIdsHash', 'appVersion'] as const;
+
+function common(o: Obj) {
+  return {
+    model: model(o.model, 'config.model'),
+    protocolVersion: int(o.protocolVersion, 'config.protocolVersion', 0, INT_MAX),
+    templateHash: hash(o.templateHash, 'config.templateHash'),
+    chatTemplate: bool(o.chatTemplate, 'config.chatTemplate'),
+    datasetId: oneOf(o.datasetId, 'config.datasetId', DATASET_IDS),
+    datasetFiles: list(o.datasetFiles, 'config.datasetFiles', SHARE_LIMITS.listEntries, (v, p) => {
+      const f = object(v, p, ['path', 'sha256']);
+      return { path: text(f.path, `${p}.path`), sha256: hash(f.sha256, `${p}.sha256`) };
+    }),
+    tasks: list(o.tasks, 'config.tasks', SHARE_LIMITS.listEntries, text),
+    limitPerTask: o.limitPerTask === null ? null : int(o.limitPerTask, 'config.limitPerTask', 0, INT_MAX),
+    itemCount: int(o.itemCount, 'config.itemCount', 0, SHARE_LIMITS.predictions),
+    itemIdsHash: hash(o.itemIdsHash, 'config.itemIdsHash'),
+    appVersion: text(o.appVersion, 'config.appVersion'),
+  };
+}
+
+export function mcConfig(value: unknown): SharedMcConfig {
+  const o = object(value, 'config', [...COMMON_KEYS, 'scoring', 'shots', 'contextLimit', 'prefixReuse'], ['maxNewTokens']);
+  const config: SharedMcConfig = {
+    kind: 'multiple-choice',
+    protocolId: oneOf(o.protocolId, 'config.protocolId', MC_PROTOCOL_IDS),
+    scoring: oneOf(o.scoring, 'config.scoring', SCORINGS),
+    shots: int(o.shots, 'config.shots', 0, 1000),
+    contextLimit: int(o.contextLimit, 'config.contextLimit', 0, INT_MAX),
+    prefixReuse: bool(o.prefixReuse, 'config.prefixReuse'),
+    ...common(o),
+  };
+  if (o.maxNewTokens !== undefined) config.maxNewTokens = int(o.maxNewTokens, 'config.maxNewTokens', 1, INT_MAX);
+  if (o.kind !== 'multiple-choice') fail('config.kind', '"multiple-choice" (the link\'s kind)', o.kind);
+  return config;
+}
+
+export function genConfig(value: unknown): SharedGenConfig {
+  const o = object(value, 'config', [...COMMON_KEYS, 'maxNewTokens', 'decoding']);
+  if (o.kind !== 'generation') fail('config.kind', '"generation" (the link\'s kind)', o.kind);
+  return {
+    kind: 'generation',
+    protocolId: oneOf(o.protocolId, 'config.protocolId', { c3bench: true }),
+    maxNewTokens: int(o.maxNewTokens, 'config.maxNewTokens', 1, INT_MAX),
+    decoding: decoding(o.decoding, 'config.decoding'),
+    ...common(o),
+  };
+}
+
+export function environment(value: unknown): SharedEnvironment | null {
+  if (value === null) return null;
+  const o = object(value, 'environment', ['backend', 'adapterArchitecture']);
+  return {
+    backend: oneOf(o.backend, 'environment.backend', BACKENDS),
+    adapterArchitecture: o.adapterArchitecture === null ? null : text(o.adapterArchitecture, 'environment.adapterArchitecture'),
+  };
+}
+
+export function summary(value: unknown): Record<string, number | null> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) fail('summary', 'an object of numbers', value);
+  const entries = Object.entries(value);
+  if (entries.length > SHARE_LIMITS.listEntries) throw new ShareLinkError(`The link's field \`summary\` has ${entries.length} entries; the most is ${SHARE_LIMITS.listEntries}.`);
+  // fromEntries defines own properties, so a key named __proto__ stays a plain key.
+  return Object.fromEntries(
+    entries.map(([key, v]) => {
+      text(key, `summary key ${JSON.stringify(key.slice(0, 60))}`);
+      return [key, v === null ? null : num(v, `summary.${key}`, -Number.MAX_VALUE, Number.MAX_VALUE)];
+    }),
+  );
+}
+
