@@ -5,3 +5,4 @@ export * from './mc-aggregate.ts';
 export * from './generation/index.ts';
 export * from './generation-run.ts';
 export * from './mc-unextracted.ts';
+export * from './run-summary.ts';
