@@ -1,7 +1,7 @@
 // Creating a multiple-choice run: the configuration is fixed and stored before the first item, so
 // a result can always say exactly what produced it.
 import { C3BENCH_PROTOCOL, generationTemplateHash, getProtocol, protocolForDataset, templateHash } from '../core/protocols/index.ts';
-import type { DatasetId, MultipleChoiceItem } from '../core/benchmarks/types.ts';
+import type { DatasetId, Item } from '../core/benchmarks/types.ts';
 import type { Decoding, GenRunRecord, McRunRecord, RunModel } from '../core/record/run.ts';
 import { APP_VERSION } from '../core/version.ts';
 import { getDataset as getStoredDataset, loadTaskItems } from '../store/datasets.ts';
@@ -24,25 +24,38 @@ export interface NewMcRun {
   maxNewTokens?: number;
 }
 
+async function storedDataset(db: JianguDatabase, id: DatasetId) {
+  const dataset = await getStoredDataset(db, id);
+  if (!dataset) throw new Error(`${id} is not stored: download or import it on the Data page first.`);
+  return dataset;
+}
+
+/** The run's items: per task in the order asked, the first `limitPerTask` of the split, in file order. */
+async function chooseItems(
+  db: JianguDatabase,
+  request: { datasetId: DatasetId; tasks: string[]; limitPerTask: number | null },
+  kind: Item['kind'],
+  split: 'test' | 'dev',
+): Promise<string[]> {
+  const itemIds: string[] = [];
+  for (const task of request.tasks) {
+    const items = (await loadTaskItems(db, request.datasetId, task, split)).filter((item) => item.kind === kind);
+    itemIds.push(...(request.limitPerTask === null ? items : items.slice(0, request.limitPerTask)).map((item) => item.id));
+  }
+  if (itemIds.length === 0) throw new Error(`No ${kind} items in the chosen tasks.`);
+  return itemIds;
+}
+
 /** Dynamically quantized weights pick their activation scale per forward pass (see McRunConfig.prefixReuse). */
 export function prefixReuseSafe(dtype: RunModel['dtype']): boolean {
   return dtype !== 'q8';
 }
 
 export async function createMcRun(db: JianguDatabase, request: NewMcRun): Promise<McRunRecord> {
-  const dataset = await getStoredDataset(db, request.datasetId);
-  if (!dataset) throw new Error(`${request.datasetId} is not stored: download or import it on the Data page first.`);
+  const dataset = await storedDataset(db, request.datasetId);
   const protocol = protocolForDataset(request.datasetId);
   const shots = Math.min(request.shots, protocol.maxShots);
-  const itemIds: string[] = [];
-  for (const task of request.tasks) {
-    const items = (await loadTaskItems(db, request.datasetId, task, request.split ?? 'test')).filter(
-      (item): item is MultipleChoiceItem => item.kind === 'multiple-choice',
-    );
-    const chosen = request.limitPerTask === null ? items : items.slice(0, request.limitPerTask);
-    itemIds.push(...chosen.map((item) => item.id));
-  }
-  if (itemIds.length === 0) throw new Error('No multiple-choice items in the chosen tasks.');
+  const itemIds = await chooseItems(db, request, 'multiple-choice', request.split ?? 'test');
   const now = new Date().toISOString();
   const warnings: string[] = [];
   if (shots < request.shots) warnings.push(`${protocol.id} allows at most ${protocol.maxShots} shots; the run uses ${shots}.`);
@@ -89,14 +102,8 @@ export interface NewGenRun {
 
 /** A generation run (C3Bench protocol) over the chosen tasks' test items, in file order. */
 export async function createGenRun(db: JianguDatabase, request: NewGenRun): Promise<GenRunRecord> {
-  const dataset = await getStoredDataset(db, request.datasetId);
-  if (!dataset) throw new Error(`${request.datasetId} is not stored: download or import it on the Data page first.`);
-  const itemIds: string[] = [];
-  for (const task of request.tasks) {
-    const items = (await loadTaskItems(db, request.datasetId, task, 'test')).filter((item) => item.kind === 'generation');
-    itemIds.push(...(request.limitPerTask === null ? items : items.slice(0, request.limitPerTask)).map((item) => item.id));
-  }
-  if (itemIds.length === 0) throw new Error('No generation items in the chosen tasks.');
+  const dataset = await storedDataset(db, request.datasetId);
+  const itemIds = await chooseItems(db, request, 'generation', 'test');
   const now = new Date().toISOString();
   const run: GenRunRecord = {
     id: crypto.randomUUID(),

@@ -45,23 +45,19 @@ export class RunState {
     this.error = run ? null : `No run ${runId} is stored in this browser.`;
   }
 
-  async start(request: NewMcRun): Promise<string | null> {
-    this.error = null;
-    try {
-      const run = await createMcRun(await this.db(), request);
-      await this.refresh();
-      void this.execute(run.id);
-      return run.id;
-    } catch (error) {
-      this.error = error instanceof Error ? error.message : String(error);
-      return null;
-    }
+  start(request: NewMcRun): Promise<string | null> {
+    return this.launch((db) => createMcRun(db, request));
   }
 
-  async startGeneration(request: NewGenRun): Promise<string | null> {
+  startGeneration(request: NewGenRun): Promise<string | null> {
+    return this.launch((db) => createGenRun(db, request));
+  }
+
+  /** Stores a new run, starts it in the background, and returns its id (null, with `error` set, if it could not be created). */
+  private async launch(create: (db: JianguDatabase) => Promise<RunRecord>): Promise<string | null> {
     this.error = null;
     try {
-      const run = await createGenRun(await this.db(), request);
+      const run = await create(await this.db());
       await this.refresh();
       void this.execute(run.id);
       return run.id;
