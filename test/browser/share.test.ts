@@ -53,6 +53,51 @@ describe('share links', () => {
     }
   });
 
+  it('steps a class through the run by keyboard in classroom mode, keeping score against the model', async () => {
+    const { page } = session.opened;
+    const runUrl = page.url();
+    const runId = decodeURIComponent(runUrl.split('#/run/')[1]);
+    const results = await page.evaluate(async (id) => {
+      const db = await new Promise<IDBDatabase>((resolve, reject) => {
+        const request = indexedDB.open('jiangu');
+        request.onsuccess = () => resolve(request.result);
+        request.onerror = () => reject(request.error);
+      });
+      const rows = await new Promise<{ index: number; prediction: string; gold: string; probs: number[] }[]>((resolve, reject) => {
+        const request = db.transaction('results').objectStore('results').index('by-run').getAll(id);
+        request.onsuccess = () => resolve(request.result);
+        request.onerror = () => reject(request.error);
+      });
+      db.close();
+      return rows.sort((a, b) => a.index - b.index);
+    }, runId);
+    await page.getByTestId('classroom-link').click();
+    await page.getByTestId('classroom').waitFor();
+    expect(await page.getByTestId('classroom-position').textContent()).toBe(`1 / ${results.length}`);
+    expect(await page.getByTestId('classroom-reveal').count()).toBe(0); // nothing shown before the reveal
+
+    // Three questions: the class answers A, B, C; each is revealed, then → moves on.
+    const guesses = ['A', 'B', 'C'];
+    for (const [k, guess] of guesses.entries()) {
+      await page.keyboard.press(guess);
+      await page.keyboard.press('Space');
+      const reveal = await page.getByTestId('classroom-reveal').textContent();
+      expect(reveal).toContain(`Model: ${results[k].prediction}`);
+      expect(reveal).toContain(`Answer: ${results[k].gold}`);
+      expect(reveal).toContain(`Class: ${guess}`);
+      expect(await page.locator(`li[data-letter=${results[k].gold}]`).getAttribute('class')).toContain('gold');
+      await page.keyboard.press('ArrowRight');
+      expect(await page.getByTestId('classroom-position').textContent()).toBe(`${k + 2} / ${results.length}`);
+    }
+    const classRight = guesses.filter((g, k) => g === results[k].gold).length;
+    const modelRight = guesses.filter((_, k) => results[k].prediction === results[k].gold).length;
+    expect(await page.getByTestId('classroom-score').textContent()).toBe(`Class ${classRight} · Model ${modelRight} of 3`);
+    await page.keyboard.press('ArrowLeft');
+    expect(await page.getByTestId('classroom-position').textContent()).toBe(`3 / ${results.length}`);
+    await page.keyboard.press('Escape');
+    await page.waitForURL(/#\/run\//);
+  });
+
   it('refuses malformed links with a message, and the page keeps working', async () => {
     const { page } = session.opened;
     for (const payload of ['!!!not-base64!!!', 'AAAA', 'q1YqLU4tUrJSMlTSUUpJLElUsgIA']) {

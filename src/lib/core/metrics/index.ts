@@ -6,3 +6,4 @@ export * from './generation/index.ts';
 export * from './generation-run.ts';
 export * from './mc-unextracted.ts';
 export * from './run-summary.ts';
+export * from './classroom.ts';
