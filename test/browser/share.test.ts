@@ -47,6 +47,24 @@ describe('share links', () => {
       // The fresh context has no data and no runs: everything came from the link.
       const stores = await fresh.page.evaluate(() => indexedDB.databases().then((dbs) => dbs.length));
       expect(stores).toBe(0);
+
+      // Reproducing needs the same data here; with it, the same model and configuration agree on every item.
+      await fresh.page.getByTestId('reproduce').click();
+      expect(await fresh.page.getByTestId('reproduce-error').textContent()).toContain('download or import it on the Data page first');
+      await fresh.page.goto(url.replace(/#.*$/, '#/data'));
+      await fresh.page.locator('[data-testid=catalog][data-loaded=true]').waitFor();
+      await fresh.page.getByTestId('import-sample').click();
+      await fresh.page.locator('[data-testid=dataset-ancientbench][data-stored=yes]').waitFor();
+      await fresh.page.goto(url);
+      await fresh.page.getByTestId('reproduce').click();
+      const agreement = fresh.page.getByTestId('reproduce-agreement');
+      await Promise.race([
+        agreement.waitFor({ timeout: 120_000 }),
+        fresh.page.getByTestId('reproduce-error').waitFor({ timeout: 120_000 }).then(async () => {
+          throw new Error(`reproduction failed: ${await fresh.page.getByTestId('reproduce-error').textContent()}`);
+        }),
+      ]);
+      expect(await agreement.textContent()).toContain('30 of 30 items agree (100.00%)');
       expect(fresh.leaks).toEqual([]);
     } finally {
       await fresh.context.close();
