@@ -107,3 +107,19 @@ export async function openPage(browser: Browser, url: string): Promise<OpenedPag
   await page.goto(url);
   return { context, page, leaks, console: log };
 }
+
+/**
+ * Serves the built site and launches Chromium for `body`, closing both afterwards whatever happens:
+ * the lifecycle every `npm run bench` part shares.
+ */
+export async function withChromium<T>(options: LaunchOptions, body: (siteUrl: string, browser: Browser) => Promise<T>): Promise<T> {
+  const site = await startSite();
+  let browser: Browser | undefined;
+  try {
+    browser = await launchChromium(options);
+    return await body(site.url, browser);
+  } finally {
+    await browser?.close();
+    await site.close();
+  }
+}

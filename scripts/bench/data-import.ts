@@ -1,7 +1,7 @@
 // `npm run bench` (second part): how long the page takes to download (from the local mirror of
 // ../shared/data), check, adapt and store all of ACLUE and all of WenMind in IndexedDB, and to load
 // one task's items back. A measurement, not a test.
-import { launchChromium, openPage, startSite } from '../browser.ts';
+import { openPage, withChromium } from '../browser.ts';
 import { dataMirrorRoot } from '../site-routes.ts';
 
 interface ImportTiming {
@@ -21,10 +21,8 @@ const JOBS = [
 
 async function main(): Promise<void> {
   if (!dataMirrorRoot()) throw new Error('No data mirror: ../shared/data (or JIANGU_DATA) is missing.');
-  const site = await startSite();
-  const browser = await launchChromium({ webgpu: false });
-  try {
-    const { page, leaks } = await openPage(browser, `${site.url}/harness.html`);
+  await withChromium({ webgpu: false }, async (siteUrl, browser) => {
+    const { page, leaks } = await openPage(browser, `${siteUrl}/harness.html`);
     await page.waitForFunction(() => document.getElementById('status')?.textContent === 'ready');
     const rows: ImportTiming[] = [];
     for (const job of JOBS) {
@@ -48,7 +46,7 @@ async function main(): Promise<void> {
             db.close();
             return { dataset: id, fetchMs: t1 - t0, storeMs: t2 - t1, items: record.itemCount, task, taskItems, loadTaskMs };
           },
-          { id: job.id, task: job.task, mirror: `${site.url}/mirror` },
+          { id: job.id, task: job.task, mirror: `${siteUrl}/mirror` },
         ),
       );
     }
@@ -62,10 +60,7 @@ async function main(): Promise<void> {
       );
     }
     console.log(`\nChromium ${browser.version()}, headless, files from the local mirror (no network time), into a fresh profile's IndexedDB.`);
-  } finally {
-    await browser.close();
-    await site.close();
-  }
+  });
 }
 
 main().catch((e: unknown) => {

@@ -9,8 +9,7 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import type { Browser } from 'playwright-core';
-import { launchChromium, startSite } from '../browser.ts';
+import { withChromium } from '../browser.ts';
 import type { Backend } from '../../src/lib/engine/messages.ts';
 import { DTYPES, ONNX_FILE, type Dtype, type ModelName } from '../fixtures/specs.ts';
 import { projectRoot } from '../site-routes.ts';
@@ -105,25 +104,18 @@ async function main(): Promise<void> {
   const date = new Date();
   const started = performance.now();
   const results: McResult[] = [];
-  const site = await startSite();
-  let browser: Browser | undefined;
-  let chromium = 'unknown';
-  try {
-    browser = await launchChromium({ webgpu: true });
-    chromium = browser.version();
+  const chromium = await withChromium({ webgpu: true }, async (siteUrl, browser) => {
     for (const backend of options.backends) {
       for (const dtype of dtypes) {
         const name = `${backend} ${MODEL} ${dtype}`;
         const log = (line: string) => console.error(`[bench mc] ${name}: ${line}`);
-        const result = await measureMcConfiguration(browser, site.url, { backend, model: MODEL, dtype }, data, settings, log);
+        const result = await measureMcConfiguration(browser, siteUrl, { backend, model: MODEL, dtype }, data, settings, log);
         log(`done in ${result.totalS.toFixed(1)} s`);
         results.push(result);
       }
     }
-  } finally {
-    await browser?.close();
-    await site.close();
-  }
+    return browser.version();
+  });
   const durationS = (performance.now() - started) / 1000;
   const machine = machineInfo(chromium);
 

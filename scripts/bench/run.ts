@@ -3,8 +3,7 @@
 // prints a Markdown table and writes the full record to bench-results/<timestamp>.json.
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
-import { launchChromium, startSite } from '../browser.ts';
+import { withChromium } from '../browser.ts';
 import { projectRoot } from '../site-routes.ts';
 import type { ModelName } from '../fixtures/specs.ts';
 import { parseOptions } from './cli.ts';
@@ -42,12 +41,7 @@ async function main(): Promise<void> {
   const date = new Date();
   const started = performance.now();
   const results: ConfigResult[] = [];
-  const site = await startSite();
-  let browser: Browser | undefined;
-  let chromium = 'unknown';
-  try {
-    browser = await launchChromium({ webgpu: true });
-    chromium = browser.version();
+  const chromium = await withChromium({ webgpu: true }, async (siteUrl, browser) => {
     for (const backend of options.backends) {
       for (const model of models) {
         for (const dtype of options.dtypes) {
@@ -63,16 +57,14 @@ async function main(): Promise<void> {
             stepTimeoutMs: STEP_TIMEOUT_MS,
           };
           const log = (line: string) => console.error(`[bench] ${name}: ${line}`);
-          const result = await measureConfiguration(browser, site.url, { backend, model, dtype }, settings, log);
+          const result = await measureConfiguration(browser, siteUrl, { backend, model, dtype }, settings, log);
           log(`done in ${result.totalS.toFixed(1)} s`);
           results.push(result);
         }
       }
     }
-  } finally {
-    await browser?.close();
-    await site.close();
-  }
+    return browser.version();
+  });
   const durationS = (performance.now() - started) / 1000;
   const machine = machineInfo(chromium);
 

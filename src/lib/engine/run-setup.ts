@@ -24,6 +24,12 @@ export interface NewMcRun {
   maxNewTokens?: number;
 }
 
+/** What every new run record starts with. */
+function newRunBase(datasetId: DatasetId) {
+  const now = new Date().toISOString();
+  return { id: crypto.randomUUID(), createdAt: now, updatedAt: now, datasetId, status: 'created' as const };
+}
+
 async function storedDataset(db: JianguDatabase, id: DatasetId) {
   const dataset = await getStoredDataset(db, id);
   if (!dataset) throw new Error(`${id} is not stored: download or import it on the Data page first.`);
@@ -56,15 +62,10 @@ export async function createMcRun(db: JianguDatabase, request: NewMcRun): Promis
   const protocol = protocolForDataset(request.datasetId);
   const shots = Math.min(request.shots, protocol.maxShots);
   const itemIds = await chooseItems(db, request, 'multiple-choice', request.split ?? 'test');
-  const now = new Date().toISOString();
   const warnings: string[] = [];
   if (shots < request.shots) warnings.push(`${protocol.id} allows at most ${protocol.maxShots} shots; the run uses ${shots}.`);
   const run: McRunRecord = {
-    id: crypto.randomUUID(),
-    createdAt: now,
-    updatedAt: now,
-    datasetId: request.datasetId,
-    status: 'created',
+    ...newRunBase(request.datasetId),
     config: {
       kind: 'multiple-choice',
       model: request.model,
@@ -104,13 +105,8 @@ export interface NewGenRun {
 export async function createGenRun(db: JianguDatabase, request: NewGenRun): Promise<GenRunRecord> {
   const dataset = await storedDataset(db, request.datasetId);
   const itemIds = await chooseItems(db, request, 'generation', 'test');
-  const now = new Date().toISOString();
   const run: GenRunRecord = {
-    id: crypto.randomUUID(),
-    createdAt: now,
-    updatedAt: now,
-    datasetId: request.datasetId,
-    status: 'created',
+    ...newRunBase(request.datasetId),
     config: {
       kind: 'generation',
       model: request.model,
