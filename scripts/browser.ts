@@ -95,9 +95,12 @@ export interface OpenedPage {
   console: string[];
 }
 
-/** A fresh context (empty IndexedDB and caches) with the network guard, at `url`. */
-export async function openPage(browser: Browser, url: string): Promise<OpenedPage> {
-  const context = await browser.newContext({ viewport: { width: 1200, height: 1000 } });
+/**
+ * A fresh context (empty IndexedDB and caches) with the network guard, at `url`. `locale` sets the
+ * browser's language (navigator.languages), which picks the interface language on a first visit.
+ */
+export async function openPage(browser: Browser, url: string, options: { locale?: string } = {}): Promise<OpenedPage> {
+  const context = await browser.newContext({ viewport: { width: 1200, height: 1000 }, locale: options.locale ?? 'en-US' });
   const leaks = await guardNetwork(context);
   const page = await context.newPage();
   const log: string[] = [];

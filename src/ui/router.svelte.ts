@@ -1,8 +1,8 @@
 // Pages are chosen by the URL fragment (#/data, #/run/<id>), so the site stays static and every page
 // and every run has a link.
 
-export type PageId = 'playground' | 'data' | 'evaluate' | 'run' | 'shared' | 'classroom';
-const pages: readonly PageId[] = ['playground', 'data', 'evaluate', 'run', 'shared', 'classroom'];
+export type PageId = 'playground' | 'data' | 'evaluate' | 'run' | 'shared' | 'classroom' | 'compare';
+const pages: readonly PageId[] = ['playground', 'data', 'evaluate', 'run', 'shared', 'classroom', 'compare'];
 
 function parse(hash: string): { page: PageId; param: string | null } {
   const [id, param] = hash.replace(/^#\/?/, '').split('?')[0].split('/');

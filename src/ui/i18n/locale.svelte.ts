@@ -1,0 +1,98 @@
+// The interface language: 中文 or English, chosen from the browser's languages on a first visit,
+// switchable in the header and remembered in localStorage. Every text a component shows goes through
+// t(en, zh), so a string can never exist in one language only; every number and date goes through
+// `fmt`, which formats for the chosen language (and the browser's region within it).
+//
+// Text from a dataset, a model or a link is never translated: it is shown as it is.
+
+import { formattingTag, localeFromLanguages, type Locale } from './choose.ts';
+
+export { LOCALES, type Locale } from './choose.ts';
+const STORAGE_KEY = 'jiangu.locale';
+
+function browserLanguages(): readonly string[] {
+  return typeof navigator === 'undefined' ? [] : navigator.languages?.length ? navigator.languages : [navigator.language];
+}
+
+function savedLocale(): Locale | null {
+  try {
+    const saved = localStorage.getItem(STORAGE_KEY);
+    return saved === 'zh' || saved === 'en' ? saved : null;
+  } catch {
+    return null;
+  }
+}
+
+class LocaleState {
+  current = $state<Locale>(savedLocale() ?? localeFromLanguages(browserLanguages()));
+  /** The tag Intl formats with. */
+  tag = $derived(formattingTag(this.current, browserLanguages()));
+
+  constructor() {
+    if (typeof document !== 'undefined') document.documentElement.lang = this.current === 'zh' ? 'zh-Hans' : 'en';
+  }
+
+  /** Switches the interface language and remembers the choice. */
+  set(locale: Locale): void {
+    this.current = locale;
+    try {
+      localStorage.setItem(STORAGE_KEY, locale);
+    } catch {
+      // Storage can be off (private windows); the choice then lasts for this visit.
+    }
+    document.documentElement.lang = locale === 'zh' ? 'zh-Hans' : 'en';
+  }
+}
+
+export const locale = new LocaleState();
+
+/** The text in the interface language. Both are required, so no string exists in one language only. */
+export function t(en: string, zh: string): string {
+  return locale.current === 'zh' ? zh : en;
+}
+
+const cache = new Map<string, Intl.NumberFormat | Intl.DateTimeFormat>();
+function numberFormat(digits: number | null): Intl.NumberFormat {
+  const key = `n|${locale.tag}|${digits}`;
+  let f = cache.get(key) as Intl.NumberFormat | undefined;
+  if (!f) {
+    f = new Intl.NumberFormat(locale.tag, digits === null ? {} : { minimumFractionDigits: digits, maximumFractionDigits: digits });
+    cache.set(key, f);
+  }
+  return f;
+}
+function dateFormat(withTime: boolean): Intl.DateTimeFormat {
+  const key = `d|${locale.tag}|${withTime}`;
+  let f = cache.get(key) as Intl.DateTimeFormat | undefined;
+  if (!f) {
+    f = new Intl.DateTimeFormat(locale.tag, withTime ? { dateStyle: 'medium', timeStyle: 'short' } : { dateStyle: 'medium' });
+    cache.set(key, f);
+  }
+  return f;
+}
+
+/** Numbers and dates in the interface language's conventions; null and undefined show as an em dash. */
+export const fmt = {
+  /** An integer count, with the locale's grouping (1,234 / 1,234). */
+  count(n: number | null | undefined): string {
+    return n === null || n === undefined ? '—' : numberFormat(0).format(n);
+  },
+  /** A number with exactly `digits` decimals (default: as many as it has). */
+  number(x: number | null | undefined, digits: number | null = null): string {
+    return x === null || x === undefined || Number.isNaN(x) ? '—' : numberFormat(digits).format(x);
+  },
+  /** A value already on 0..100, with `digits` decimals and no % sign (table cells say % in their header). */
+  points(x: number | null | undefined, digits = 2): string {
+    return fmt.number(x, digits);
+  },
+  /** A fraction 0..1 as percent points, `digits` decimals, no % sign. */
+  fraction(x: number | null | undefined, digits = 2): string {
+    return x === null || x === undefined ? '—' : fmt.number(100 * x, digits);
+  },
+  date(iso: string | Date): string {
+    return dateFormat(false).format(typeof iso === 'string' ? new Date(iso) : iso);
+  },
+  dateTime(iso: string | Date): string {
+    return dateFormat(true).format(typeof iso === 'string' ? new Date(iso) : iso);
+  },
+};
