@@ -1,6 +1,7 @@
 // Routes that the dev server, the preview server and the test server share: the cross-origin
 // isolation headers, the model folders served under /models/, and onnxruntime-web's wasm files under
 // /ort/. Node only; the site itself never imports this.
+import { createHash } from 'node:crypto';
 import { createReadStream, existsSync, readdirSync, statSync } from 'node:fs';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -85,6 +86,36 @@ function inside(root: string, rel: string): string | null {
 }
 
 /**
+ * The fixture models in the hub's layout, for tests of hub loading without the hub:
+ * `/hub/<org>/<model>/resolve/<revision>/<file>` serves `/models/<model>/<file>` with the
+ * `X-Repo-Commit` header the hub sends, and `/hub/api/models/<org>/<model>/revision/<revision>`
+ * answers `{ sha }`. The commit is fixtureCommit(model, revision).
+ */
+function serveHub(rel: string, res: ServerResponse): void {
+  const api = /^api\/models\/[^/]+\/([^/]+)\/revision\/([^/]+)$/.exec(rel);
+  const file = /^[^/]+\/([^/]+)\/resolve\/([^/]+)\/(.+)$/.exec(rel);
+  const model = api?.[1] ?? file?.[1];
+  const found = model ? modelRoots().find((root) => existsSync(join(root, model, 'config.json'))) : undefined;
+  if (api && found) {
+    res.writeHead(200, { ...isolationHeaders, 'Content-Type': contentTypes['.json'] });
+    res.end(JSON.stringify({ id: model, sha: fixtureCommit(api[1], api[2]) }));
+    return;
+  }
+  const path = file && found ? inside(found, `${file[1]}/${file[3]}`) : null;
+  if (file && path) {
+    res.setHeader('X-Repo-Commit', fixtureCommit(file[1], file[2]));
+    return sendFile(res, path);
+  }
+  res.writeHead(404, { ...isolationHeaders, 'Content-Type': 'text/plain' });
+  res.end(`not in the fixture hub: ${rel}`);
+}
+
+/** The commit the fixture hub reports for a model at a revision: sha1 of `<model>@<revision>`. */
+export function fixtureCommit(model: string, revision: string): string {
+  return createHash('sha1').update(`${model}@${revision}`).digest('hex');
+}
+
+/**
  * Connect-style middleware. Answers /models/index.json, /models/<name>/<file>, /mirror/<dataset>/<path>
  * and (when `serveOrt`) /ort/<file>; calls next() for everything else.
  */
@@ -106,6 +137,7 @@ export function siteRoutes(options: { serveOrt: boolean }) {
       res.end(`no such model file: ${path}`);
       return;
     }
+    if (path.startsWith('/hub/')) return serveHub(path.slice('/hub/'.length), res);
     if (path.startsWith('/mirror/')) {
       const root = dataMirrorRoot();
       const rel = path.slice('/mirror/'.length);

@@ -32,6 +32,7 @@ import type {
 import { classifyLoadError, classifyRunError, type LoadContext } from '../src/lib/engine/model-errors.ts';
 import { applyChatTemplate, encode, idsTensor, onesTensor, RequestError, type Loaded } from './loaded-model.ts';
 import { buildItemPrompt, score, scoreItem } from './scoring.ts';
+import { resolveHubRevision } from './hub-revision.ts';
 
 declare const self: DedicatedWorkerGlobalScope;
 
@@ -166,6 +167,12 @@ async function load(id: number, params: LoadParams): Promise<LoadResult> {
       transformersVersion: env.version,
       ortVersion: String(env.backends.onnx.versions?.web ?? ''),
     };
+    if (source.kind === 'hub') {
+      info.resolvedRevision = await resolveHubRevision(source, env.remoteHost, {
+        cached: async (url) => (typeof caches === 'undefined' ? undefined : (await caches.open(env.cacheKey)).match(url)),
+        fetch: (...args) => fetch(...args),
+      });
+    }
     const maxLogitsBytes = params.maxLogitsBytes ?? 64 * 1024 * 1024;
     loaded = { model, tokenizer, context, info, prefixCache: null, mergeChecks: new Map(), maxLogitsRows: Math.max(1, Math.floor(maxLogitsBytes / (4 * vocab_size))) };
     return info;

@@ -5,8 +5,10 @@ export type PageId = 'playground' | 'data' | 'evaluate' | 'run' | 'shared' | 'cl
 const pages: readonly PageId[] = ['playground', 'data', 'evaluate', 'run', 'shared', 'classroom', 'compare'];
 
 function parse(hash: string): { page: PageId; param: string | null } {
-  const [id, param] = hash.replace(/^#\/?/, '').split('?')[0].split('/');
+  // Everything after the page id is its parameter (`classroom/shared/<payload>` gives `shared/<payload>`).
+  const [id, ...rest] = hash.replace(/^#\/?/, '').split('?')[0].split('/');
   const page = (pages as readonly string[]).includes(id) ? (id as PageId) : 'playground';
+  const param = rest.join('/');
   return { page, param: param ? decodeURIComponent(param) : null };
 }
 

@@ -4,6 +4,32 @@ import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { openPage } from '../../scripts/browser.ts';
 import { useBrowserSession } from './session.ts';
+import { fabricatedCmmluLink } from './shared-link-fixture.ts';
+
+/** A stored run's results in run order, read with the raw IndexedDB API. */
+async function readResults(page: Page, runId: string) {
+  return page.evaluate(async (id) => {
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+      const request = indexedDB.open('jiangu');
+      request.onsuccess = () => resolve(request.result);
+      request.onerror = () => reject(request.error);
+    });
+    const rows = await new Promise<{ itemId: string; index: number; prediction: string; gold: string; probs: number[] }[]>((resolve, reject) => {
+      const request = db.transaction('results').objectStore('results').index('by-run').getAll(id);
+      request.onsuccess = () => resolve(request.result);
+      request.onerror = () => reject(request.error);
+    });
+    db.close();
+    return rows.sort((a, b) => a.index - b.index);
+  }, runId);
+}
+
+/** The per-item rows SharedItems shows on its current page. */
+async function shownRows(page: Page) {
+  return page
+    .getByTestId('shared-item')
+    .evaluateAll((els) => els.map((el) => ({ itemId: el.getAttribute('data-item'), prediction: el.getAttribute('data-prediction'), correct: el.getAttribute('data-correct') })));
+}
 
 async function readNumbers(page: Page, prefix: string, tasks: string[]): Promise<Record<string, string | null>> {
   const out: Record<string, string | null> = {};
@@ -51,6 +77,9 @@ describe('share links', () => {
       // Reproducing needs the same data here; with it, the same model and configuration agree on every item.
       await fresh.page.getByTestId('reproduce').click();
       expect(await fresh.page.getByTestId('reproduce-error').textContent()).toContain('download or import it on the Data page first');
+      // AncientBench has no public files to fetch: the questions need the same file imported here.
+      await fresh.page.getByTestId('shared-show-items').click();
+      expect(await fresh.page.getByTestId('shared-items-error').textContent()).toContain('import the same file the link was made on');
       await fresh.page.goto(url.replace(/#.*$/, '#/data'));
       await fresh.page.locator('[data-testid=catalog][data-loaded=true]').waitFor();
       await fresh.page.getByTestId('import-sample').click();
@@ -65,6 +94,20 @@ describe('share links', () => {
         }),
       ]);
       expect(await agreement.textContent()).toContain('30 of 30 items agree (100.00%)');
+      expect(await fresh.page.getByTestId('reproduce-score-diff').textContent()).toBe(`Overall: shared ${own.overall}, here ${own.overall}, difference 0.00 points.`);
+      expect(await fresh.page.getByTestId('shared-badge').textContent()).toContain('reproduced here');
+
+      // Per item: the questions from the local copy, each with the sharer's letter.
+      const sharer = await readResults(page, decodeURIComponent(page.url().split('#/run/')[1]));
+      await fresh.page.getByTestId('shared-show-items').click();
+      await fresh.page.getByTestId('shared-items').waitFor();
+      expect(await fresh.page.getByTestId('shared-summary-verified').count()).toBe(1);
+      const firstPage = await shownRows(fresh.page);
+      expect(firstPage.length).toBe(25);
+      await fresh.page.getByTestId('shared-items-next').click();
+      const rows = [...firstPage, ...(await shownRows(fresh.page))];
+      expect(rows.map((r) => [r.itemId, r.prediction])).toEqual(sharer.map((r) => [r.itemId, r.prediction]));
+      expect(rows.map((r) => r.correct)).toEqual(sharer.map((r) => String(r.prediction === r.gold)));
       expect(fresh.leaks).toEqual([]);
     } finally {
       await fresh.context.close();
@@ -114,6 +157,63 @@ describe('share links', () => {
     expect(await page.getByTestId('classroom-position').textContent()).toBe(`3 / ${results.length}`);
     await page.keyboard.press('Escape');
     await page.waitForURL(/#\/run\//);
+  });
+
+  it('downloads a catalog dataset (hash-checked, through the mirror) to show a link item by item, and flags a summary its letters do not give', async () => {
+    const honest = await fabricatedCmmluLink(20);
+    const tampered = await fabricatedCmmluLink(20, { tamperSummary: true });
+    const mirror = `?mirror=${encodeURIComponent(`${session.url}/mirror`)}`;
+    const fresh = await openPage(session.opened.context.browser()!, `${session.url}/${mirror}#/shared/${honest.payload}`);
+    try {
+      await fresh.page.getByTestId('shared').waitFor();
+      await fresh.page.getByTestId('shared-show-items').click();
+      await fresh.page.getByTestId('shared-items').waitFor({ timeout: 60_000 });
+      expect(await fresh.page.getByTestId('shared-summary-verified').count()).toBe(1);
+      const rows = await shownRows(fresh.page);
+      expect(rows).toEqual(honest.rows.map((r) => ({ itemId: r.itemId, prediction: r.prediction, correct: r.correct === null ? '' : String(r.correct) })));
+      await fresh.page.getByTestId('shared-items-only-wrong').check();
+      expect((await shownRows(fresh.page)).map((r) => r.itemId)).toEqual(honest.rows.filter((r) => r.correct === false).map((r) => r.itemId));
+
+      // The same link with an inflated overall: the page says so (the dataset is now stored: no download).
+      await fresh.page.goto(`${session.url}/${mirror}#/shared/${tampered.payload}`);
+      await fresh.page.reload();
+      await fresh.page.getByTestId('shared-show-items').click();
+      const mismatch = fresh.page.getByTestId('shared-summary-mismatch');
+      await mismatch.waitFor();
+      expect(await mismatch.textContent()).toMatch(/Overall: [\d.]+ → [\d.]+/);
+      expect(fresh.leaks).toEqual([]);
+    } finally {
+      await fresh.context.close();
+    }
+  });
+
+  it('runs classroom mode from a shared link, revealing the shared letter and the local answer key', async () => {
+    const link = await fabricatedCmmluLink(12);
+    const mirror = `?mirror=${encodeURIComponent(`${session.url}/mirror`)}`;
+    const fresh = await openPage(session.opened.context.browser()!, `${session.url}/${mirror}#/classroom/shared/${link.payload}`);
+    try {
+      const position = fresh.page.getByTestId('classroom-position');
+      await position.waitFor({ timeout: 60_000 });
+      expect(await position.textContent()).toBe(`1 / ${link.rows.length}`);
+      for (const [k, row] of link.rows.slice(0, 3).entries()) {
+        await fresh.page.keyboard.press('B');
+        await fresh.page.keyboard.press('Space');
+        const reveal = await fresh.page.getByTestId('classroom-reveal').textContent();
+        expect(reveal).toContain(`Model: ${row.prediction}`);
+        expect(reveal).toContain(`Answer: ${row.gold}`);
+        expect(reveal).toContain('carries the model’s letters, not its probabilities');
+        await fresh.page.keyboard.press('ArrowRight');
+        expect(await position.textContent()).toBe(`${k + 2} / ${link.rows.length}`);
+      }
+      const classRight = link.rows.slice(0, 3).filter((r) => r.gold === 'B').length;
+      const modelRight = link.rows.slice(0, 3).filter((r) => r.correct).length;
+      expect(await fresh.page.getByTestId('classroom-score').textContent()).toBe(`Class ${classRight} · Model ${modelRight} of 3`);
+      await fresh.page.keyboard.press('Escape');
+      await fresh.page.waitForURL(/#\/shared\//);
+      expect(fresh.leaks).toEqual([]);
+    } finally {
+      await fresh.context.close();
+    }
   });
 
   it('refuses malformed links with a message, and the page keeps working', async () => {

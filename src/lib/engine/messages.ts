@@ -2,7 +2,7 @@
 // and a result type; the worker answers each request id with exactly one `result` or `error` reply,
 // possibly preceded by `progress` (load) or `token` (generate) events for the same id.
 
-import type { BackendChoice, BackendInfo, Dtype, ModelSource } from '../core/models/model-types.ts';
+import type { BackendChoice, BackendInfo, Dtype, ModelSource, ResolvedRevision } from '../core/models/model-types.ts';
 import type { MultipleChoiceItem } from '../core/benchmarks/types.ts';
 import type { McProtocolId } from '../core/protocols/mc-protocols.ts';
 
@@ -28,6 +28,8 @@ export interface LoadResult {
   loadMs: number;
   transformersVersion: string;
   ortVersion: string;
+  /** Hub models: the commit the files came from; absent for the site's own folders. */
+  resolvedRevision?: ResolvedRevision;
 }
 
 export interface ScoreParams {

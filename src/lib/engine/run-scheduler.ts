@@ -153,6 +153,7 @@ function environmentOf(info: LoadResult) {
     transformersVersion: info.transformersVersion,
     ortVersion: info.ortVersion,
     userAgent: typeof navigator === 'undefined' ? 'node' : navigator.userAgent,
+    ...(info.resolvedRevision ? { resolvedRevision: info.resolvedRevision } : {}),
   };
 }
 

@@ -36,8 +36,11 @@ async function storedDataset(db: JianguDatabase, id: DatasetId) {
   return dataset;
 }
 
-/** The run's items: per task in the order asked, the first `limitPerTask` of the split, in file order. */
-async function chooseItems(
+/**
+ * The run's items: per task in the order asked, the first `limitPerTask` of the split, in file order.
+ * Also how a shared link's item list is rebuilt from its configuration (the link carries only a hash).
+ */
+export async function chooseItems(
   db: JianguDatabase,
   request: { datasetId: DatasetId; tasks: string[]; limitPerTask: number | null },
   kind: Item['kind'],

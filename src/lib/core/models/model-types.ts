@@ -34,3 +34,12 @@ export interface BackendInfo {
   fallbackReason?: string;
 }
 
+
+/** The commit a hub model's files came from (see workers/hub-revision.ts). */
+export interface ResolvedRevision {
+  /** The 40-hex commit, or null when it could not be found. */
+  commit: string | null;
+  how: 'pinned' | 'response-header' | 'hub-api' | null;
+  /** Why there is no commit. */
+  note?: string;
+}

@@ -1,0 +1,32 @@
+// Names of catalog things in the interface language. Task and group keys are the benchmark's own
+// (often Chinese already); the catalog carries a Chinese and an English name for each.
+import { findTask, getDataset } from '../../lib/core/benchmarks/catalog.ts';
+import type { DatasetId } from '../../lib/core/benchmarks/types.ts';
+import { locale } from './locale.svelte.ts';
+
+/** A task's name; an unknown key (from an imported file) is shown as it is. */
+export function taskName(datasetId: DatasetId, key: string): string {
+  const task = findTask(datasetId, key);
+  if (!task) return key;
+  return locale.current === 'zh' ? task.zh : task.en === task.zh ? task.en : `${task.en} · ${task.zh}`;
+}
+
+/** A group's (category, competency, domain) name. */
+export function groupName(datasetId: DatasetId, key: string): string {
+  const group = getDataset(datasetId).groups.find((g) => g.key === key);
+  if (!group) return key;
+  return locale.current === 'zh' ? group.zh : group.en;
+}
+
+/** The dataset's title (the catalog's titles are already bilingual where it matters). */
+export function datasetTitle(datasetId: DatasetId): string {
+  return getDataset(datasetId).title;
+}
+
+/** A summary key (`overall`, `pooled`, `items`, `task:<key>`) as a reader would call it. */
+export function summaryKeyName(datasetId: DatasetId, key: string): string {
+  if (key.startsWith('task:')) return taskName(datasetId, key.slice(5));
+  const names: Record<string, [string, string]> = { overall: ['Overall', '总体'], pooled: ['Pooled', '合并'], items: ['Items', '题数'] };
+  const pair = names[key];
+  return pair ? (locale.current === 'zh' ? pair[1] : pair[0]) : key;
+}
