@@ -3,6 +3,7 @@
 // continuation equals a full recomputation, and greedy generation is the same everywhere.
 import { describe, expect, it } from 'vitest';
 import type { OpenedPage } from '../../scripts/browser.ts';
+import { fixtureCommit } from '../../scripts/site-routes.ts';
 import { harnessReady, useBrowserSession } from './session.ts';
 import {
   encodeFixture,
@@ -185,6 +186,33 @@ describe('requests on WebGPU', () => {
     expect(result.generation.tokenIds.length).toBeGreaterThanOrEqual(3);
     expect(result.generation.tokenIds.length).toBeLessThan(400);
     expect(result.afterIds).toBe(encodeFixture(GEN_PROMPT).length);
+  });
+});
+
+describe('a model from a hub', () => {
+  const session = useBrowserSession({ webgpu: false, path: '/harness.html', ready: harnessReady });
+
+  it('records the commit the files came from: X-Repo-Commit of the cached config.json, or the revision when it is one', async () => {
+    const host = `${session.url}/hub/`;
+    const load = (revision?: string) =>
+      session.opened.page.evaluate(
+        async ({ host, revision }) => {
+          const client = new window.jiangu.ModelClient();
+          try {
+            const info = await client.load({ source: { kind: 'hub', id: 'jiangu/jiangu-tiny', host, revision }, dtype: 'fp32', backend: 'wasm' });
+            const scored = await client.score({ prompt: '子曰', candidates: ['A', 'B'] });
+            return { revision: info.resolvedRevision, ids: scored.inputIds };
+          } finally {
+            client.terminate();
+          }
+        },
+        { host, revision },
+      );
+    const main = await load();
+    expect(main.revision).toEqual({ commit: fixtureCommit('jiangu-tiny', 'main'), how: 'response-header' });
+    expect(main.ids).toEqual(encodeFixture('子曰'));
+    const pinned = 'ab'.repeat(20);
+    expect((await load(pinned)).revision).toEqual({ commit: pinned, how: 'pinned' });
   });
 });
 
