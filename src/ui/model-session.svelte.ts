@@ -10,6 +10,8 @@ export class ModelSession {
   files = $state<Record<string, LoadProgress>>({});
   info = $state<LoadResult | null>(null);
   error = $state<ModelError | null>(null);
+  /** Whether `error` came from loading the model or from a later request, so the page can say which. */
+  errorDuring = $state<'load' | 'request'>('load');
   /** What was asked for in the last load, for labels. */
   params = $state<LoadParams | null>(null);
   private clientInstance: ModelClient | null = null;
@@ -38,6 +40,7 @@ export class ModelSession {
   /** Records an error from any request; a dead worker is dropped so the next load starts afresh. */
   fail(error: unknown): void {
     this.error = error instanceof ModelError ? error : new ModelError({ code: 'internal', message: String(error) });
+    this.errorDuring = this.status === 'loading' ? 'load' : 'request';
     if (this.error.code === 'internal' || this.status === 'loading') {
       this.clientInstance?.terminate();
       this.clientInstance = null;

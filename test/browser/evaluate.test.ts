@@ -87,6 +87,29 @@ async function checkPageAccuracies(page: Page, stored: StoredRun, competencies?:
   expect(await page.getByTestId('acc-pooled').textContent()).toBe((100 * pooled).toFixed(2));
 }
 
+/** The charts drew what the stored results give: a bar per task, a radar vertex per competency, every item in the calibration bins. */
+async function checkCharts(page: Page, stored: StoredRun, competencies: Record<string, string[]>): Promise<void> {
+  await page.getByTestId('run-charts').waitFor();
+  const perTask = accuracies(stored.results);
+  const bars = await page.locator('[data-testid=chart-task-bars] [data-testid=interval-bar]').evaluateAll((els) =>
+    els.map((el) => [el.getAttribute('data-key'), Number(el.getAttribute('data-value')), Number(el.getAttribute('data-low')), Number(el.getAttribute('data-high'))] as const),
+  );
+  expect(bars.map(([key]) => key).sort()).toEqual([...perTask.keys()].sort());
+  for (const [key, value, low, high] of bars) {
+    expect(value, key!).toBeCloseTo(100 * perTask.get(key!)!, 9);
+    expect(low).toBeLessThanOrEqual(value);
+    expect(high).toBeGreaterThanOrEqual(value);
+  }
+  const vertices = await page.locator('[data-testid=chart-radar] [data-testid=radar-vertex]').evaluateAll((els) =>
+    els.map((el) => [el.getAttribute('data-key'), Number(el.getAttribute('data-value'))] as const),
+  );
+  const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+  expect(vertices.map(([key]) => key)).toEqual(Object.keys(competencies));
+  for (const [key, value] of vertices) expect(value, key!).toBeCloseTo(100 * mean(competencies[key!].map((t) => perTask.get(t)!)), 9);
+  const counts = await page.locator('[data-testid=chart-calibration] [data-testid=calibration-point]').evaluateAll((els) => els.map((el) => Number(el.getAttribute('data-count'))));
+  expect(counts.reduce((a, b) => a + b, 0)).toBe(stored.results.length);
+}
+
 async function startRun(
   page: Page,
   options: { dataset: string; shots: number; limit?: number; backend: 'wasm' | 'webgpu'; tasks?: string[] },
@@ -150,6 +173,7 @@ describe('multiple-choice runs', () => {
       if (shots === 5) expect(stored.results.some((r) => r.reusedPrefixTokens > 0)).toBe(true);
       checkAgainstReference(stored);
       await checkPageAccuracies(page, stored, COMPETENCIES);
+      await checkCharts(page, stored, COMPETENCIES);
 
       // The inspector: wrong answers only, one item opened, its exact prompt and numbers.
       await page.getByTestId('wrong-only').check();

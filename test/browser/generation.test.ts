@@ -108,6 +108,16 @@ describe('generation runs', () => {
     checkOutputs(stored);
     await checkScores(page, stored);
 
+    // The radar (C3Bench's Figure 1): this run's five scores, beside the paper's best and weakest rows, dashed.
+    const scores = scoreGenerationRun(stored.run.datasetId, stored.results);
+    const vertices = await page.locator('[data-testid=chart-radar] [data-testid=radar-vertex]').evaluateAll((els) =>
+      els.map((el) => ({ series: el.getAttribute('data-series'), key: el.getAttribute('data-key'), value: el.getAttribute('data-value') })),
+    );
+    const ours = vertices.filter((v) => v.series === 'This run');
+    expect(ours.map((v) => [v.key, Number(v.value)])).toEqual(scores.tasks.map((t) => [t.task, t.score]));
+    expect(vertices.filter((v) => v.series === 'paper: Spark-v3').map((v) => Number(v.value))).toEqual([51.61, 21.83, 53.81, 85.38, 34.58]);
+    expect(await page.locator('[data-testid=published-rows] [data-testid=published-row]').count()).toBe(16);
+
     // The per-item view: a punctuation item shows its marks against the reference, an NER item its entity sets.
     const punct = stored.results.find((r) => r.generationTask === 'punctuation')!;
     await page.locator(`[data-testid=gen-items] li[data-item="${punct.itemId}"] button`).click();

@@ -10,13 +10,24 @@ import { MAX_FILE_BYTES } from '../../lib/core/benchmarks/text.ts';
 import { deleteDataset, listDatasets } from '../../lib/store/datasets.ts';
 import { openJianguDb, type JianguDatabase } from '../../lib/store/schema.ts';
 import { storageEstimate, type StorageEstimate } from '../../lib/store/storage.ts';
+import { fmt, t } from '../i18n/locale.svelte.ts';
 
 export type Job =
   | { phase: 'downloading'; progress: FetchProgress | null; abort: AbortController }
   | { phase: 'mapping'; files: CheckedFile[]; origin: 'catalog' | 'import'; source: string }
   | { phase: 'storing' }
   | { phase: 'failed'; message: string }
-  | { phase: 'done'; message: string };
+  // Counts, not a sentence: the page words it in the interface language of the moment.
+  | { phase: 'done'; itemCount: number; skipped: number };
+
+/** What a finished job says, e.g. "Stored 80 items." */
+export function doneMessage(job: { itemCount: number; skipped: number }): string {
+  const items = fmt.count(job.itemCount);
+  const skipped = fmt.count(job.skipped);
+  return job.skipped
+    ? t(`Stored ${items} items (${skipped} source items not imported).`, `已存储 ${items} 道题（源文件中有 ${skipped} 项未导入）。`)
+    : t(`Stored ${items} items.`, `已存储 ${items} 道题。`);
+}
 
 /** Every failure here already carries a message naming the file, line, URL or size involved. */
 function messageOf(error: unknown): string {
@@ -132,10 +143,7 @@ export class DataState {
     this.jobs[id] = { phase: 'storing' };
     const { record, adapted } = await storeDataset(await this.db(), id, files, { origin, source, c3Mapping });
     const skipped = adapted.skipped.reduce((n, s) => n + s.count, 0);
-    this.jobs[id] = {
-      phase: 'done',
-      message: `Stored ${record.itemCount.toLocaleString()} items${skipped ? ` (${skipped.toLocaleString()} source items not imported)` : ''}.`,
-    };
+    this.jobs[id] = { phase: 'done', itemCount: record.itemCount, skipped };
     await this.refresh();
   }
 }

@@ -9,6 +9,7 @@ import { listDatasets } from '../../lib/store/datasets.ts';
 import { getRun, listRuns, loadResults, updateRun } from '../../lib/store/runs.ts';
 import { openJianguDb, type JianguDatabase } from '../../lib/store/schema.ts';
 import type { DatasetRecord } from '../../lib/core/benchmarks/types.ts';
+import { t } from '../i18n/locale.svelte.ts';
 
 export class RunState {
   datasets = $state<DatasetRecord[]>([]);
@@ -20,7 +21,10 @@ export class RunState {
   streaming = $state<{ itemId: string; text: string } | null>(null);
   progress = $state<RunProgress | null>(null);
   running = $state(false);
-  error = $state<string | null>(null);
+  /** An error from src/lib, as thrown (English). */
+  private failure = $state<string | null>(null);
+  /** A run asked for that is not stored; worded when read, so it follows a change of language. */
+  private missingRun = $state<string | null>(null);
   private database: Promise<JianguDatabase> | null = null;
   private abort: AbortController | null = null;
   private client: ModelClient | null = null;
@@ -28,6 +32,17 @@ export class RunState {
   private db(): Promise<JianguDatabase> {
     this.database ??= openJianguDb();
     return this.database;
+  }
+
+  /** What went wrong last, for the page to show; null when nothing did. */
+  get error(): string | null {
+    if (this.missingRun !== null) return t(`No run ${this.missingRun} is stored in this browser.`, `这个浏览器里没有存储评测记录 ${this.missingRun}。`);
+    return this.failure;
+  }
+
+  private setError(failure: string | null, missingRun: string | null = null): void {
+    this.failure = failure;
+    this.missingRun = missingRun;
   }
 
   async refresh(): Promise<void> {
@@ -42,7 +57,7 @@ export class RunState {
     const run = await getRun(db, runId);
     this.current = run ?? null;
     this.results = run ? await loadResults(db, runId) : [];
-    this.error = run ? null : `No run ${runId} is stored in this browser.`;
+    this.setError(null, run ? null : runId);
   }
 
   start(request: NewMcRun): Promise<string | null> {
@@ -55,14 +70,14 @@ export class RunState {
 
   /** Stores a new run, starts it in the background, and returns its id (null, with `error` set, if it could not be created). */
   private async launch(create: (db: JianguDatabase) => Promise<RunRecord>): Promise<string | null> {
-    this.error = null;
+    this.setError(null);
     try {
       const run = await create(await this.db());
       await this.refresh();
       void this.execute(run.id);
       return run.id;
     } catch (error) {
-      this.error = error instanceof Error ? error.message : String(error);
+      this.setError(error instanceof Error ? error.message : String(error));
       return null;
     }
   }
@@ -73,7 +88,7 @@ export class RunState {
     const db = await this.db();
     await this.show(runId);
     this.running = true;
-    this.error = null;
+    this.setError(null);
     const abort = new AbortController();
     this.abort = abort;
     // A worker that crashed before is replaced; a healthy one keeps its loaded model.
@@ -92,7 +107,7 @@ export class RunState {
         },
       });
     } catch (error) {
-      this.error = error instanceof Error ? error.message : String(error);
+      this.setError(error instanceof Error ? error.message : String(error));
       this.client?.terminate();
       this.client = null;
       this.current = (await getRun(db, runId)) ?? this.current;
