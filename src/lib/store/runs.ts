@@ -1,7 +1,10 @@
 // Runs and their per-item results. A run is written before its first item and each result the
 // moment it exists, so closing the tab loses at most the item in flight.
+import { RunImportError, type ImportedRun } from '../core/record/import-validate.ts';
 import type { ItemResult, McRunRecord, RunRecord, RunStatus } from '../core/record/run.ts';
+import { isQuotaError } from './errors.ts';
 import type { JianguDatabase } from './schema.ts';
+import { abortQuietly, transactionEnd } from './transaction-end.ts';
 
 /** Stores a new run (its configuration fixed from now on). */
 export async function createRun(db: JianguDatabase, run: RunRecord): Promise<void> {
@@ -58,4 +61,69 @@ export async function deleteRun(db: JianguDatabase, id: string): Promise<void> {
     tx.objectStore('results').delete(IDBKeyRange.bound([id], [id, []])),
     tx.done,
   ]);
+}
+
+/**
+ * Stores a run read from a file (parseRunFile) under a new local id, with all its results, in one
+ * readwrite transaction over runs and results: on any failure it aborts and nothing is stored.
+ * Called once per imported file. The id is new even when the same file is imported twice, so an
+ * import never replaces a run; `origin.originalRunId` keeps the id the run had where it was made.
+ *
+ * Every write is issued without awaiting the previous one (IndexedDB queues them in order), and
+ * nothing else is awaited while the transaction is open.
+ *
+ * @param db The open database.
+ * @param imported The run and its results, as parseRunFile returns them (run.origin set).
+ * @returns The run as stored.
+ * @throws RunImportError naming the file when the write fails (storage full, a value that cannot
+ *   be stored); the stores are then unchanged.
+ */
+export async function importRun(db: JianguDatabase, imported: ImportedRun): Promise<RunRecord> {
+  const fileName = imported.run.origin?.fileName ?? 'The imported run';
+  const id = crypto.randomUUID();
+  const origin = imported.run.origin ?? {
+    kind: 'jiangu-file' as const,
+    fileName,
+    importedAt: new Date().toISOString(),
+    originalRunId: imported.run.id,
+    storedSummary: null,
+    summaryMismatches: [],
+  };
+  const run = { ...imported.run, id, origin } as RunRecord;
+  const results = imported.results.map((result) => ({ ...result, runId: id }));
+
+  const tx = db.transaction(['runs', 'results'], 'readwrite');
+  const ended = transactionEnd(tx);
+  let failed: { error: unknown; itemId: string | undefined } | undefined;
+  const note = (itemId: string | undefined) => (error: unknown) => {
+    failed ??= { error, itemId };
+  };
+  let current: string | undefined;
+  try {
+    tx.objectStore('runs').add(run).catch(note(undefined));
+    const store = tx.objectStore('results');
+    for (const result of results) {
+      current = result.itemId;
+      store.add(result).catch(note(result.itemId));
+    }
+    current = undefined;
+  } catch (error) {
+    // A synchronous throw (DataCloneError, DataError) does not abort the transaction by itself.
+    failed = { error, itemId: current };
+    abortQuietly(tx);
+  }
+  const end = await ended;
+  if (end.committed && !failed) return run;
+
+  const cause = (failed && !isAbortError(failed.error) ? failed.error : null) ?? (end.committed ? null : end.error) ?? failed?.error;
+  if (isQuotaError(cause) || isQuotaError(end.committed ? null : end.error)) {
+    throw new RunImportError(fileName, `not enough browser storage to keep this run (${results.length} results). Delete old runs or datasets to make room; nothing was stored.`, { cause });
+  }
+  const where = failed?.itemId ? `the result for item ${failed.itemId} could not be stored` : 'the run could not be stored';
+  const detail = cause instanceof Error || cause instanceof DOMException ? `${cause.name}: ${cause.message}` : String(cause ?? 'the transaction was aborted');
+  throw new RunImportError(fileName, `${where} (${detail}); nothing was stored.`, { cause });
+}
+
+function isAbortError(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && 'name' in error && error.name === 'AbortError';
 }

@@ -1,7 +1,9 @@
 import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
 import { predictionsCsv, runJson } from '../../../src/lib/core/record/export.ts';
-import type { McItemResult, McRunRecord } from '../../../src/lib/core/record/run.ts';
+import type { McItemResult } from '../../../src/lib/core/record/run.ts';
+import { runSummary } from '../../../src/lib/core/metrics/run-summary.ts';
+import { makeGenRun, makeMcRun } from '../../fixtures/run-records/build.ts';
 
 const result = (over: Partial<McItemResult>): McItemResult => ({
   runId: 'r',
@@ -40,10 +42,21 @@ describe('predictionsCsv', () => {
 });
 
 describe('runJson', () => {
-  it('round-trips the run and its results', () => {
-    const run = { id: 'r', warnings: [] } as unknown as McRunRecord;
-    const parsed = JSON.parse(runJson(run, [result({})]));
+  it('round-trips the run and its results, with the summary the page computed', () => {
+    const { run, results } = makeMcRun('r');
+    const parsed = JSON.parse(runJson(run, results));
     expect(parsed).toMatchObject({ format: 'jiangu-run', formatVersion: 1, run: { id: 'r' } });
-    expect(parsed.results[0].itemId).toBe('translation/test/0');
+    expect(parsed.run).toEqual(run);
+    expect(parsed.results).toEqual(results);
+    // Two of three right in 古文单字多义, one of two in 通假字: mean of tasks 58.33, pooled 60.
+    expect(parsed.summary).toEqual(runSummary(run, results));
+    expect(parsed.summary).toMatchObject({ items: 5, pooled: 60, 'task:通假字': 50 });
+    expect(parsed.summary.overall).toBeCloseTo(58.3333, 3);
+  });
+
+  it('carries a generation run\'s summary too', () => {
+    const { run, results } = makeGenRun();
+    const parsed = JSON.parse(runJson(run, results));
+    expect(parsed.summary).toMatchObject({ items: 3, 'task:classification': 50, overall: null });
   });
 });

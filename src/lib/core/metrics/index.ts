@@ -7,3 +7,6 @@ export * from './generation-run.ts';
 export * from './mc-unextracted.ts';
 export * from './run-summary.ts';
 export * from './classroom.ts';
+export * from './calibration.ts';
+export * from './compare.ts';
+export * from './difference-intervals.ts';

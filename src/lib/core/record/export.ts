@@ -1,6 +1,7 @@
 // A run's results as files: per-item predictions as CSV (AC-EVAL test predictions can only be
 // submitted this way, its keys being unreleased) and the whole run as JSON.
 import Papa from 'papaparse';
+import { runSummary } from '../metrics/run-summary.ts';
 import type { ItemResult, McItemResult, RunRecord } from './run.ts';
 
 const LETTERS = ['A', 'B', 'C', 'D'] as const;
@@ -27,7 +28,11 @@ export function predictionsCsv(results: readonly McItemResult[]): string {
   return Papa.unparse({ fields: columns, data: rows.map((row) => columns.map((c) => row[c])) }, { newline: '\n' });
 }
 
-/** The run record with its results, as one JSON document. */
+/**
+ * The run record with its results, as one JSON document. The summary is the exporting page's own
+ * numbers: an importer recomputes them from the results and lists any that differ, so a file whose
+ * headline was edited by hand shows it. (Added within format version 1: readers treat it as optional.)
+ */
 export function runJson(run: RunRecord, results: readonly ItemResult[]): string {
-  return `${JSON.stringify({ format: 'jiangu-run', formatVersion: 1, run, results }, null, 2)}\n`;
+  return `${JSON.stringify({ format: 'jiangu-run', formatVersion: 1, run, results, summary: runSummary(run, results) }, null, 2)}\n`;
 }

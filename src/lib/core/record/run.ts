@@ -2,7 +2,7 @@
 // produced, item by item. Stored in IndexedDB by the engine; exported and shared by later issues.
 import type { DatasetId, GenerationTask, OptionLetter } from '../benchmarks/types.ts';
 import type { McProtocolId } from '../protocols/mc-protocols.ts';
-import type { BackendChoice, BackendInfo, Dtype, ModelSource } from '../models/model-types.ts';
+import type { BackendChoice, BackendInfo, Dtype, ModelSource, ResolvedRevision } from '../models/model-types.ts';
 
 export type RunStatus = 'created' | 'running' | 'paused' | 'completed' | 'failed' | 'cancelled';
 
@@ -53,6 +53,8 @@ export interface RunEnvironment {
   transformersVersion: string;
   ortVersion: string;
   userAgent: string;
+  /** Hub models: the commit the files came from (a revision like `main` moves). */
+  resolvedRevision?: ResolvedRevision;
 }
 
 /** The WebGPU-versus-WASM check made before a WebGPU run. */
@@ -93,6 +95,21 @@ export interface GenRunConfig {
   appVersion: string;
 }
 
+/** Where an imported run came from: a file, not a run made in this browser. Such a run is never resumed. */
+export interface RunOrigin {
+  kind: 'jiangu-file' | 'lm-eval';
+  fileName: string;
+  importedAt: string;
+  /** The id the run had where it was made. */
+  originalRunId: string | null;
+  /** The summary as the file states it (percent, keys as runSummary's), null when the file has none. */
+  storedSummary: Record<string, number | null> | null;
+  /** Keys whose stored value differs from the value recomputed from the file's items by more than 0.005 points (or is missing/extra). */
+  summaryMismatches: { key: string; stored: number | null; recomputed: number | null }[];
+  /** lm-eval only: the harness task names and versions as written in the file. */
+  harnessTasks?: { name: string; version: string | number | null }[];
+}
+
 interface RunRecordBase {
   id: string;
   createdAt: string;
@@ -102,6 +119,8 @@ interface RunRecordBase {
   environment?: RunEnvironment;
   warnings: string[];
   error?: string;
+  /** Set on a run imported from a file (see RunOrigin); absent on runs made here. */
+  origin?: RunOrigin;
 }
 
 export interface GenRunRecord extends RunRecordBase {
@@ -142,6 +161,8 @@ export interface McRunRecord {
   /** Things a reader of the result should know (a letter that is not one token, prompts over the limit, …). */
   warnings: string[];
   error?: string;
+  /** Set on a run imported from a file (see RunOrigin); absent on runs made here. */
+  origin?: RunOrigin;
 }
 
 /** One item's outcome, written as soon as it is scored. */

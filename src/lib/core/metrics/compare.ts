@@ -1,0 +1,473 @@
+// Two or more runs of one benchmark side by side: per task, per group (competency, category, …),
+// overall (the benchmark's own rule) and pooled, with each run's difference from the first run (the
+// baseline). Every number the Compare page shows comes from here.
+//
+// Rules:
+//  - Runs must share dataset and kind; anything else is refused (a RangeError naming the run).
+//  - A difference is always "this run − baseline" in points, from the two cells as shown.
+//  - Items are matched by (task, item id), scored items only (correct ≠ null). A row is `paired`
+//    when both runs scored exactly the same items under it, `partly-paired` when they share some,
+//    `unpaired` when they share none, `summary-only` when either run has no per-item results.
+//  - Multiple-choice task and pooled rows get a 95% interval for the difference: Newcombe's paired
+//    method 10 when paired, his unpaired method 10 otherwise. Unpaired on overlapping item sets is
+//    not independent sampling; with the positive correlation two models' answers have, the
+//    unpaired interval errs wide, which we accept rather than silently narrowing to common items.
+//  - Those rows also get the exact McNemar test over the items both runs scored, with A = baseline,
+//    B = this run (b = only the baseline right, c = only this run right), whenever any are shared.
+//  - Group and overall rows are means of means: no interval (a mean of task accuracies has none of
+//    the Wilson kind). Generation rows carry the metric's own interval per run and none for
+//    differences (a bootstrap of F1 or BLEU differences would need paired resampling).
+//  - Published rows (C3Bench, AncientBench only) are mapped onto the rows they name and labelled as
+//    the paper's; they are never computed with.
+import { findTask, getDataset } from '../benchmarks/catalog.ts';
+import { publishedLabel, publishedRowsFor, type PublishedRow } from '../benchmarks/published-results.ts';
+import type { DatasetId, GenerationTask } from '../benchmarks/types.ts';
+import type { Interval } from './accuracy.ts';
+import { DIFFERENCE_INTERVAL_METHODS, newcombePaired, newcombeUnpaired } from './difference-intervals.ts';
+import { scoreGenerationRun, type GenerationResultLike } from './generation-run.ts';
+import { aggregateMultipleChoice, aggregationFor, overallSignature, type McAggregate } from './mc-aggregate.ts';
+import { mcnemarExactFromCounts, mcnemarSignature, type McnemarResult } from './mcnemar.ts';
+
+export const COMPARE_VERSION = 1;
+
+export type ComparableOrigin = 'local' | 'imported' | 'shared';
+export type ComparableKind = 'multiple-choice' | 'generation';
+
+/** One multiple-choice item's outcome in a run. */
+export interface ComparableMcItem {
+  itemId: string;
+  task: string;
+  /** null: no answer key, so not scored. */
+  correct: boolean | null;
+  prediction: string | null;
+}
+
+/** A stored generation result; the item id is what pairs two runs. */
+export interface ComparableGenResult extends GenerationResultLike {
+  itemId: string;
+}
+
+export interface ComparableRun {
+  id: string;
+  label: string;
+  origin: ComparableOrigin;
+  datasetId: DatasetId;
+  kind: ComparableKind;
+  /** Multiple choice: per-item outcomes (enable intervals and pairing). */
+  mcItems?: ComparableMcItem[];
+  /** Generation: the stored per-item results (scored with scoreGenerationRun). */
+  genResults?: ComparableGenResult[];
+  /** A shared link whose data is not here: only its summary (percent, runSummary keys). */
+  summaryOnly?: Record<string, number | null>;
+}
+
+export type CompareRowKind = 'task' | 'group' | 'overall' | 'pooled';
+
+export interface CompareCell {
+  /** Percent (BLEU on its own 0..100 scale); null when the run has nothing to score here. */
+  score: number | null;
+  /** 95%, percent: Wilson for MC tasks and pooled, the metric's own for generation tasks; null otherwise. */
+  interval: Interval | null;
+  /** Scored items behind the cell; null for a summary-only run. */
+  n: number | null;
+  /** Multiple choice: how many of the n were right; null for generation and summary-only runs. */
+  correct: number | null;
+}
+
+/** How a run's items relate to the baseline's under one row. */
+export type Pairing = 'paired' | 'partly-paired' | 'unpaired' | 'summary-only';
+
+export interface CompareMcnemar extends McnemarResult {
+  /** Items both runs scored, the test's sample. */
+  paired: number;
+}
+
+export interface CompareDifference {
+  /** This run − baseline, points; null when either score is missing. */
+  points: number | null;
+  /** 95% interval of the difference, points (MC task and pooled rows only). */
+  interval: Interval | null;
+  /** Which method gave `interval`. */
+  intervalMethod: 'newcombe-paired' | 'newcombe-unpaired' | null;
+  pairing: Pairing;
+  /** Exact McNemar over the common scored items, A = baseline, B = this run. */
+  mcnemar: CompareMcnemar | null;
+}
+
+export interface CompareRow {
+  /** Task key, `group:<key>`, `overall` or `pooled`. */
+  key: string;
+  kind: CompareRowKind;
+  /** The catalog's names for task and group rows; null for others and for tasks the catalog lacks. */
+  name: { zh: string; en: string } | null;
+  /** What the cells measure, e.g. `accuracy`, `BLEU`, `mean of competencies`. */
+  metric: string;
+  /** One per run, in run order. */
+  cells: CompareCell[];
+  /** One per run, in run order; null at 0 (the baseline). */
+  differences: (CompareDifference | null)[];
+}
+
+export interface PublishedColumn {
+  row: PublishedRow;
+  /** Always the paper's (publishedLabel). */
+  label: string;
+  /** Row key → the paper's number; null where the paper gives none. Only keys of the comparison's rows. */
+  scores: Record<string, number | null>;
+}
+
+export interface ComparedRun {
+  id: string;
+  label: string;
+  origin: ComparableOrigin;
+  /** True when only summary numbers were available (no intervals, no pairing). */
+  summaryOnly: boolean;
+}
+
+export interface Comparison {
+  datasetId: DatasetId;
+  kind: ComparableKind;
+  /** In input order; the first is the baseline. */
+  runs: ComparedRun[];
+  rows: CompareRow[];
+  published: PublishedColumn[];
+  /** How every number was computed, sacrebleu-style. */
+  signature: string;
+}
+
+const GEN_METRIC: Record<GenerationTask, string> = {
+  classification: 'accuracy',
+  retrieval: 'level-1 accuracy',
+  ner: 'entity F1',
+  punctuation: 'mark F1',
+  translation: 'BLEU',
+};
+
+const pct = (x: number | null): number | null => (x === null ? null : 100 * x);
+const pctInterval = (i: Interval | null | undefined): Interval | null => (i ? { low: 100 * i.low, high: 100 * i.high } : null);
+const itemKey = (task: string, itemId: string): string => `${task}\u0000${itemId}`;
+const mean = (xs: readonly number[]): number | null => (xs.length === 0 ? null : xs.reduce((a, b) => a + b, 0) / xs.length);
+const EMPTY_CELL: CompareCell = { score: null, interval: null, n: 0, correct: null };
+
+function named(run: ComparableRun): string {
+  return `"${run.label}" (${run.id})`;
+}
+
+function checkRuns(runs: readonly ComparableRun[]): void {
+  if (runs.length === 0) throw new RangeError('nothing to compare: no runs were given');
+  const first = runs[0];
+  for (const run of runs) {
+    if (run.datasetId !== first.datasetId || run.kind !== first.kind) {
+      throw new RangeError(
+        `run ${named(run)} is a ${run.kind} run on ${run.datasetId}, but the first run ${named(first)} is a ${first.kind} run on ${first.datasetId}: only runs of one benchmark and one kind can be compared`,
+      );
+    }
+    const items = run.kind === 'multiple-choice' ? run.mcItems : run.genResults;
+    const wrong = run.kind === 'multiple-choice' ? run.genResults : run.mcItems;
+    if (wrong) throw new RangeError(`run ${named(run)} is a ${run.kind} run but carries ${run.kind === 'multiple-choice' ? 'generation results' : 'multiple-choice items'}`);
+    if (!items && !run.summaryOnly) throw new RangeError(`run ${named(run)} has neither per-item results nor a summary to compare`);
+  }
+}
+
+/** Scored items per row key, for pairing; null for a summary-only run. */
+type ItemSets = Map<string, Map<string, boolean>> | null;
+
+/** Task key → its scored items (key → correct; generation results count as scored, correct = false). */
+function scoredByTask(run: ComparableRun): Map<string, Map<string, boolean>> | null {
+  const out = new Map<string, Map<string, boolean>>();
+  const add = (task: string, itemId: string, correct: boolean) => {
+    let set = out.get(task);
+    if (!set) out.set(task, (set = new Map()));
+    set.set(itemKey(task, itemId), correct);
+  };
+  if (run.kind === 'multiple-choice' && run.mcItems) {
+    for (const item of run.mcItems) if (item.correct !== null) add(item.task, item.itemId, item.correct);
+    return out;
+  }
+  if (run.kind === 'generation' && run.genResults) {
+    for (const r of run.genResults) add(r.task, r.itemId, false);
+    return out;
+  }
+  return null;
+}
+
+function rowItemSets(byTask: Map<string, Map<string, boolean>> | null, rows: readonly { key: string; tasks: readonly string[] }[]): ItemSets {
+  if (!byTask) return null;
+  const sets = new Map<string, Map<string, boolean>>();
+  for (const row of rows) {
+    const merged = new Map<string, boolean>();
+    for (const task of row.tasks) for (const [k, v] of byTask.get(task) ?? []) merged.set(k, v);
+    sets.set(row.key, merged);
+  }
+  return sets;
+}
+
+interface PairCounts {
+  pairing: Pairing;
+  common: number;
+  /** Both right, only this run right, only baseline right, both wrong (over common items). */
+  a: number;
+  onlyThis: number;
+  onlyBaseline: number;
+  d: number;
+}
+
+function pairCounts(base: Map<string, boolean> | undefined, other: Map<string, boolean> | undefined, summary: boolean): PairCounts {
+  const counts: PairCounts = { pairing: 'summary-only', common: 0, a: 0, onlyThis: 0, onlyBaseline: 0, d: 0 };
+  if (summary || !base || !other) return counts;
+  for (const [key, baseRight] of base) {
+    const thisRight = other.get(key);
+    if (thisRight === undefined) continue;
+    counts.common++;
+    if (baseRight && thisRight) counts.a++;
+    else if (thisRight) counts.onlyThis++;
+    else if (baseRight) counts.onlyBaseline++;
+    else counts.d++;
+  }
+  const same = counts.common > 0 && counts.common === base.size && counts.common === other.size;
+  counts.pairing = same ? 'paired' : counts.common > 0 ? 'partly-paired' : 'unpaired';
+  return counts;
+}
+
+interface RowSpec {
+  key: string;
+  kind: CompareRowKind;
+  name: { zh: string; en: string } | null;
+  metric: string;
+  /** The tasks whose items the row covers (for pairing). */
+  tasks: readonly string[];
+}
+
+/** Tasks in catalog order, then tasks the catalog does not list, in order of first appearance. */
+function orderTasks(datasetId: DatasetId, present: ReadonlySet<string>): string[] {
+  const catalog = getDataset(datasetId).tasks.map((t) => t.key).filter((k) => present.has(k));
+  return [...new Set([...catalog, ...present])];
+}
+
+function tasksOf(run: ComparableRun): string[] {
+  if (run.mcItems) return run.mcItems.map((i) => i.task);
+  if (run.genResults) return run.genResults.map((r) => r.task);
+  return Object.keys(run.summaryOnly ?? {})
+    .filter((k) => k.startsWith('task:'))
+    .map((k) => k.slice(5));
+}
+
+const taskName = (datasetId: DatasetId, key: string) => {
+  const task = findTask(datasetId, key);
+  return task ? { zh: task.zh, en: task.en } : null;
+};
+
+function compareMultipleChoice(runs: readonly ComparableRun[]): { rows: CompareRow[]; overall: string } {
+  const datasetId = runs[0].datasetId;
+  const rule = aggregationFor(datasetId);
+  const aggregates: (McAggregate | null)[] = runs.map((run) =>
+    run.mcItems
+      ? aggregateMultipleChoice(
+          run.mcItems.map((i) => ({ itemId: i.itemId, task: i.task, correct: i.correct })),
+          rule.grouping,
+          rule.overallRule,
+        )
+      : null,
+  );
+  const tasks = orderTasks(datasetId, new Set(runs.flatMap(tasksOf)));
+  const present = new Set(tasks);
+  const dataset = getDataset(datasetId);
+  const groups = rule.grouping.groups.filter((g) => g.tasks.some((t) => present.has(t)));
+  const specs: RowSpec[] = [
+    ...tasks.map((key): RowSpec => ({ key, kind: 'task', name: taskName(datasetId, key), metric: 'accuracy', tasks: [key] })),
+    ...groups.map((g): RowSpec => {
+      const info = dataset.groups.find((x) => x.key === g.key);
+      return { key: `group:${g.key}`, kind: 'group', name: info ? { zh: info.zh, en: info.en } : null, metric: 'mean of tasks', tasks: g.tasks };
+    }),
+    { key: 'overall', kind: 'overall', name: null, metric: overallMetric(rule.overallRule, rule.grouping.kind), tasks },
+    { key: 'pooled', kind: 'pooled', name: null, metric: 'accuracy (micro)', tasks },
+  ];
+
+  const cellsFor = (run: ComparableRun, agg: McAggregate | null): Map<string, CompareCell> => {
+    const cells = new Map<string, CompareCell>();
+    if (agg) {
+      const byTask = new Map(agg.tasks.map((t) => [t.task, t]));
+      for (const key of tasks) {
+        const t = byTask.get(key);
+        cells.set(key, t ? { score: pct(t.accuracy), interval: pctInterval(t.wilson), n: t.n, correct: t.correct } : EMPTY_CELL);
+      }
+      for (const g of groups) {
+        const ga = agg.groups.find((x) => x.key === g.key);
+        const n = g.tasks.reduce((sum, task) => sum + (byTask.get(task)?.n ?? 0), 0);
+        const correct = g.tasks.reduce((sum, task) => sum + (byTask.get(task)?.correct ?? 0), 0);
+        cells.set(`group:${g.key}`, { score: pct(ga?.accuracy ?? null), interval: null, n, correct });
+      }
+      cells.set('overall', { score: pct(agg.overall.accuracy), interval: null, n: agg.pooled.n, correct: agg.pooled.correct });
+      cells.set('pooled', { score: pct(agg.pooled.accuracy), interval: pctInterval(agg.pooled.wilson), n: agg.pooled.n, correct: agg.pooled.correct });
+      return cells;
+    }
+    // Summary only: the link's own numbers; a group is the mean of its tasks' numbers, as aggregateMultipleChoice does.
+    const summary = run.summaryOnly ?? {};
+    const taskScore = (key: string): number | null => summary[`task:${key}`] ?? null;
+    const only = (score: number | null): CompareCell => ({ score, interval: null, n: null, correct: null });
+    for (const key of tasks) cells.set(key, only(taskScore(key)));
+    for (const g of groups) {
+      const scores = g.tasks.flatMap((task) => {
+        const s = taskScore(task);
+        return s === null ? [] : [s];
+      });
+      cells.set(`group:${g.key}`, only(mean(scores)));
+    }
+    cells.set('overall', only(summary.overall ?? null));
+    cells.set('pooled', only(summary.pooled ?? null));
+    return cells;
+  };
+
+  const cellMaps = runs.map((run, i) => cellsFor(run, aggregates[i]));
+  const itemSets = runs.map((run) => rowItemSets(run.mcItems ? scoredByTask(run) : null, specs));
+  const rows = specs.map((spec): CompareRow => {
+    const cells = cellMaps.map((m) => m.get(spec.key) ?? EMPTY_CELL);
+    const withIntervals = spec.kind === 'task' || spec.kind === 'pooled';
+    const differences = runs.map((run, i): CompareDifference | null => {
+      if (i === 0) return null;
+      const base = cells[0];
+      const cell = cells[i];
+      const points = base.score !== null && cell.score !== null ? cell.score - base.score : null;
+      const summary = itemSets[0] === null || itemSets[i] === null;
+      const counts = pairCounts(itemSets[0]?.get(spec.key), itemSets[i]?.get(spec.key), summary);
+      let interval: Interval | null = null;
+      let intervalMethod: CompareDifference['intervalMethod'] = null;
+      let mcnemar: CompareMcnemar | null = null;
+      if (withIntervals && !summary) {
+        if (counts.pairing === 'paired') {
+          const r = newcombePaired(counts.a, counts.onlyThis, counts.onlyBaseline, counts.d);
+          if (r) [interval, intervalMethod] = [{ low: 100 * r.low, high: 100 * r.high }, 'newcombe-paired'];
+        } else if (base.n && cell.n && base.correct !== null && cell.correct !== null) {
+          const r = newcombeUnpaired(cell.correct, cell.n, base.correct, base.n);
+          if (r) [interval, intervalMethod] = [{ low: 100 * r.low, high: 100 * r.high }, 'newcombe-unpaired'];
+        }
+        if (counts.common > 0) mcnemar = { ...mcnemarExactFromCounts(counts.onlyBaseline, counts.onlyThis), paired: counts.common };
+      }
+      return { points, interval, intervalMethod, pairing: counts.pairing, mcnemar };
+    });
+    return { key: spec.key, kind: spec.kind, name: spec.name, metric: spec.metric, cells, differences };
+  });
+  return { rows, overall: overallSignature(rule.grouping.kind, rule.overallRule) };
+}
+
+function overallMetric(rule: 'mean-of-groups' | 'mean-of-tasks', kind: string): string {
+  if (rule === 'mean-of-tasks') return 'mean of tasks';
+  const plural: Record<string, string> = { competency: 'competencies', category: 'categories', supercategory: 'supercategories', domain: 'domains' };
+  return `mean of ${plural[kind] ?? 'groups'}`;
+}
+
+function compareGeneration(runs: readonly ComparableRun[]): CompareRow[] {
+  const datasetId = runs[0].datasetId;
+  const scores = runs.map((run) => (run.genResults ? scoreGenerationRun(datasetId, run.genResults) : null));
+  const tasks = orderTasks(datasetId, new Set(runs.flatMap(tasksOf)));
+  const metricOf = (key: string): string => {
+    const info = findTask(datasetId, key);
+    if (info?.generationTask) return GEN_METRIC[info.generationTask];
+    const generationTask = runs.flatMap((r) => r.genResults ?? []).find((r) => r.task === key)?.generationTask;
+    return generationTask ? GEN_METRIC[generationTask] : 'score';
+  };
+  const specs: RowSpec[] = [
+    ...tasks.map((key): RowSpec => ({ key, kind: 'task', name: taskName(datasetId, key), metric: metricOf(key), tasks: [key] })),
+    { key: 'overall', kind: 'overall', name: null, metric: 'average of the five task scores', tasks },
+  ];
+  const cellOf = (i: number, spec: RowSpec): CompareCell => {
+    const s = scores[i];
+    if (!s) {
+      const summary = runs[i].summaryOnly ?? {};
+      return { score: (spec.kind === 'overall' ? summary.overall : summary[`task:${spec.key}`]) ?? null, interval: null, n: null, correct: null };
+    }
+    if (spec.kind === 'overall') return { score: s.overall, interval: null, n: s.tasks.reduce((sum, t) => sum + t.n, 0), correct: null };
+    const t = s.tasks.find((x) => x.task === spec.key);
+    return t ? { score: t.score, interval: t.interval, n: t.n, correct: null } : EMPTY_CELL;
+  };
+  const itemSets = runs.map((run) => rowItemSets(run.genResults ? scoredByTask(run) : null, specs));
+  return specs.map((spec): CompareRow => {
+    const cells = runs.map((_, i) => cellOf(i, spec));
+    const differences = runs.map((_, i): CompareDifference | null => {
+      if (i === 0) return null;
+      const points = cells[0].score !== null && cells[i].score !== null ? cells[i].score! - cells[0].score! : null;
+      const summary = itemSets[0] === null || itemSets[i] === null;
+      const { pairing } = pairCounts(itemSets[0]?.get(spec.key), itemSets[i]?.get(spec.key), summary);
+      return { points, interval: null, intervalMethod: null, pairing, mcnemar: null };
+    });
+    return { key: spec.key, kind: spec.kind, name: spec.name, metric: spec.metric, cells, differences };
+  });
+}
+
+/** A published score key → the comparison's row key, per benchmark. */
+function publishedRowKey(datasetId: DatasetId, key: string): string {
+  if (datasetId === 'c3bench') return key === 'average' ? 'overall' : key;
+  return key === 'overall' ? 'overall' : `group:${key}`;
+}
+
+function publishedColumns(datasetId: DatasetId, rows: readonly CompareRow[]): PublishedColumn[] {
+  const rowKeys = rows.map((r) => r.key);
+  return publishedRowsFor(datasetId).flatMap((row): PublishedColumn[] => {
+    const mapped = new Map(Object.entries(row.scores).map(([k, v]) => [publishedRowKey(datasetId, k), v]));
+    const scores: Record<string, number | null> = {};
+    for (const key of rowKeys) scores[key] = mapped.get(key) ?? null;
+    return Object.values(scores).some((v) => v !== null) ? [{ row, label: publishedLabel(row), scores }] : [];
+  });
+}
+
+function signatureFor(kind: ComparableKind, overall: string | null): string {
+  if (kind === 'multiple-choice') {
+    return [
+      'compare',
+      'kind:mc',
+      'baseline:first',
+      'diff:points(run-baseline)',
+      'ci:wilson-95(task,pooled)',
+      `diff-ci:${DIFFERENCE_INTERVAL_METHODS.paired}(same-items)`,
+      `${DIFFERENCE_INTERVAL_METHODS.unpaired}(other-items)`,
+      `test:${mcnemarSignature()}(common-items,A:baseline)`,
+      'pairing:task+item-id,scored-only',
+      `overall:[${overall}]`,
+      `version:${COMPARE_VERSION}`,
+    ].join('|');
+  }
+  return ['compare', 'kind:generation', 'baseline:first', 'diff:points(run-baseline)', 'ci:metric-own(task)', 'diff-ci:none', 'test:none', 'pairing:task+item-id', `version:${COMPARE_VERSION}`].join('|');
+}
+
+/**
+ * Compares runs of one dataset and one kind; the first is the baseline. Throws a RangeError naming
+ * the run when one is of another dataset or kind, or carries no data of its kind.
+ */
+export function compareRuns(runs: readonly ComparableRun[]): Comparison {
+  checkRuns(runs);
+  const { datasetId, kind } = runs[0];
+  let rows: CompareRow[];
+  let overall: string | null = null;
+  if (kind === 'multiple-choice') ({ rows, overall } = compareMultipleChoice(runs));
+  else rows = compareGeneration(runs);
+  return {
+    datasetId,
+    kind,
+    runs: runs.map((r) => ({ id: r.id, label: r.label, origin: r.origin, summaryOnly: !(kind === 'multiple-choice' ? r.mcItems : r.genResults) })),
+    rows,
+    published: publishedColumns(datasetId, rows),
+    signature: signatureFor(kind, overall),
+  };
+}
+
+/** What a chart needs: for chosen row kinds, each run's scores and intervals in row order. */
+export interface ComparisonSeries {
+  rowKeys: string[];
+  rowNames: ({ zh: string; en: string } | null)[];
+  runs: { id: string; label: string; scores: (number | null)[]; intervals: (Interval | null)[] }[];
+}
+
+/** Per-row scores and intervals per run (tasks by default; competencies with kinds = ['group']). */
+export function comparisonSeries(comparison: Comparison, kinds: readonly CompareRowKind[] = ['task']): ComparisonSeries {
+  const rows = comparison.rows.filter((r) => kinds.includes(r.kind));
+  return {
+    rowKeys: rows.map((r) => r.key),
+    rowNames: rows.map((r) => r.name),
+    runs: comparison.runs.map((run, i) => ({
+      id: run.id,
+      label: run.label,
+      scores: rows.map((r) => r.cells[i].score),
+      intervals: rows.map((r) => r.cells[i].interval),
+    })),
+  };
+}

@@ -1,0 +1,458 @@
+// Reads a run file this site exported (runJson: format "jiangu-run", version 1). The file is
+// untrusted: every field is checked and rebuilt, the results are checked against the run (ids, order,
+// letters, the prediction against the log-probabilities, `correct` against prediction and gold), and
+// the summary is recomputed from the results, never taken from the file.
+import { getDataset } from '../benchmarks/catalog.ts';
+import type { DatasetId, GenerationTask, OptionLetter } from '../benchmarks/types.ts';
+import { argmax } from '../logprobs.ts';
+import { runSummary, summaryMismatches } from '../metrics/run-summary.ts';
+import type { Backend, BackendChoice, Dtype, ModelSource } from '../models/model-types.ts';
+import { protocolForDataset, type McProtocolId } from '../protocols/mc-protocols.ts';
+import {
+  FieldProblem,
+  FieldReader,
+  RUN_IMPORT_LIMITS,
+  anyObject,
+  bool,
+  fail,
+  finite,
+  id,
+  int,
+  isoDate,
+  list,
+  name,
+  oneOf,
+  sha256,
+  summaryRecord,
+  text,
+  type ImportedRun,
+  type Obj,
+} from './import-validate.ts';
+import type {
+  BackendCheck,
+  Decoding,
+  GenItemResult,
+  GenRunConfig,
+  GenRunRecord,
+  ItemResult,
+  LetterToken,
+  McItemResult,
+  McRunConfig,
+  McRunRecord,
+  RunEnvironment,
+  RunModel,
+  RunOrigin,
+  RunRecord,
+  RunStatus,
+} from './run.ts';
+
+const INT_MAX = 1_000_000_000;
+const { results: MAX_RESULTS, listEntries: MAX_LIST, shortChars: SHORT } = RUN_IMPORT_LIMITS;
+
+// Records (not arrays) so that adding a member to a union fails to compile until it is listed here.
+const DATASET_IDS: Record<DatasetId, true> = { aclue: true, 'cmmlu-ancient': true, 'ac-eval': true, wenmind: true, ancientbench: true, c3bench: true };
+const STATUSES: Record<RunStatus, true> = { created: true, running: true, paused: true, completed: true, failed: true, cancelled: true };
+const MC_PROTOCOL_IDS: Record<McProtocolId, true> = { cmmlu: true, ancientbench: true, aclue: true, 'wenmind-mc': true, 'ac-eval': true };
+const DTYPES: Record<Dtype, true> = { fp32: true, fp16: true, q8: true, q4: true, q4f16: true };
+const BACKEND_CHOICES: Record<BackendChoice, true> = { auto: true, webgpu: true, wasm: true };
+const BACKENDS: Record<Backend, true> = { webgpu: true, wasm: true };
+const SCORINGS: Record<McRunConfig['scoring'], true> = { 'letter-logits': true, 'generate-extract': true };
+const GENERATION_TASKS: Record<GenerationTask, true> = { classification: true, retrieval: true, ner: true, punctuation: true, translation: true };
+const STOPPED_BY: Record<GenItemResult['stoppedBy'], true> = { eos: true, 'max-tokens': true, cancelled: true };
+const LETTERS: Record<OptionLetter, true> = { A: true, B: true, C: true, D: true };
+const ORIGIN_KINDS: Record<RunOrigin['kind'], true> = { 'jiangu-file': true, 'lm-eval': true };
+const REVISION_HOW = { pinned: true, 'response-header': true, 'hub-api': true } as const;
+
+/** What an lm-eval import writes as the template hash: the harness's prompt is not one of ours. */
+export const LM_EVAL_TEMPLATE_HASH = 'lm-eval';
+
+function source(r: FieldReader, value: unknown, path: string): ModelSource {
+  const s = r.object(value, path, ['kind'], ['id', 'revision', 'host', 'name']);
+  if (oneOf(s.kind, `${path}.kind`, { hub: true, site: true }) === 'hub') {
+    const hub: ModelSource = { kind: 'hub', id: id(s.id, `${path}.id`) };
+    if (s.revision !== undefined) hub.revision = name(s.revision, `${path}.revision`);
+    if (s.host !== undefined) hub.host = name(s.host, `${path}.host`);
+    return hub;
+  }
+  return { kind: 'site', name: id(s.name, `${path}.name`) };
+}
+
+function model(r: FieldReader, value: unknown, path: string): RunModel {
+  const o = r.object(value, path, ['source', 'dtype', 'backend']);
+  return { source: source(r, o.source, `${path}.source`), dtype: oneOf(o.dtype, `${path}.dtype`, DTYPES), backend: oneOf(o.backend, `${path}.backend`, BACKEND_CHOICES) };
+}
+
+function uniqueNames(value: unknown, path: string, max: number): string[] {
+  const seen = new Map<string, number>();
+  return list(value, path, max, (v, p) => {
+    const s = id(v, p);
+    const first = seen.get(s);
+    if (first !== undefined) throw new FieldProblem(`${p}: ${JSON.stringify(s)} appears twice (also at [${first}])`);
+    seen.set(s, seen.size);
+    return s;
+  });
+}
+
+/** The fields both configurations share. `lmEvalHash`: the run was itself imported, so the harness's marker is a valid hash. */
+function commonConfig(r: FieldReader, o: Obj, lmEvalHash: boolean) {
+  const templateHash = lmEvalHash && o.templateHash === LM_EVAL_TEMPLATE_HASH ? LM_EVAL_TEMPLATE_HASH : sha256(o.templateHash, 'run.config.templateHash');
+  const itemIds = uniqueNames(o.itemIds, 'run.config.itemIds', MAX_RESULTS);
+  return {
+    model: model(r, o.model, 'run.config.model'),
+    protocolVersion: int(o.protocolVersion, 'run.config.protocolVersion', 0, INT_MAX),
+    templateHash,
+    chatTemplate: bool(o.chatTemplate, 'run.config.chatTemplate'),
+    datasetId: oneOf(o.datasetId, 'run.config.datasetId', DATASET_IDS),
+    datasetFiles: list(o.datasetFiles, 'run.config.datasetFiles', MAX_LIST, (v, p) => {
+      const f = r.object(v, p, ['path', 'sha256']);
+      return { path: id(f.path, `${p}.path`), sha256: sha256(f.sha256, `${p}.sha256`) };
+    }),
+    tasks: uniqueNames(o.tasks, 'run.config.tasks', MAX_LIST),
+    limitPerTask: o.limitPerTask === null ? null : int(o.limitPerTask, 'run.config.limitPerTask', 0, INT_MAX),
+    itemIds,
+    appVersion: name(o.appVersion, 'run.config.appVersion'),
+  };
+}
+
+const COMMON_KEYS = ['kind', 'model', 'protocolId', 'protocolVersion', 'templateHash', 'chatTemplate', 'datasetId', 'datasetFiles', 'tasks', 'limitPerTask', 'itemIds', 'appVersion'];
+
+function mcConfig(r: FieldReader, value: unknown, lmEvalHash: boolean): McRunConfig {
+  const o = r.object(value, 'run.config', [...COMMON_KEYS, 'scoring', 'shots', 'contextLimit', 'prefixReuse'], ['maxNewTokens']);
+  const config: McRunConfig = {
+    kind: 'multiple-choice',
+    ...commonConfig(r, o, lmEvalHash),
+    protocolId: oneOf(o.protocolId, 'run.config.protocolId', MC_PROTOCOL_IDS),
+    scoring: oneOf(o.scoring, 'run.config.scoring', SCORINGS),
+    shots: int(o.shots, 'run.config.shots', 0, 1000),
+    contextLimit: int(o.contextLimit, 'run.config.contextLimit', 0, INT_MAX),
+    prefixReuse: bool(o.prefixReuse, 'run.config.prefixReuse'),
+  };
+  if (o.maxNewTokens !== undefined) config.maxNewTokens = int(o.maxNewTokens, 'run.config.maxNewTokens', 1, INT_MAX);
+  let expected: McProtocolId | null = null;
+  try {
+    expected = protocolForDataset(config.datasetId).id;
+  } catch {
+    throw new FieldProblem(`run.config.datasetId: ${config.datasetId} has no multiple-choice tasks, so a multiple-choice run on it cannot exist`);
+  }
+  if (config.protocolId !== expected) fail('run.config.protocolId', `${JSON.stringify(expected)} (the protocol of dataset ${config.datasetId})`, config.protocolId);
+  return config;
+}
+
+function decoding(r: FieldReader, value: unknown, path: string): Decoding {
+  const o = r.object(value, path, ['kind'], ['topK', 'topP', 'seed']);
+  if (oneOf(o.kind, `${path}.kind`, { greedy: true, sample: true }) === 'greedy') return { kind: 'greedy' };
+  r.object(o, path, ['kind', 'topK', 'topP', 'seed']);
+  return { kind: 'sample', topK: int(o.topK, `${path}.topK`, 1, INT_MAX), topP: finite(o.topP, `${path}.topP`, 0, 1), seed: int(o.seed, `${path}.seed`, 0, Number.MAX_SAFE_INTEGER) };
+}
+
+function genConfig(r: FieldReader, value: unknown, lmEvalHash: boolean): GenRunConfig {
+  const o = r.object(value, 'run.config', [...COMMON_KEYS, 'maxNewTokens', 'decoding']);
+  const config: GenRunConfig = {
+    kind: 'generation',
+    ...commonConfig(r, o, lmEvalHash),
+    protocolId: oneOf(o.protocolId, 'run.config.protocolId', { c3bench: true }),
+    maxNewTokens: int(o.maxNewTokens, 'run.config.maxNewTokens', 1, INT_MAX),
+    decoding: decoding(r, o.decoding, 'run.config.decoding'),
+  };
+  if (!getDataset(config.datasetId).tasks.some((task) => task.kind === 'generation')) {
+    throw new FieldProblem(`run.config.datasetId: ${config.datasetId} has no generation tasks, so a generation run on it cannot exist`);
+  }
+  return config;
+}
+
+function environment(r: FieldReader, value: unknown, path: string): RunEnvironment {
+  const o = r.object(value, path, ['backendInfo', 'modelInputNames', 'transformersVersion', 'ortVersion', 'userAgent'], ['resolvedRevision']);
+  const b = r.object(o.backendInfo, `${path}.backendInfo`, ['backend', 'wasmThreads', 'crossOriginIsolated'], ['adapter', 'fallbackReason']);
+  const backendInfo: RunEnvironment['backendInfo'] = {
+    backend: oneOf(b.backend, `${path}.backendInfo.backend`, BACKENDS),
+    wasmThreads: int(b.wasmThreads, `${path}.backendInfo.wasmThreads`, 0, 1024),
+    crossOriginIsolated: bool(b.crossOriginIsolated, `${path}.backendInfo.crossOriginIsolated`),
+  };
+  if (b.adapter !== undefined) {
+    const p = `${path}.backendInfo.adapter`;
+    const a = r.object(b.adapter, p, ['vendor', 'architecture', 'device', 'description', 'isFallbackAdapter', 'shaderF16']);
+    backendInfo.adapter = {
+      vendor: name(a.vendor, `${p}.vendor`),
+      architecture: name(a.architecture, `${p}.architecture`),
+      device: name(a.device, `${p}.device`),
+      description: name(a.description, `${p}.description`),
+      isFallbackAdapter: bool(a.isFallbackAdapter, `${p}.isFallbackAdapter`),
+      shaderF16: bool(a.shaderF16, `${p}.shaderF16`),
+    };
+  }
+  if (b.fallbackReason !== undefined) backendInfo.fallbackReason = text(b.fallbackReason, `${path}.backendInfo.fallbackReason`, SHORT * 4);
+  const env: RunEnvironment = {
+    backendInfo,
+    modelInputNames: list(o.modelInputNames, `${path}.modelInputNames`, 100, name),
+    transformersVersion: name(o.transformersVersion, `${path}.transformersVersion`),
+    ortVersion: name(o.ortVersion, `${path}.ortVersion`),
+    userAgent: name(o.userAgent, `${path}.userAgent`),
+  };
+  if (o.resolvedRevision !== undefined) {
+    const p = `${path}.resolvedRevision`;
+    const v = r.object(o.resolvedRevision, p, ['commit', 'how'], ['note']);
+    const commit = v.commit === null ? null : name(v.commit, `${p}.commit`);
+    if (commit !== null && !/^[0-9a-f]{40}$/.test(commit)) fail(`${p}.commit`, '40 lower-case hex digits (a git commit) or null', commit);
+    env.resolvedRevision = { commit, how: v.how === null ? null : oneOf(v.how, `${p}.how`, REVISION_HOW) };
+    if (v.note !== undefined) env.resolvedRevision.note = text(v.note, `${p}.note`, SHORT * 4);
+  }
+  return env;
+}
+
+function backendCheck(r: FieldReader, value: unknown, path: string): BackendCheck {
+  const o = r.object(value, path, ['itemIds', 'tolerance', 'maxLogProbDiff', 'mismatchedPredictions', 'passed'], ['overridden']);
+  const check: BackendCheck = {
+    itemIds: list(o.itemIds, `${path}.itemIds`, MAX_LIST, id),
+    tolerance: finite(o.tolerance, `${path}.tolerance`, 0),
+    maxLogProbDiff: finite(o.maxLogProbDiff, `${path}.maxLogProbDiff`, 0),
+    mismatchedPredictions: list(o.mismatchedPredictions, `${path}.mismatchedPredictions`, MAX_LIST, id),
+    passed: bool(o.passed, `${path}.passed`),
+  };
+  if (o.overridden !== undefined) check.overridden = bool(o.overridden, `${path}.overridden`);
+  return check;
+}
+
+function letterTokens(r: FieldReader, value: unknown, path: string): LetterToken[] {
+  return list(value, path, 4, (v, p) => {
+    const o = r.object(v, p, ['letter', 'tokenId', 'singleToken']);
+    return { letter: id(o.letter, `${p}.letter`), tokenId: int(o.tokenId, `${p}.tokenId`, 0, INT_MAX), singleToken: bool(o.singleToken, `${p}.singleToken`) };
+  });
+}
+
+/** The origin an earlier import gave the run (it was imported, then exported again). */
+function earlierOrigin(r: FieldReader, value: unknown, path: string): RunOrigin {
+  const o = r.object(value, path, ['kind', 'fileName', 'importedAt', 'originalRunId', 'storedSummary', 'summaryMismatches'], ['harnessTasks']);
+  const origin: RunOrigin = {
+    kind: oneOf(o.kind, `${path}.kind`, ORIGIN_KINDS),
+    fileName: name(o.fileName, `${path}.fileName`),
+    importedAt: isoDate(o.importedAt, `${path}.importedAt`),
+    originalRunId: o.originalRunId === null ? null : name(o.originalRunId, `${path}.originalRunId`),
+    storedSummary: o.storedSummary === null ? null : summaryRecord(o.storedSummary, `${path}.storedSummary`),
+    summaryMismatches: list(o.summaryMismatches, `${path}.summaryMismatches`, MAX_LIST, (v, p) => {
+      const m = r.object(v, p, ['key', 'stored', 'recomputed']);
+      return { key: name(m.key, `${p}.key`), stored: m.stored === null ? null : finite(m.stored, `${p}.stored`), recomputed: m.recomputed === null ? null : finite(m.recomputed, `${p}.recomputed`) };
+    }),
+  };
+  if (o.harnessTasks !== undefined) {
+    origin.harnessTasks = list(o.harnessTasks, `${path}.harnessTasks`, MAX_LIST, (v, p) => {
+      const t = r.object(v, p, ['name', 'version']);
+      const version = t.version === null ? null : typeof t.version === 'number' ? finite(t.version, `${p}.version`) : name(t.version, `${p}.version`);
+      return { name: id(t.name, `${p}.name`), version };
+    });
+  }
+  return origin;
+}
+
+/** What every result is checked against. */
+interface RunFacts {
+  runId: string;
+  position: Map<string, number>;
+  tasks: Set<string>;
+}
+
+function resultBase(r: FieldReader, o: Obj, path: string, facts: RunFacts) {
+  const runId = name(o.runId, `${path}.runId`);
+  if (runId !== facts.runId) fail(`${path}.runId`, `${JSON.stringify(facts.runId)} (the run's id)`, runId);
+  const itemId = id(o.itemId, `${path}.itemId`);
+  const position = facts.position.get(itemId);
+  if (position === undefined) throw new FieldProblem(`${path}.itemId: ${JSON.stringify(itemId)} is not one of the run's items (run.config.itemIds)`);
+  const task = id(o.task, `${path}.task`);
+  if (!facts.tasks.has(task)) {
+    const known = [...facts.tasks];
+    fail(`${path}.task`, `one of the run's tasks (${known.slice(0, 10).join(', ')}${known.length > 10 ? ', …' : ''})`, task);
+  }
+  const index = int(o.index, `${path}.index`, 0, MAX_RESULTS);
+  if (index !== position) fail(`${path}.index`, `${position} (the position of ${itemId} in run.config.itemIds)`, index);
+  const promptHash = o.promptHash === '' ? '' : sha256(o.promptHash, `${path}.promptHash`);
+  return {
+    runId,
+    itemId,
+    task,
+    index,
+    prompt: text(o.prompt, `${path}.prompt`),
+    promptHash,
+    tokenCount: int(o.tokenCount, `${path}.tokenCount`, 0, INT_MAX),
+  };
+}
+
+const MC_RESULT_KEYS = ['runId', 'itemId', 'task', 'index', 'prompt', 'promptHash', 'tokenCount', 'shotsUsed', 'exemplarIds', 'letters', 'tokenIds', 'logProbs', 'probs', 'prediction', 'gold', 'correct', 'reusedPrefixTokens', 'forwardMs', 'completedAt'];
+
+function letterOrNull(value: unknown, path: string, letters: readonly OptionLetter[]): OptionLetter | null {
+  if (value === null) return null;
+  if (typeof value !== 'string' || !(letters as readonly string[]).includes(value)) fail(path, `one of ${letters.join(', ')} or null`, value);
+  return value as OptionLetter;
+}
+
+function mcResult(r: FieldReader, value: unknown, path: string, facts: RunFacts, config: McRunConfig): McItemResult {
+  const o = r.object(value, path, MC_RESULT_KEYS, ['generated']);
+  const base = resultBase(r, o, path, facts);
+  const seen = new Set<string>();
+  const letters = list(o.letters, `${path}.letters`, 4, (v, p) => {
+    const letter = oneOf(v, p, LETTERS);
+    if (seen.has(letter)) throw new FieldProblem(`${p}: the letter ${letter} appears twice`);
+    seen.add(letter);
+    return letter;
+  });
+  if (letters.length < 2) fail(`${path}.letters`, '2 to 4 option letters', o.letters);
+  const extract = config.scoring === 'generate-extract';
+  const sized = <T>(v: unknown, p: string, item: (v: unknown, p: string) => T, mayBeEmpty: boolean): T[] => {
+    const values = list(v, p, 4, item);
+    if (values.length !== letters.length && !(mayBeEmpty && values.length === 0)) {
+      fail(p, `${letters.length} entries (one per letter)${mayBeEmpty ? ' or none' : ''}`, v);
+    }
+    return values;
+  };
+  const tokenIds = sized(o.tokenIds, `${path}.tokenIds`, (v, p) => int(v, p, 0, INT_MAX), true);
+  const logProbs = sized(o.logProbs, `${path}.logProbs`, (v, p) => finite(v, p), extract);
+  const probs = sized(o.probs, `${path}.probs`, (v, p) => finite(v, p, 0, 1), extract);
+  const prediction = letterOrNull(o.prediction, `${path}.prediction`, letters);
+  if (!extract) {
+    const best = letters[argmax(logProbs)];
+    if (prediction !== best) fail(`${path}.prediction`, `${JSON.stringify(best)} (the letter with the highest log-probability)`, prediction);
+  }
+  const gold = letterOrNull(o.gold, `${path}.gold`, letters);
+  const correct = o.correct === null ? null : bool(o.correct, `${path}.correct`);
+  const expected = gold === null ? null : prediction === gold;
+  if (correct !== expected) fail(`${path}.correct`, `${expected} (prediction ${prediction ?? 'none'}, gold ${gold ?? 'none'})`, correct);
+  const result: McItemResult = {
+    ...base,
+    shotsUsed: int(o.shotsUsed, `${path}.shotsUsed`, 0, 1000),
+    exemplarIds: list(o.exemplarIds, `${path}.exemplarIds`, 1000, id),
+    letters,
+    tokenIds,
+    logProbs,
+    probs,
+    prediction,
+    gold,
+    correct,
+    reusedPrefixTokens: int(o.reusedPrefixTokens, `${path}.reusedPrefixTokens`, 0, INT_MAX),
+    forwardMs: finite(o.forwardMs, `${path}.forwardMs`, 0),
+    completedAt: isoDate(o.completedAt, `${path}.completedAt`),
+  };
+  if (extract) {
+    const p = `${path}.generated`;
+    const g = r.object(o.generated, p, ['output', 'rule', 'ambiguous']);
+    result.generated = { output: text(g.output, `${p}.output`), rule: g.rule === null ? null : name(g.rule, `${p}.rule`), ambiguous: bool(g.ambiguous, `${p}.ambiguous`) };
+  } else if (o.generated !== undefined) {
+    throw new FieldProblem(`${path}.generated: a letter-logits run has no generated answers; this result has one`);
+  }
+  return result;
+}
+
+const GEN_RESULT_KEYS = ['runId', 'itemId', 'task', 'generationTask', 'index', 'prompt', 'promptHash', 'tokenCount', 'output', 'outputTokenIds', 'stoppedBy', 'references', 'ms', 'completedAt'];
+
+function genResult(r: FieldReader, value: unknown, path: string, facts: RunFacts, datasetId: DatasetId): GenItemResult {
+  const o = r.object(value, path, GEN_RESULT_KEYS);
+  const base = resultBase(r, o, path, facts);
+  const generationTask = oneOf(o.generationTask, `${path}.generationTask`, GENERATION_TASKS);
+  const known = getDataset(datasetId).tasks.find((t) => t.key === base.task)?.generationTask;
+  if (known !== undefined && known !== generationTask) fail(`${path}.generationTask`, `${JSON.stringify(known)} (how ${datasetId}'s task ${base.task} is scored)`, generationTask);
+  const references = list(o.references, `${path}.references`, MAX_LIST, (v, p) => text(v, p));
+  if (references.length === 0) fail(`${path}.references`, 'at least one reference', o.references);
+  return {
+    ...base,
+    generationTask,
+    output: text(o.output, `${path}.output`),
+    outputTokenIds: list(o.outputTokenIds, `${path}.outputTokenIds`, MAX_RESULTS, (v, p) => int(v, p, 0, INT_MAX)),
+    stoppedBy: oneOf(o.stoppedBy, `${path}.stoppedBy`, STOPPED_BY),
+    references,
+    ms: finite(o.ms, `${path}.ms`, 0),
+    completedAt: isoDate(o.completedAt, `${path}.completedAt`),
+  };
+}
+
+/**
+ * Reads a Jiangu run file's parsed JSON (the caller has checked `format` and `formatVersion`).
+ *
+ * @param root The file's top-level object.
+ * @param fileName For the origin.
+ * @param importedAt ISO time of this import.
+ * @throws FieldProblem naming the first field that is wrong.
+ */
+export function readJianguRun(root: Obj, fileName: string, importedAt: string): ImportedRun {
+  const r = new FieldReader();
+  r.object(root, 'file', ['format', 'formatVersion', 'run', 'results'], ['summary']);
+  const runObj = r.object(root.run, 'run', ['id', 'createdAt', 'updatedAt', 'datasetId', 'status', 'config', 'warnings'], ['environment', 'check', 'letterTokens', 'error', 'origin']);
+  const kind = oneOf(anyObject(runObj.config, 'run.config').kind, 'run.config.kind', { 'multiple-choice': true, generation: true });
+  const previous = runObj.origin === undefined ? null : earlierOrigin(r, runObj.origin, 'run.origin');
+  const config = kind === 'multiple-choice' ? mcConfig(r, runObj.config, previous !== null) : genConfig(r, runObj.config, previous !== null);
+
+  const datasetId = oneOf(runObj.datasetId, 'run.datasetId', DATASET_IDS);
+  if (datasetId !== config.datasetId) fail('run.datasetId', `${JSON.stringify(config.datasetId)} (run.config.datasetId)`, datasetId);
+  const originalId = id(runObj.id, 'run.id');
+  const status = oneOf(runObj.status, 'run.status', STATUSES);
+  const warnings = list(runObj.warnings, 'run.warnings', MAX_LIST, (v, p) => text(v, p, SHORT * 20));
+  const base = {
+    id: originalId,
+    createdAt: isoDate(runObj.createdAt, 'run.createdAt'),
+    updatedAt: isoDate(runObj.updatedAt, 'run.updatedAt'),
+    datasetId,
+    status,
+    warnings,
+    ...(runObj.environment === undefined ? {} : { environment: environment(r, runObj.environment, 'run.environment') }),
+    ...(runObj.error === undefined ? {} : { error: text(runObj.error, 'run.error', SHORT * 20) }),
+  };
+
+  if (!Array.isArray(root.results)) fail('results', 'a list', root.results);
+  if (root.results.length > MAX_RESULTS) throw new FieldProblem(`results: the file has ${root.results.length} results; the most one import takes is ${MAX_RESULTS}`);
+  const facts: RunFacts = { runId: originalId, position: new Map(config.itemIds.map((itemId, i) => [itemId, i])), tasks: new Set(config.tasks) };
+  const seen = new Map<string, number>();
+  const results: ItemResult[] = root.results.map((v: unknown, i: number) => {
+    const path = `results[${i}]`;
+    const result = config.kind === 'multiple-choice' ? mcResult(r, v, path, facts, config) : genResult(r, v, path, facts, config.datasetId);
+    const first = seen.get(result.itemId);
+    if (first !== undefined) throw new FieldProblem(`${path}.itemId: ${JSON.stringify(result.itemId)} has two results (also results[${first}])`);
+    seen.set(result.itemId, i);
+    return result;
+  });
+  results.sort((a, b) => a.index - b.index);
+
+  const run: RunRecord =
+    config.kind === 'multiple-choice'
+      ? ({
+          ...base,
+          config,
+          ...(runObj.check === undefined ? {} : { check: backendCheck(r, runObj.check, 'run.check') }),
+          ...(runObj.letterTokens === undefined ? {} : { letterTokens: letterTokens(r, runObj.letterTokens, 'run.letterTokens') }),
+        } satisfies McRunRecord)
+      : ({ ...base, config } satisfies GenRunRecord);
+  if (config.kind === 'generation') {
+    // Only multiple-choice runs have these.
+    if (runObj.check !== undefined) r.ignored.add('run.check');
+    if (runObj.letterTokens !== undefined) r.ignored.add('run.letterTokens');
+  }
+
+  const storedSummary = root.summary === undefined || root.summary === null ? null : summaryRecord(root.summary, 'summary');
+  const recomputed = recomputeSummary(run, results);
+
+  // Nothing runs an imported run here: one exported mid-run is stopped, not running.
+  if (status === 'running') {
+    run.status = 'cancelled';
+    warnings.push(`The file was exported while the run was still running (${results.length} of ${config.itemIds.length} items); it is imported as stopped.`);
+  }
+  if (previous) {
+    warnings.push(`Before this file was exported, the run had been imported from ${previous.kind === 'lm-eval' ? 'an lm-evaluation-harness file' : 'a run file'} (${previous.fileName}) on ${previous.importedAt}.`);
+  }
+  const ignored = r.ignoredWarning();
+  if (ignored) warnings.push(ignored);
+
+  run.origin = {
+    kind: 'jiangu-file',
+    fileName,
+    importedAt,
+    originalRunId: originalId,
+    storedSummary,
+    summaryMismatches: storedSummary ? summaryMismatches(storedSummary, recomputed) : [],
+    ...(previous?.harnessTasks ? { harnessTasks: previous.harnessTasks } : {}),
+  };
+  return { run, results };
+}
+
+/** runSummary, with its refusals (a result set it cannot aggregate) reported as a problem of the file. */
+export function recomputeSummary(run: ImportedRun['run'], results: readonly ItemResult[]): Record<string, number | null> {
+  try {
+    return runSummary(run, results);
+  } catch (error) {
+    throw new FieldProblem(`results: the summary could not be recomputed from them (${error instanceof Error ? error.message : String(error)})`);
+  }
+}

@@ -1,0 +1,486 @@
+// Reads what lm-evaluation-harness writes for a multiple-choice run on ACLUE or CMMLU's
+// ancient_chinese: the dict `simple_evaluate(..., log_samples=True)` returns, dumped as JSON
+// (`results`, `samples`, `config`, `n-shot`, `versions`, `configs`), or one samples file alone
+// (`samples_<task>_<timestamp>.jsonl`, one per-sample record a line, no stored numbers).
+//
+// Each sample becomes one McItemResult: the per-choice log-likelihoods the harness computed are the
+// logProbs, the letters are A–D in choice order, the prediction is recomputed as their argmax (ties
+// to the earlier letter, as numpy's argmax) and `correct` from it and the target, never copied from
+// the sample's `acc`. The harness wrote samples in two dialects: in memory (and dumped by hand) the
+// responses are numbers and booleans and `arguments` a list of [context, continuation]; its
+// samples_*.jsonl files hold every response as a string ("-1.25", "False"), `arguments` as
+// {gen_args_0: {arg_0, arg_1}}, and the target as a string. Both are read, exactly.
+import { getDataset } from '../benchmarks/catalog.ts';
+import type { DatasetId, OptionLetter } from '../benchmarks/types.ts';
+import type { Dtype, ModelSource } from '../models/model-types.ts';
+import { protocolForDataset } from '../protocols/mc-protocols.ts';
+import { OPTION_LETTERS } from '../protocols/multiple-choice.ts';
+import { scoreLetters } from '../protocols/mc-scoring.ts';
+import { sha256Hex } from '../protocols/template-hash.ts';
+import { summaryMismatches } from '../metrics/run-summary.ts';
+import { LM_EVAL_TEMPLATE_HASH, recomputeSummary } from './import-jiangu.ts';
+import { FieldProblem, RUN_IMPORT_LIMITS, anyObject, fail, finite, parseJson, text, type ImportedRun, type Obj } from './import-validate.ts';
+import type { McItemResult, McRunRecord, RunOrigin } from './run.ts';
+
+/** A harness task this site reads, and the dataset task it is. */
+export interface HarnessTask {
+  datasetId: DatasetId;
+  task: string;
+}
+
+/**
+ * lm-eval task name → dataset task. The ACLUE names are `aclue_` + the snake case of the catalog's
+ * English name, except where the harness spells it differently (lm_eval/tasks/aclue/_generate_configs.py:
+ * 古诗词曲鉴赏 is `poetry_appreciate`). Written out rather than derived, so a renamed catalog entry
+ * cannot silently change what a file maps to.
+ */
+export const LM_EVAL_TASKS: Readonly<Record<string, HarnessTask>> = {
+  cmmlu_ancient_chinese: { datasetId: 'cmmlu-ancient', task: 'ancient_chinese' },
+  aclue_polysemy_resolution: { datasetId: 'aclue', task: '古文单字多义' },
+  aclue_homographic_character_resolution: { datasetId: 'aclue', task: '通假字' },
+  aclue_named_entity_recognition: { datasetId: 'aclue', task: '古汉语命名体识别' },
+  aclue_sentence_segmentation: { datasetId: 'aclue', task: '古文断句' },
+  aclue_couplet_prediction: { datasetId: 'aclue', task: '对联' },
+  aclue_poetry_context_prediction: { datasetId: 'aclue', task: '古诗词上下句预测' },
+  aclue_poetry_quality_assessment: { datasetId: 'aclue', task: '古诗词质量评估' },
+  aclue_reading_comprehension: { datasetId: 'aclue', task: '古文阅读理解' },
+  aclue_poetry_appreciate: { datasetId: 'aclue', task: '古诗词曲鉴赏' },
+  aclue_poetry_sentiment_analysis: { datasetId: 'aclue', task: '诗词情感分类' },
+  aclue_basic_ancient_chinese: { datasetId: 'aclue', task: '古汉语知识' },
+  aclue_ancient_chinese_culture: { datasetId: 'aclue', task: '国学常识' },
+  aclue_ancient_medical: { datasetId: 'aclue', task: '医古文' },
+  aclue_ancient_literature: { datasetId: 'aclue', task: '古代文学知识' },
+  aclue_ancient_phonetics: { datasetId: 'aclue', task: '古音学' },
+};
+
+/**
+ * Harness group names whose `acc` is a summary key of ours: the harness's `aclue` group averages
+ * its subtasks weighted by size (`weight_by_size: true` in _aclue.yaml), which is our pooled accuracy.
+ */
+const LM_EVAL_GROUPS: Readonly<Record<string, { datasetId: DatasetId; key: string }>> = {
+  aclue: { datasetId: 'aclue', key: 'pooled' },
+};
+
+const knownTaskList = (): string => Object.keys(LM_EVAL_TASKS).join(', ');
+
+function harnessTask(taskName: string, path: string): HarnessTask {
+  if (!Object.hasOwn(LM_EVAL_TASKS, taskName)) {
+    throw new FieldProblem(`${path}: unknown lm-eval task ${JSON.stringify(taskName.slice(0, 80))}; this site reads ${knownTaskList()}`);
+  }
+  return LM_EVAL_TASKS[taskName];
+}
+
+/** One per-sample record, read. */
+interface Sample {
+  docId: number;
+  logLiks: number[];
+  gold: OptionLetter;
+  acc: boolean | null;
+  prompt: string | null;
+  promptHash: string | null;
+}
+
+/** `line 4: ` for JSON Lines, `samples.x[3]` for JSON: where a sample's fields are. */
+const at = (base: string, field: string): string => (base.endsWith(':') ? `${base} ${field}` : `${base}.${field}`);
+
+/** A number as the harness may write it: a number, or (samples files) its Python repr as a string. */
+function numberLike(value: unknown, path: string): number {
+  if (typeof value === 'string' && value.trim() !== '') {
+    const n = Number(value);
+    if (Number.isFinite(n)) return n;
+    if (/^-?(inf|nan|infinity)$/i.test(value.trim())) throw new FieldProblem(`${path}: expected a finite number, got ${value.trim()}`);
+  }
+  return finite(value, path);
+}
+
+function isGreedyFlag(value: unknown): boolean {
+  return typeof value === 'boolean' || value === 'True' || value === 'False';
+}
+
+const LOGLIK_SHAPES = 'a log-likelihood: a number, [loglik, is_greedy] or [[loglik, is_greedy]]';
+
+/** One choice's log-likelihood from `filtered_resps[i]` (or `resps[i]`), in any of the shapes the harness writes. */
+function logLik(value: unknown, path: string): number {
+  let v = value;
+  let p = path;
+  // resps nests each choice's single response one level deeper: [[loglik, is_greedy]].
+  if (Array.isArray(v) && v.length === 1 && Array.isArray(v[0])) {
+    v = v[0];
+    p = `${p}[0]`;
+  }
+  if (Array.isArray(v)) {
+    if (v.length < 1 || v.length > 2 || Array.isArray(v[0]) || (v.length === 2 && !isGreedyFlag(v[1]))) fail(p, LOGLIK_SHAPES, v);
+    v = v[0];
+    p = `${p}[0]`;
+  } else if (typeof v !== 'number' && typeof v !== 'string') {
+    fail(p, LOGLIK_SHAPES, v);
+  }
+  const n = numberLike(v, p);
+  if (n > 0) fail(p, 'a log-likelihood (≤ 0)', n);
+  return n;
+}
+
+function goldLetter(value: unknown, path: string, choices: number): OptionLetter {
+  let index: number | null = null;
+  if (typeof value === 'number' && Number.isInteger(value)) index = value;
+  else if (typeof value === 'string' && /^\s*\d+\s*$/.test(value)) index = Number(value);
+  else if (typeof value === 'string' && /^\s*[A-D]\s*$/.test(value)) index = OPTION_LETTERS.indexOf(value.trim() as OptionLetter);
+  if (index === null || index < 0 || index >= choices) fail(path, `the gold choice as a 0-based index below ${choices} or a letter A–${OPTION_LETTERS[choices - 1]}`, value);
+  return OPTION_LETTERS[index];
+}
+
+function accFlag(value: unknown, path: string): boolean | null {
+  if (value === undefined) return null;
+  if (typeof value === 'boolean') return value;
+  const n = numberLike(value, path);
+  if (n !== 0 && n !== 1) fail(path, '0 or 1', value);
+  return n === 1;
+}
+
+/** The prompt (the context of the first request) and the continuations, in the dialects the harness writes. */
+function requests(o: Obj): { prompt: string | null; continuations: unknown[] | null; path: (i: number) => string } {
+  const args = o.arguments;
+  if (Array.isArray(args) && args.every((a) => Array.isArray(a) && typeof a[0] === 'string')) {
+    return { prompt: args.length ? (args[0] as string[])[0] : null, continuations: args.map((a) => (a as unknown[])[1]), path: (i) => `arguments[${i}][1]` };
+  }
+  if (typeof args === 'object' && args !== null && !Array.isArray(args)) {
+    const entries = Object.entries(args as Obj).filter(([key]) => /^gen_args_\d+$/.test(key));
+    entries.sort(([a], [b]) => Number(a.slice(9)) - Number(b.slice(9)));
+    const first = entries[0]?.[1] as Obj | undefined;
+    if (first && typeof first.arg_0 === 'string') {
+      return { prompt: first.arg_0, continuations: entries.map(([, e]) => (typeof e === 'object' && e !== null ? (e as Obj).arg_1 : undefined)), path: (i) => `arguments.gen_args_${i}.arg_1` };
+    }
+  }
+  if (Array.isArray(o.input) && typeof o.input[0] === 'string') return { prompt: o.input[0], continuations: null, path: () => '' };
+  if (typeof o.input === 'string') return { prompt: o.input, continuations: null, path: () => '' };
+  return { prompt: null, continuations: null, path: () => '' };
+}
+
+function readSample(value: unknown, base: string): Sample {
+  const o = anyObject(value, base.endsWith(':') ? base.slice(0, -1) : base);
+  let docId: number | null = null;
+  if (typeof o.doc_id === 'number' && Number.isInteger(o.doc_id)) docId = o.doc_id;
+  else if (typeof o.doc_id === 'string' && /^\d+$/.test(o.doc_id)) docId = Number(o.doc_id);
+  if (docId === null || docId < 0 || docId > Number.MAX_SAFE_INTEGER) fail(at(base, 'doc_id'), 'a document index (an integer ≥ 0)', o.doc_id);
+
+  const field = o.filtered_resps !== undefined ? 'filtered_resps' : 'resps';
+  const responses = o[field];
+  if (!Array.isArray(responses)) fail(at(base, field), 'a list with one log-likelihood per choice (filtered_resps or resps)', responses);
+  if (responses.length < 2 || responses.length > 4) fail(at(base, field), '2 to 4 choices (this site reads letter-choice tasks)', responses);
+  const logLiks = responses.map((r, i) => logLik(r, at(base, `${field}[${i}]`)));
+
+  const { prompt, continuations, path } = requests(o);
+  if (continuations) {
+    if (continuations.length !== logLiks.length) throw new FieldProblem(`${at(base, 'arguments')}: has ${continuations.length} requests for ${logLiks.length} responses in ${field}`);
+    continuations.forEach((c, i) => {
+      if (typeof c !== 'string' || c.trim() !== OPTION_LETTERS[i]) fail(at(base, path(i)), `the choice ${JSON.stringify(` ${OPTION_LETTERS[i]}`)} (this site reads tasks whose choices are the letters A–D in order)`, c);
+    });
+  }
+  if (prompt !== null) text(prompt, at(base, 'arguments (prompt)'));
+  const promptHash = typeof o.prompt_hash === 'string' && /^[0-9a-f]{64}$/.test(o.prompt_hash) ? o.prompt_hash : null;
+  return { docId, logLiks, gold: goldLetter(o.target, at(base, 'target'), logLiks.length), acc: accFlag(o.acc, at(base, 'acc')), prompt, promptHash };
+}
+
+/** What a file says about how the harness ran, as far as it says it. */
+interface HarnessFacts {
+  config: Obj | null;
+  nShot: Obj | null;
+  versions: Obj | null;
+  configs: Obj | null;
+  results: Obj | null;
+  date: number | null;
+  lmEvalVersion: string | null;
+  chatTemplate: boolean;
+}
+
+const NO_FACTS: HarnessFacts = { config: null, nShot: null, versions: null, configs: null, results: null, date: null, lmEvalVersion: null, chatTemplate: false };
+
+const optionalObject = (value: unknown, path: string): Obj | null => (value === undefined || value === null ? null : anyObject(value, path));
+
+/** `pretrained=Qwen/Qwen2.5-0.5B,revision=abc,dtype=float32` (or the dict newer versions write) → entries. */
+function modelArgs(value: unknown): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (typeof value === 'string') {
+    for (const part of value.split(',')) {
+      const eq = part.indexOf('=');
+      if (eq > 0) out[part.slice(0, eq).trim()] = part.slice(eq + 1).trim();
+    }
+  } else if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+    for (const [key, v] of Object.entries(value)) if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') out[key] = String(v);
+  }
+  return out;
+}
+
+const DTYPE_NAMES: Readonly<Record<string, Dtype>> = { float32: 'fp32', fp32: 'fp32', 'torch.float32': 'fp32', float16: 'fp16', fp16: 'fp16', half: 'fp16', 'torch.float16': 'fp16' };
+
+const shortName = (value: string): string => value.replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, '').slice(0, RUN_IMPORT_LIMITS.shortChars);
+
+function modelOf(facts: HarnessFacts, warnings: string[]): { source: ModelSource; dtype: Dtype; contextLimit: number } {
+  const args = modelArgs(facts.config?.model_args);
+  const named = args.pretrained ?? (typeof facts.config?.model_name === 'string' ? facts.config.model_name : undefined) ?? (typeof facts.config?.model === 'string' ? facts.config.model : undefined);
+  if (!named) warnings.push('The file does not name the model (a samples file alone carries no configuration); it is recorded as "unknown".');
+  const source: ModelSource = { kind: 'hub', id: shortName(named || 'unknown') || 'unknown' };
+  if (args.revision) source.revision = shortName(args.revision);
+  const stated = args.dtype;
+  let dtype = stated ? DTYPE_NAMES[stated] : undefined;
+  if (!dtype) {
+    dtype = 'fp32';
+    if (facts.config) warnings.push(`lm-eval ran the model with dtype ${stated ? JSON.stringify(shortName(stated)) : 'unstated (the checkpoint\'s own)'}, which this site has no name for; it is recorded as fp32.`);
+  }
+  const maxLength = Number(args.max_length);
+  return { source, dtype, contextLimit: Number.isInteger(maxLength) && maxLength > 0 ? maxLength : 0 };
+}
+
+/** Shots per harness task: `n-shot`, else the task config's num_fewshot; null when the file does not say. */
+function shotsOf(facts: HarnessFacts, taskName: string): number | null {
+  const fromNShot = facts.nShot?.[taskName];
+  const taskConfig = facts.configs?.[taskName];
+  const fromConfig = typeof taskConfig === 'object' && taskConfig !== null ? (taskConfig as Obj).num_fewshot : undefined;
+  for (const v of [fromNShot, fromConfig]) {
+    const n = typeof v === 'string' ? Number(v) : v;
+    if (typeof n === 'number' && Number.isInteger(n) && n >= 0 && n <= 1000) return n;
+  }
+  return null;
+}
+
+/** The harness's `first_n` sampler over the dev split takes the first k dev rows: our ids `${task}/dev/0..k-1`. */
+function exemplarIdsOf(facts: HarnessFacts, taskName: string, task: string, shots: number): string[] {
+  const c = facts.configs?.[taskName];
+  if (typeof c !== 'object' || c === null) return [];
+  const config = c as Obj;
+  const fewshot = typeof config.fewshot_config === 'object' && config.fewshot_config !== null ? (config.fewshot_config as Obj) : {};
+  if (config.fewshot_split !== 'dev' || fewshot.sampler !== 'first_n') return [];
+  return Array.from({ length: shots }, (_, k) => `${task}/dev/${k}`);
+}
+
+/** `acc,none` (0.4 harness) or `acc` (older), as percent; null when the task's entry has neither as a finite number. */
+function storedAccuracy(metrics: unknown): number | null {
+  if (typeof metrics !== 'object' || metrics === null) return null;
+  const m = metrics as Obj;
+  const acc = m['acc,none'] ?? m.acc;
+  const n = typeof acc === 'string' ? Number(acc) : acc;
+  return typeof n === 'number' && Number.isFinite(n) ? 100 * n : null;
+}
+
+async function promptHashes(prompts: readonly string[]): Promise<string[]> {
+  const out: string[] = [];
+  const chunk = 512;
+  for (let i = 0; i < prompts.length; i += chunk) out.push(...(await Promise.all(prompts.slice(i, i + chunk).map((p) => sha256Hex(p)))));
+  return out;
+}
+
+/** Builds the run and its results from samples grouped by harness task (the caller has read them). */
+async function buildRun(samplesByTask: Map<string, Sample[]>, facts: HarnessFacts, fileName: string, importedAt: string): Promise<ImportedRun> {
+  const mapped = [...samplesByTask.keys()].map((name) => ({ name, ...LM_EVAL_TASKS[name] }));
+  if (mapped.length === 0) throw new FieldProblem('samples: the file has no samples');
+  const datasets = [...new Set(mapped.map((m) => m.datasetId))];
+  if (datasets.length > 1) {
+    throw new FieldProblem(`samples: all tasks of one file must belong to one dataset, but ${mapped.map((m) => `${m.name} is ${m.datasetId}`).join(', ')}; import each dataset's samples_<task>_<time>.jsonl files separately`);
+  }
+  const datasetId = datasets[0];
+  const protocol = protocolForDataset(datasetId);
+  // Catalog order, so a run imported from any subset lists its tasks as runs made here do.
+  const catalogTasks = getDataset(datasetId).tasks.map((t) => t.key);
+  mapped.sort((a, b) => catalogTasks.indexOf(a.task) - catalogTasks.indexOf(b.task));
+
+  const warnings: string[] = [
+    `Imported from an lm-evaluation-harness file (${fileName}): the prompts, few-shot exemplars and scoring are the harness's, not this site's ${protocol.id} protocol (its template hash is recorded as "${LM_EVAL_TEMPLATE_HASH}"). The harness scores each choice by the log-likelihood of its continuation (" A", " B", …) after the prompt; compare with runs made here with that in mind.`,
+    `The harness loads ${datasetId} from its own copy (a Hugging Face dataset), not from this site's pinned files; item ids assume its rows are in the upstream files' order.`,
+  ];
+  const model = modelOf(facts, warnings);
+  const shotsByTask = new Map(mapped.map((m) => [m.name, shotsOf(facts, m.name)]));
+  const stated = [...shotsByTask.values()].filter((n): n is number => n !== null);
+  const shots = stated.length ? Math.max(...stated) : 0;
+  if (stated.length < mapped.length) warnings.push(`The file does not say how many few-shot exemplars ${mapped.filter((m) => shotsByTask.get(m.name) === null).map((m) => m.name).join(', ')} used; recorded as ${shots}.`);
+  if (new Set(stated).size > 1) warnings.push(`The harness tasks used different numbers of exemplars (${mapped.map((m) => `${m.name}: ${shotsByTask.get(m.name) ?? '?'}`).join(', ')}); the run records the largest, ${shots}, and each item its own.`);
+
+  const runId = crypto.randomUUID();
+  const createdAt = facts.date !== null ? new Date(facts.date * 1000).toISOString() : importedAt;
+  const ordered = mapped.flatMap((m) => [...(samplesByTask.get(m.name) ?? [])].sort((a, b) => a.docId - b.docId).map((sample) => ({ m, sample })));
+  const hashes = await promptHashes(ordered.map(({ sample }) => sample.prompt ?? ''));
+  const accDisagree: string[] = [];
+  let hashDisagree = 0;
+  const results: McItemResult[] = ordered.map(({ m, sample }, index) => {
+    const letters = OPTION_LETTERS.slice(0, sample.logLiks.length) as OptionLetter[];
+    const scored = scoreLetters(letters, sample.logLiks, sample.gold);
+    if (sample.acc !== null && sample.acc !== scored.correct) accDisagree.push(`${m.name} doc ${sample.docId}`);
+    if (sample.prompt !== null && sample.promptHash !== null && sample.promptHash !== hashes[index]) hashDisagree++;
+    const shotsUsed = shotsByTask.get(m.name) ?? 0;
+    return {
+      runId,
+      itemId: `${m.task}/test/${sample.docId}`,
+      task: m.task,
+      index,
+      prompt: sample.prompt ?? '',
+      promptHash: sample.prompt !== null ? hashes[index] : (sample.promptHash ?? ''),
+      tokenCount: 0,
+      shotsUsed,
+      exemplarIds: exemplarIdsOf(facts, m.name, m.task, shotsUsed),
+      letters,
+      tokenIds: [],
+      logProbs: scored.logProbs,
+      probs: scored.letterProbs,
+      prediction: scored.prediction,
+      gold: sample.gold,
+      correct: scored.correct,
+      reusedPrefixTokens: 0,
+      forwardMs: 0,
+      completedAt: createdAt,
+    };
+  });
+  if (accDisagree.length) {
+    warnings.push(
+      `${accDisagree.length} of ${results.length} samples have an "acc" that disagrees with the prediction recomputed from their log-likelihoods (argmax against the target): ${accDisagree.slice(0, 5).join(', ')}${accDisagree.length > 5 ? ', …' : ''}. The recomputed values are used.`,
+    );
+  }
+  if (hashDisagree) warnings.push(`${hashDisagree} samples have a prompt_hash that is not the sha256 of their prompt; the hash of the prompt is used.`);
+
+  const config: McRunRecord['config'] = {
+    kind: 'multiple-choice',
+    model: { source: model.source, dtype: model.dtype, backend: 'wasm' },
+    protocolId: protocol.id,
+    protocolVersion: protocol.version,
+    templateHash: LM_EVAL_TEMPLATE_HASH,
+    scoring: 'letter-logits',
+    shots,
+    contextLimit: model.contextLimit,
+    chatTemplate: facts.chatTemplate,
+    prefixReuse: false,
+    datasetId,
+    datasetFiles: [],
+    tasks: mapped.map((m) => m.task),
+    limitPerTask: limitOf(facts.config?.limit),
+    itemIds: results.map((r) => r.itemId),
+    appVersion: facts.lmEvalVersion ? `lm-eval ${shortName(facts.lmEvalVersion)}` : 'lm-eval',
+  };
+  const run: McRunRecord = { id: runId, createdAt, updatedAt: importedAt, datasetId, status: 'completed', config, warnings };
+
+  const recomputed = recomputeSummary(run, results);
+  const storedSummary = facts.results ? storedSummaryOf(facts, datasetId) : null;
+  // The harness states per-task accuracies (and, for ACLUE's group, the pooled one), not our means:
+  // compare what it states and what it should state, not keys it never has.
+  const comparable = storedSummary
+    ? Object.fromEntries(Object.entries(recomputed).filter(([key]) => key.startsWith('task:') || Object.hasOwn(storedSummary, key)))
+    : {};
+  const origin: RunOrigin = {
+    kind: 'lm-eval',
+    fileName,
+    importedAt,
+    originalRunId: null,
+    storedSummary,
+    summaryMismatches: storedSummary ? summaryMismatches(storedSummary, comparable) : [],
+    harnessTasks: mapped.map((m) => ({ name: m.name, version: versionOf(facts.versions?.[m.name]) })),
+  };
+  run.origin = origin;
+  return { run, results };
+}
+
+function limitOf(value: unknown): number | null {
+  return typeof value === 'number' && Number.isInteger(value) && value >= 1 ? value : null;
+}
+
+function versionOf(value: unknown): string | number | null {
+  if (typeof value === 'number' && Number.isFinite(value)) return value;
+  if (typeof value === 'string') return shortName(value);
+  return null;
+}
+
+function storedSummaryOf(facts: HarnessFacts, datasetId: DatasetId): Record<string, number | null> {
+  const stored: Record<string, number | null> = {};
+  for (const [name, metrics] of Object.entries(facts.results ?? {})) {
+    if (Object.hasOwn(LM_EVAL_TASKS, name)) {
+      stored[`task:${LM_EVAL_TASKS[name].task}`] = storedAccuracy(metrics);
+    } else if (Object.hasOwn(LM_EVAL_GROUPS, name) && LM_EVAL_GROUPS[name].datasetId === datasetId) {
+      stored[LM_EVAL_GROUPS[name].key] = storedAccuracy(metrics);
+    }
+    // Anything else (another group, a task this file has no samples of that we do not read) states
+    // nothing about this run; the samples, not the results, decide which tasks a file may hold.
+  }
+  return stored;
+}
+
+/**
+ * Reads the dict simple_evaluate returns (dumped as JSON, already parsed).
+ *
+ * @throws FieldProblem for a file without samples, an unknown task, a malformed sample.
+ */
+export async function readLmEvalResults(root: Obj, fileName: string, importedAt: string): Promise<ImportedRun> {
+  if (root.samples === undefined) {
+    throw new FieldProblem(
+      'samples: the file has lm-eval results but no per-sample records, so there is nothing to recompute or inspect. Run lm_eval with --log_samples and import a samples_<task>_<time>.jsonl file, or dump the dict simple_evaluate(..., log_samples=True) returns.',
+    );
+  }
+  const samples = anyObject(root.samples, 'samples');
+  const facts: HarnessFacts = {
+    config: optionalObject(root.config, 'config'),
+    nShot: optionalObject(root['n-shot'], 'n-shot'),
+    versions: optionalObject(root.versions, 'versions'),
+    configs: optionalObject(root.configs, 'configs'),
+    results: optionalObject(root.results, 'results'),
+    // Unix seconds; anything past year 9999 is not a date toISOString can write.
+    date: typeof root.date === 'number' && root.date > 0 && root.date < 253_402_300_800 ? root.date : null,
+    lmEvalVersion: typeof root.lm_eval_version === 'string' ? root.lm_eval_version : null,
+    chatTemplate: typeof root.chat_template === 'string' && root.chat_template !== '',
+  };
+  let total = 0;
+  for (const [taskName, list] of Object.entries(samples)) {
+    harnessTask(taskName, `samples.${taskName.slice(0, 80)}`);
+    if (!Array.isArray(list)) fail(`samples.${taskName}`, 'a list of per-sample records', list);
+    total += list.length;
+  }
+  if (total > RUN_IMPORT_LIMITS.results) throw new FieldProblem(`samples: the file has ${total} samples; the most one import takes is ${RUN_IMPORT_LIMITS.results}`);
+  const byTask = new Map<string, Sample[]>();
+  for (const [taskName, list] of Object.entries(samples)) {
+    byTask.set(taskName, readTaskSamples(list as unknown[], (i) => `samples.${taskName}[${i}]`));
+  }
+  return buildRun(byTask, facts, fileName, importedAt);
+}
+
+function readTaskSamples(list: readonly unknown[], pathOf: (i: number) => string): Sample[] {
+  const seen = new Map<number, number>();
+  return list.map((value, i) => {
+    const sample = readSample(value, pathOf(i));
+    const first = seen.get(sample.docId);
+    if (first !== undefined) throw new FieldProblem(`${at(pathOf(i), 'doc_id')}: ${sample.docId} appears twice (also at ${pathOf(first).replace(/:$/, '')})`);
+    seen.set(sample.docId, i);
+    return sample;
+  });
+}
+
+/** `samples_aclue_polysemy_resolution_2024-05-13T12-34-56.123456.jsonl` → `aclue_polysemy_resolution` (the timestamp is optional). */
+export function taskFromSamplesFileName(fileName: string): string | null {
+  const base = fileName.split(/[\\/]/).pop() ?? fileName;
+  const m = /^samples_(.+?)(?:_\d{4}-\d{2}-\d{2}T[\d.:-]+)?\.(?:jsonl|ndjson|json)$/i.exec(base);
+  return m ? m[1] : null;
+}
+
+/**
+ * Reads one lm-eval samples file (JSON Lines). The task comes from the file name, as the harness
+ * names it; there are no stored numbers to compare.
+ *
+ * @throws FieldProblem for a name without a task, an unknown task, a line that is not a sample.
+ */
+export async function readLmEvalSamplesFile(source: string, fileName: string, importedAt: string): Promise<ImportedRun> {
+  const taskName = taskFromSamplesFileName(fileName);
+  if (taskName === null) {
+    throw new FieldProblem(`file name: expected lm-eval's samples_<task>_<timestamp>.jsonl, which names the task; rename the file as the harness wrote it`);
+  }
+  harnessTask(taskName, `file name (task ${JSON.stringify(taskName.slice(0, 80))})`);
+  const lines = source.split('\n');
+  const records: { value: unknown; line: number }[] = [];
+  for (const [i, raw] of lines.entries()) {
+    const line = raw.trim();
+    if (line === '') continue;
+    if (records.length >= RUN_IMPORT_LIMITS.results) throw new FieldProblem(`the file has more than ${RUN_IMPORT_LIMITS.results} samples; the most one import takes is ${RUN_IMPORT_LIMITS.results}`);
+    try {
+      records.push({ value: parseJson(line), line: i + 1 });
+    } catch (error) {
+      throw new FieldProblem(`line ${i + 1}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+  const samples = readTaskSamples(
+    records.map((r) => r.value),
+    (i) => `line ${records[i].line}:`,
+  );
+  return buildRun(new Map([[taskName, samples]]), NO_FACTS, fileName, importedAt);
+}

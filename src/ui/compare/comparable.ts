@@ -1,0 +1,71 @@
+// Turns what the Compare page can hold (a run stored here, a shared link) into the core's
+// ComparableRun. No numbers are computed here: only outcomes are copied across.
+import type { SharedRun } from '../../lib/core/record/share-link.ts';
+import type { GenItemResult, ItemResult, McItemResult, RunRecord } from '../../lib/core/record/run.ts';
+import type { ComparableRun } from '../../lib/core/metrics/compare.ts';
+import type { ModelSource } from '../../lib/core/models/model-types.ts';
+import { describeSource } from '../../lib/engine/model-errors.ts';
+import type { SharedItemRow } from '../../lib/engine/shared-items.ts';
+
+/** The model as a short name: the hub id (with revision), or `models/<folder>` for the site's own. */
+function modelName(source: ModelSource): string {
+  return source.kind === 'hub' ? describeSource(source) : `models/${source.name}`;
+}
+
+type RunConfigLike = RunRecord['config'] | SharedRun['config'];
+
+/**
+ * "Qwen/Qwen2.5-0.5B-Instruct · q8 · 0-shot": what tells two runs of one benchmark apart. Model
+ * names and ids are data, shown as they are (never translated).
+ */
+export function runLabel(config: RunConfigLike): string {
+  const parts = [modelName(config.model.source), config.model.dtype];
+  if (config.kind === 'multiple-choice') {
+    parts.push(`${config.shots}-shot`);
+    if (config.scoring === 'generate-extract') parts.push('generate');
+  } else {
+    parts.push(config.decoding.kind === 'greedy' ? 'greedy' : `sampled, seed ${config.decoding.seed}`);
+  }
+  return parts.join(' · ');
+}
+
+/** Whether a stored run came from a run file (another engineer adds `origin` to imported runs). */
+export function isImported(run: RunRecord): boolean {
+  return 'origin' in run && (run as { origin?: unknown }).origin !== undefined;
+}
+
+/** A run stored in this browser with its results (as loadResults gives them). */
+export function fromStoredRun(run: RunRecord, results: ItemResult[]): ComparableRun {
+  const base = { id: run.id, label: runLabel(run.config), origin: isImported(run) ? ('imported' as const) : ('local' as const), datasetId: run.datasetId };
+  if (run.config.kind === 'multiple-choice') {
+    const mc = results as McItemResult[];
+    return { ...base, kind: 'multiple-choice', mcItems: mc.map((r) => ({ itemId: r.itemId, task: r.task, correct: r.correct, prediction: r.prediction })) };
+  }
+  const gen = results as GenItemResult[];
+  return {
+    ...base,
+    kind: 'generation',
+    genResults: gen.map((r) => ({ itemId: r.itemId, task: r.task, generationTask: r.generationTask, output: r.output, references: r.references })),
+  };
+}
+
+/** A stable id for a shared link within one comparison (links are not stored, so they have none). */
+export function sharedRunId(shared: SharedRun): string {
+  return `shared:${shared.createdAt}:${shared.config.itemIdsHash.slice(0, 12)}:${shared.config.templateHash.slice(0, 12)}`;
+}
+
+/**
+ * A shared link: per item when its rows could be resolved against this browser's copy of the data
+ * (resolveSharedItems), otherwise (rows = null, and always for generation) its summary only.
+ * Items the link lists as having no result yet are left out, as a stored run would not have them.
+ */
+export function fromSharedRun(shared: SharedRun, rows: readonly SharedItemRow[] | null): ComparableRun {
+  const base = { id: sharedRunId(shared), label: runLabel(shared.config), origin: 'shared' as const, datasetId: shared.datasetId, kind: shared.kind };
+  if (shared.kind === 'multiple-choice' && rows) {
+    return {
+      ...base,
+      mcItems: rows.filter((row) => row.scored).map((row) => ({ itemId: row.item.id, task: row.item.task, correct: row.correct, prediction: row.prediction })),
+    };
+  }
+  return { ...base, summaryOnly: { ...shared.summary } };
+}

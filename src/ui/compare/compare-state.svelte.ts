@@ -1,0 +1,295 @@
+// The Compare page's state: the runs stored here, the runs chosen (in order, the first being the
+// baseline), shared links added for this visit, and the comparison the core computes from them.
+// Only stored run ids go into the URL (`#/compare/<id>,<id>`): a link's payload is long and is the
+// sharer's to pass on, not ours to copy into another URL.
+import { getDataset } from '../../lib/core/benchmarks/catalog.ts';
+import { compareRuns, type ComparableKind, type ComparableRun, type Comparison } from '../../lib/core/metrics/compare.ts';
+import type { RunRecord, RunStatus } from '../../lib/core/record/run.ts';
+import { decodeShareLink, SHARED_ROUTE, type SharedRun } from '../../lib/core/record/share-link.ts';
+import { resolveSharedItems, type SharedItemRow } from '../../lib/engine/shared-items.ts';
+import { listRuns, loadResults } from '../../lib/store/runs.ts';
+import { openJianguDb, type JianguDatabase } from '../../lib/store/schema.ts';
+import { t } from '../i18n/locale.svelte.ts';
+import { router } from '../router.svelte.ts';
+import { fromSharedRun, fromStoredRun, runLabel, sharedRunId } from './comparable.ts';
+import type { DatasetId } from '../../lib/core/benchmarks/types.ts';
+
+/** A shared link added on this page, and why it is summary-only when it is. */
+export interface SharedEntry {
+  id: string;
+  shared: SharedRun;
+  /**
+   * null: its items were matched to this browser's data (per item, pairable). `generation`: a
+   * generation link carries no outputs. `unresolved`: see `detail` (English, from src/lib).
+   */
+  summaryOnly: 'generation' | 'unresolved' | null;
+  detail: string | null;
+}
+
+/** What one chosen run is, for the chosen list and the baseline control. */
+export interface ChosenEntry {
+  id: string;
+  label: string;
+  kind: 'stored' | 'shared';
+  /** Loaded and ready to compare. */
+  ready: boolean;
+}
+
+export const COMPARE_ROUTE = '#/compare';
+
+/** The run ids a router parameter names (`a,b,c`), without blanks or repeats. */
+export function idsFromParam(param: string | null): string[] {
+  return [...new Set((param ?? '').split(',').map((id) => id.trim()).filter((id) => id.length > 0))];
+}
+
+/** The fragment that reopens this choice of stored runs. */
+export function compareHash(runIds: readonly string[]): string {
+  return runIds.length === 0 ? COMPARE_ROUTE : `${COMPARE_ROUTE}/${runIds.map(encodeURIComponent).join(',')}`;
+}
+
+/** The payload of a pasted share URL (whatever follows `#/shared/`), or the text itself when it is a bare payload. */
+export function payloadOf(text: string): string {
+  const trimmed = text.trim();
+  const at = trimmed.indexOf(SHARED_ROUTE);
+  return at >= 0 ? trimmed.slice(at + SHARED_ROUTE.length) : trimmed;
+}
+
+export function statusText(status: RunStatus): string {
+  switch (status) {
+    case 'created':
+      return t('created', '已创建');
+    case 'running':
+      return t('running', '运行中');
+    case 'paused':
+      return t('paused', '已暂停');
+    case 'completed':
+      return t('completed', '已完成');
+    case 'failed':
+      return t('failed', '失败');
+    case 'cancelled':
+      return t('cancelled', '已取消');
+  }
+}
+
+export function kindText(kind: ComparableKind): string {
+  return kind === 'multiple-choice' ? t('multiple choice', '选择题') : t('generation', '生成题');
+}
+
+export class CompareState {
+  /** Stored runs, newest first (raw: replaced whole, never changed in place). */
+  runs = $state.raw<RunRecord[]>([]);
+  loaded = $state(false);
+  /** Chosen runs in order: stored run ids and shared entry ids; the first is the baseline. */
+  order = $state<string[]>([]);
+  /** Shared links added on this visit, by id. */
+  shared = $state.raw<SharedEntry[]>([]);
+  /** Runs ready to compare, by id (raw: thousands of items need no deep reactivity). */
+  private comparables = $state.raw<Record<string, ComparableRun>>({});
+  /** Each loaded stored run's updatedAt: a run that has moved on since (resumed, finished) is read again. */
+  private loadedVersion = new Map<string, string>();
+  /** An error to show (English from src/lib, or worded here with t). */
+  error = $state<string | null>(null);
+  /** Stored ids named in the URL that this browser does not hold. */
+  missing = $state<string[]>([]);
+  adding = $state(false);
+  private database: Promise<JianguDatabase> | null = null;
+  private openCalls = 0;
+
+  private db(): Promise<JianguDatabase> {
+    this.database ??= openJianguDb();
+    return this.database;
+  }
+
+  async refresh(): Promise<void> {
+    try {
+      this.runs = await listRuns(await this.db());
+    } catch (e) {
+      this.error = messageOf(e);
+    }
+    this.loaded = true;
+  }
+
+  /**
+   * Reads the stored runs again and applies the router parameter (a reopened or edited URL); the
+   * choice is kept when the parameter names the stored runs already chosen.
+   */
+  async open(param: string | null): Promise<void> {
+    // Each toggle updates the parameter; only the latest call may apply it after the await.
+    const call = ++this.openCalls;
+    await this.refresh();
+    if (call !== this.openCalls) return;
+    const ids = idsFromParam(param);
+    const current = this.storedIds();
+    if (ids.length === current.length && ids.every((id, i) => id === current[i])) return this.loadChosen();
+    const stored = new Set(this.runs.map((r) => r.id));
+    this.missing = ids.filter((id) => !stored.has(id));
+    const sharedIds = this.order.filter((id) => this.isShared(id));
+    this.order = [...ids.filter((id) => stored.has(id)), ...sharedIds];
+    await this.loadChosen();
+  }
+
+  private loadChosen(): Promise<void> {
+    return Promise.all(this.storedIds().map((id) => this.load(id))).then(() => undefined);
+  }
+
+  private isShared(id: string): boolean {
+    return this.shared.some((s) => s.id === id);
+  }
+
+  private storedIds(): string[] {
+    return this.order.filter((id) => !this.isShared(id));
+  }
+
+  private async load(runId: string): Promise<void> {
+    const run = this.runs.find((r) => r.id === runId);
+    if (!run) return;
+    if (this.comparables[runId] && this.loadedVersion.get(runId) === run.updatedAt) return;
+    try {
+      const results = await loadResults(await this.db(), runId);
+      this.loadedVersion.set(runId, run.updatedAt);
+      this.comparables = { ...this.comparables, [runId]: fromStoredRun(run, results) };
+    } catch (e) {
+      this.error = messageOf(e);
+    }
+  }
+
+  /**
+   * Keeps the URL on the chosen stored runs without a new history entry per click. replaceState
+   * fires no hashchange, so the router's parameter is set to match: otherwise a later visit to the
+   * bare `#/compare` would look like no change to it and the old choice would stay.
+   */
+  private syncUrl(): void {
+    if (typeof history === 'undefined') return;
+    const ids = this.storedIds();
+    this.missing = [];
+    history.replaceState(history.state, '', compareHash(ids));
+    if (router.page === 'compare') router.param = ids.length > 0 ? ids.join(',') : null;
+  }
+
+  /** The dataset and kind every other choice must match: the baseline's. */
+  get reference(): { datasetId: DatasetId; kind: ComparableKind } | null {
+    const first = this.order[0];
+    if (first === undefined) return null;
+    const run = this.runs.find((r) => r.id === first);
+    if (run) return { datasetId: run.datasetId, kind: run.config.kind };
+    const entry = this.shared.find((s) => s.id === first);
+    return entry ? { datasetId: entry.shared.datasetId, kind: entry.shared.kind } : null;
+  }
+
+  /** Why a stored run cannot be chosen now, or null when it can. */
+  disabledReason(run: RunRecord): string | null {
+    const ref = this.reference;
+    if (!ref || this.order.includes(run.id)) return null;
+    if (run.datasetId !== ref.datasetId || run.config.kind !== ref.kind) {
+      const title = getDataset(ref.datasetId).title;
+      return t(
+        `Only ${title} ${kindText(ref.kind)} runs can join this comparison (the baseline's benchmark and kind).`,
+        `只能加入 ${title} ${kindText(ref.kind)}评测（与基准相同的评测集和题型）。`,
+      );
+    }
+    return null;
+  }
+
+  isChosen(runId: string): boolean {
+    return this.order.includes(runId);
+  }
+
+  async toggle(runId: string, chosen: boolean): Promise<void> {
+    this.error = null;
+    if (!chosen) {
+      this.order = this.order.filter((id) => id !== runId);
+    } else if (!this.order.includes(runId)) {
+      const run = this.runs.find((r) => r.id === runId);
+      if (!run || this.disabledReason(run)) return;
+      this.order = [...this.order, runId];
+    }
+    this.syncUrl();
+    if (chosen) await this.load(runId);
+  }
+
+  /** Makes a chosen run the baseline (first). */
+  setBaseline(id: string): void {
+    if (!this.order.includes(id)) return;
+    this.order = [id, ...this.order.filter((x) => x !== id)];
+    this.syncUrl();
+  }
+
+  /** Adds a pasted share URL or payload. Errors go to `error`; a link whose items cannot be matched here joins as summary-only. */
+  async addLink(text: string): Promise<boolean> {
+    this.error = null;
+    const payload = payloadOf(text);
+    if (payload.length === 0) {
+      this.error = t('Paste a share link (…#/shared/…) or its payload first.', '请先粘贴分享链接（…#/shared/…）或其内容。');
+      return false;
+    }
+    this.adding = true;
+    try {
+      const shared = await decodeShareLink(payload);
+      const id = sharedRunId(shared);
+      if (this.order.includes(id)) {
+        this.error = t('This link is already in the comparison.', '这个链接已经在比较中。');
+        return false;
+      }
+      const ref = this.reference;
+      if (ref && (shared.datasetId !== ref.datasetId || shared.kind !== ref.kind)) {
+        this.error = t(
+          `This link is a ${getDataset(shared.datasetId).title} ${kindText(shared.kind)} run; the comparison holds ${getDataset(ref.datasetId).title} ${kindText(ref.kind)} runs only.`,
+          `这个链接是 ${getDataset(shared.datasetId).title} ${kindText(shared.kind)}评测；当前比较只包含 ${getDataset(ref.datasetId).title} ${kindText(ref.kind)}评测。`,
+        );
+        return false;
+      }
+      let rows: SharedItemRow[] | null = null;
+      let entry: SharedEntry = { id, shared, summaryOnly: 'generation', detail: null };
+      if (shared.kind === 'multiple-choice') {
+        try {
+          rows = await resolveSharedItems(await this.db(), shared);
+          entry = { ...entry, summaryOnly: null };
+        } catch (e) {
+          entry = { ...entry, summaryOnly: 'unresolved', detail: messageOf(e) };
+        }
+      }
+      this.shared = [...this.shared, entry];
+      this.comparables = { ...this.comparables, [id]: fromSharedRun(shared, rows) };
+      this.order = [...this.order, id];
+      return true;
+    } catch (e) {
+      this.error = messageOf(e);
+      return false;
+    } finally {
+      this.adding = false;
+    }
+  }
+
+  removeShared(id: string): void {
+    this.order = this.order.filter((x) => x !== id);
+    this.shared = this.shared.filter((s) => s.id !== id);
+  }
+
+  /** The chosen runs, in order. */
+  get chosen(): ChosenEntry[] {
+    return this.order.map((id): ChosenEntry => {
+      const entry = this.shared.find((s) => s.id === id);
+      const run = this.runs.find((r) => r.id === id);
+      const label = entry ? runLabel(entry.shared.config) : run ? runLabel(run.config) : id;
+      return { id, label, kind: entry ? 'shared' : 'stored', ready: this.comparables[id] !== undefined };
+    });
+  }
+
+  /** The comparison of the chosen runs once all are loaded (null before, or with fewer than two). */
+  comparison = $derived.by((): { value: Comparison | null; error: string | null } => {
+    if (this.order.length < 2) return { value: null, error: null };
+    const runs = this.order.map((id) => this.comparables[id]);
+    if (runs.some((r) => r === undefined)) return { value: null, error: null };
+    try {
+      return { value: compareRuns(runs), error: null };
+    } catch (e) {
+      return { value: null, error: messageOf(e) };
+    }
+  });
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+export const compareState = new CompareState();

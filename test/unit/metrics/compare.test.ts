@@ -1,0 +1,314 @@
+import { describe, expect, it } from 'vitest';
+import {
+  compareRuns,
+  comparisonSeries,
+  type ComparableGenResult,
+  type ComparableMcItem,
+  type ComparableRun,
+  type CompareRow,
+} from '../../../src/lib/core/metrics/compare.ts';
+import { newcombePaired, newcombeUnpaired } from '../../../src/lib/core/metrics/difference-intervals.ts';
+import { mcnemarExactFromCounts } from '../../../src/lib/core/metrics/mcnemar.ts';
+import { scoreGenerationRun } from '../../../src/lib/core/metrics/generation-run.ts';
+import { wilsonInterval } from '../../../src/lib/core/metrics/accuracy.ts';
+import type { DatasetId } from '../../../src/lib/core/benchmarks/types.ts';
+
+/** Items `${prefix}${i}` of a task with the given outcomes (null = no answer key). */
+function items(task: string, outcomes: readonly (boolean | null)[], prefix = `${task}/`): ComparableMcItem[] {
+  return outcomes.map((correct, i) => ({ itemId: `${prefix}${i}`, task, correct, prediction: correct === null ? null : correct ? 'A' : 'B' }));
+}
+
+/**
+ * Two outcome lists over the same items with a given 2×2 table, in the order
+ * both right, only first right, only second right, both wrong.
+ */
+function pairedOutcomes(both: number, onlyFirst: number, onlySecond: number, neither: number): [boolean[], boolean[]] {
+  const first = [...Array(both).fill(true), ...Array(onlyFirst).fill(true), ...Array(onlySecond).fill(false), ...Array(neither).fill(false)];
+  const second = [...Array(both).fill(true), ...Array(onlyFirst).fill(false), ...Array(onlySecond).fill(true), ...Array(neither).fill(false)];
+  return [first, second];
+}
+
+const repeat = (right: number, wrong: number): boolean[] => [...Array(right).fill(true), ...Array(wrong).fill(false)];
+
+function mcRun(id: string, mcItems: ComparableMcItem[], datasetId: DatasetId = 'aclue'): ComparableRun {
+  return { id, label: `model ${id}`, origin: 'local', datasetId, kind: 'multiple-choice', mcItems };
+}
+
+const row = (rows: readonly CompareRow[], key: string): CompareRow => {
+  const found = rows.find((r) => r.key === key);
+  if (!found) throw new Error(`no row ${key}; rows: ${rows.map((r) => r.key).join(', ')}`);
+  return found;
+};
+
+// ACLUE tasks: 古文单字多义 (Lexical), 通假字 (Lexical), 古文断句 (Syntactic).
+const T1 = '古文单字多义';
+const T2 = '通假字';
+const T3 = '古文断句';
+
+describe('compareRuns: two multiple-choice runs on the same items', () => {
+  // T1 carries Newcombe (1998b)'s worked example: both right 20, only this run right 12, only the
+  // baseline right 2, both wrong 16 → this run − baseline = +20 points, 95% 5.62 to 32.92 points.
+  const [thisT1, baseT1] = pairedOutcomes(20, 12, 2, 16);
+  // T2: both 3, only this 1, only baseline 4, neither 2.
+  const [thisT2, baseT2] = pairedOutcomes(3, 1, 4, 2);
+  const baseline = mcRun('base', [...items(T1, baseT1), ...items(T2, baseT2)]);
+  const other = mcRun('other', [...items(T1, thisT1), ...items(T2, thisT2)]);
+  const c = compareRuns([baseline, other]);
+
+  it('rows: tasks in catalog order, then groups, overall, pooled', () => {
+    expect(c.rows.map((r) => r.key)).toEqual([T1, T2, 'group:Lexical', 'overall', 'pooled']);
+    expect(row(c.rows, T1).name).toEqual({ zh: '古文单字多义', en: 'Polysemy Resolution' });
+    expect(row(c.rows, 'group:Lexical').name).toEqual({ zh: '词汇', en: 'Lexical' });
+    expect(c.runs.map((r) => r.id)).toEqual(['base', 'other']);
+  });
+
+  it('cells: accuracy in percent with its Wilson interval', () => {
+    const cell = row(c.rows, T1).cells[1];
+    expect(cell.n).toBe(50);
+    expect(cell.correct).toBe(32);
+    expect(cell.score).toBeCloseTo(64, 10);
+    const w = wilsonInterval(32, 50)!;
+    expect(cell.interval!.low).toBeCloseTo(100 * w.low, 10);
+    expect(cell.interval!.high).toBeCloseTo(100 * w.high, 10);
+    // Group and overall are means of task accuracies: no interval.
+    expect(row(c.rows, 'group:Lexical').cells[0].interval).toBeNull();
+    expect(row(c.rows, 'overall').cells[0].interval).toBeNull();
+    // Baseline: T1 22/50 = 44%, T2 7/10 = 70% → overall (mean of tasks) 57, pooled 29/60.
+    expect(row(c.rows, 'overall').cells[0].score).toBeCloseTo(57, 10);
+    expect(row(c.rows, 'pooled').cells[0].score).toBeCloseTo((100 * 29) / 60, 10);
+  });
+
+  it("paired task difference: Newcombe 1998b's example, 20 points, 5.62 to 32.92", () => {
+    const d = row(c.rows, T1).differences[1]!;
+    expect(row(c.rows, T1).differences[0]).toBeNull();
+    expect(d.pairing).toBe('paired');
+    expect(d.intervalMethod).toBe('newcombe-paired');
+    expect(d.points).toBeCloseTo(20, 10);
+    expect(Math.round(d.interval!.low * 100) / 100).toBe(5.62);
+    expect(Math.round(d.interval!.high * 100) / 100).toBe(32.92);
+  });
+
+  it('McNemar over the common items reproduces mcnemarExactFromCounts(b = 2, c = 12)', () => {
+    const m = row(c.rows, T1).differences[1]!.mcnemar!;
+    expect(m).toEqual({ ...mcnemarExactFromCounts(2, 12), paired: 50 });
+    // 2 · (C(14,0) + C(14,1) + C(14,2)) / 2^14 = 212 / 16384
+    expect(m.pValue).toBeCloseTo(212 / 16384, 14);
+  });
+
+  it('pooled: all items, paired, with the pooled 2×2 table', () => {
+    const d = row(c.rows, 'pooled').differences[1]!;
+    // Pooled: both 23, only this 13, only baseline 6, neither 18.
+    const expected = newcombePaired(23, 13, 6, 18)!;
+    expect(d.pairing).toBe('paired');
+    expect(d.points).toBeCloseTo(100 * expected.difference, 10);
+    expect(d.interval!.low).toBeCloseTo(100 * expected.low, 10);
+    expect(d.interval!.high).toBeCloseTo(100 * expected.high, 10);
+    expect(d.mcnemar).toEqual({ ...mcnemarExactFromCounts(6, 13), paired: 60 });
+  });
+
+  it('group and overall rows: a difference in points, paired, without interval or test', () => {
+    const d = row(c.rows, 'overall').differences[1]!;
+    // Other: T1 64, T2 40 → 52; baseline 57 → −5.
+    expect(d.points).toBeCloseTo(-5, 10);
+    expect(d.pairing).toBe('paired');
+    expect(d.interval).toBeNull();
+    expect(d.mcnemar).toBeNull();
+  });
+
+  it('a signature that names the interval methods and the test', () => {
+    expect(c.signature).toContain('ci:wilson-95');
+    expect(c.signature).toContain('newcombe-1998b-method10-phi');
+    expect(c.signature).toContain('newcombe-1998a-method10');
+    expect(c.signature).toContain('mcnemar|exact-binomial');
+    expect(c.signature).toContain('overall:[acc|overall:mean-of-tasks');
+  });
+
+  it('unscored items (no answer key) neither count nor pair', () => {
+    const withKeyless = compareRuns([
+      mcRun('a', [...items(T1, [true, false, null])]),
+      mcRun('b', [...items(T1, [false, false, null])]),
+    ]);
+    const d = row(withKeyless.rows, T1).differences[1]!;
+    expect(row(withKeyless.rows, T1).cells[0].n).toBe(2);
+    expect(d.pairing).toBe('paired');
+    expect(d.mcnemar).toMatchObject({ b: 1, c: 0, paired: 2 });
+  });
+});
+
+describe('compareRuns: different items', () => {
+  it("no common items → unpaired: Newcombe 1998a's example (a), 56/70 − 48/80 → 5.24 to 33.39 points", () => {
+    const c = compareRuns([mcRun('base', items(T1, repeat(48, 32), 'x')), mcRun('other', items(T1, repeat(56, 14), 'y'))]);
+    const d = row(c.rows, T1).differences[1]!;
+    expect(d.pairing).toBe('unpaired');
+    expect(d.intervalMethod).toBe('newcombe-unpaired');
+    expect(d.points).toBeCloseTo(100 * (56 / 70 - 48 / 80), 10);
+    expect(Math.round(d.interval!.low * 100) / 100).toBe(5.24);
+    expect(Math.round(d.interval!.high * 100) / 100).toBe(33.39);
+    expect(d.mcnemar).toBeNull();
+  });
+
+  it('overlapping items → partly paired: unpaired interval over all, McNemar over the shared ones', () => {
+    // Baseline items 0..9, the other run 5..14 (ids shared: 5..9).
+    const base = items(T1, repeat(6, 4));
+    const other = items(T1, repeat(3, 7)).map((item, i) => ({ ...item, itemId: `${T1}/${i + 5}` }));
+    const c = compareRuns([mcRun('base', base), mcRun('other', other)]);
+    const d = row(c.rows, T1).differences[1]!;
+    expect(d.pairing).toBe('partly-paired');
+    const expected = newcombeUnpaired(3, 10, 6, 10)!;
+    expect(d.interval!.low).toBeCloseTo(100 * expected.low, 10);
+    expect(d.interval!.high).toBeCloseTo(100 * expected.high, 10);
+    // Shared items 5..9: baseline has item 5 right, 6..9 wrong; the other run has 5..9 = its 0..4: 3 right, 2 wrong.
+    // → both right 1 (5), only other right 2 (6, 7), neither 2.
+    expect(d.mcnemar).toEqual({ ...mcnemarExactFromCounts(0, 2), paired: 5 });
+  });
+
+  it('a task only one run has: the other cell is empty and there is no difference', () => {
+    const c = compareRuns([mcRun('base', items(T1, [true, false])), mcRun('other', [...items(T1, [true, true]), ...items(T3, [true])])]);
+    expect(c.rows.map((r) => r.key)).toEqual([T1, T3, 'group:Lexical', 'group:Syntactic', 'overall', 'pooled']);
+    const t3 = row(c.rows, T3);
+    expect(t3.cells[0]).toEqual({ score: null, interval: null, n: 0, correct: null });
+    expect(t3.differences[1]!.points).toBeNull();
+    expect(t3.differences[1]!.interval).toBeNull();
+    expect(t3.differences[1]!.pairing).toBe('unpaired');
+    // Overall differs in its task set: partly paired.
+    expect(row(c.rows, 'overall').differences[1]!.pairing).toBe('partly-paired');
+  });
+});
+
+describe('compareRuns: three runs', () => {
+  const [b, a] = pairedOutcomes(5, 3, 1, 1);
+  const runs = [mcRun('r0', items(T1, a)), mcRun('r1', items(T1, b)), mcRun('r2', items(T1, repeat(0, 10)))];
+  const c = compareRuns(runs);
+
+  it('one cell per run; each later run against the first', () => {
+    const t1 = row(c.rows, T1);
+    expect(t1.cells.map((x) => x.score)).toEqual([60, 80, 0]);
+    expect(t1.differences[0]).toBeNull();
+    expect(t1.differences[1]!.points).toBeCloseTo(20, 10);
+    expect(t1.differences[2]!.points).toBeCloseTo(-60, 10);
+    // r0 vs r1: only r0 right 1, only r1 right 3; r0 vs r2: only r0 right 6.
+    expect(t1.differences[1]!.mcnemar).toMatchObject({ b: 1, c: 3, paired: 10 });
+    expect(t1.differences[2]!.mcnemar).toMatchObject({ b: 6, c: 0, paired: 10 });
+    expect(t1.differences[2]!.mcnemar!.pValue).toBeCloseTo(2 / 64, 14);
+  });
+
+  it('the baseline is whichever run comes first', () => {
+    const swapped = compareRuns([runs[1], runs[0], runs[2]]);
+    const d = row(swapped.rows, T1).differences[1]!;
+    expect(d.points).toBeCloseTo(-20, 10);
+    expect(d.mcnemar).toMatchObject({ b: 3, c: 1 });
+  });
+
+  it('comparisonSeries gives the per-task scores and intervals per run', () => {
+    const s = comparisonSeries(c);
+    expect(s.rowKeys).toEqual([T1]);
+    expect(s.runs.map((r) => r.scores[0])).toEqual([60, 80, 0]);
+    expect(s.runs[1].intervals[0]!.low).toBeCloseTo(100 * wilsonInterval(8, 10)!.low, 10);
+    expect(comparisonSeries(c, ['group']).rowKeys).toEqual(['group:Lexical']);
+  });
+});
+
+describe('compareRuns: a summary-only run', () => {
+  const local = mcRun('local', [...items(T1, repeat(3, 1)), ...items(T2, repeat(1, 1)), ...items(T3, repeat(2, 2))]);
+  const shared: ComparableRun = {
+    id: 'shared-1',
+    label: 'shared: model x',
+    origin: 'shared',
+    datasetId: 'aclue',
+    kind: 'multiple-choice',
+    summaryOnly: { overall: 55, pooled: 60, items: 30, [`task:${T1}`]: 40, [`task:${T2}`]: 80, [`task:${T3}`]: null },
+  };
+  const c = compareRuns([local, shared]);
+
+  it('cells show the summary numbers, with no interval and no n', () => {
+    expect(row(c.rows, T1).cells[1]).toEqual({ score: 40, interval: null, n: null, correct: null });
+    expect(row(c.rows, 'overall').cells[1].score).toBe(55);
+    expect(row(c.rows, 'pooled').cells[1].score).toBe(60);
+    // Lexical = mean of its tasks' numbers (40 + 80)/2; Syntactic has none.
+    expect(row(c.rows, 'group:Lexical').cells[1].score).toBeCloseTo(60, 10);
+    expect(row(c.rows, 'group:Syntactic').cells[1].score).toBeNull();
+    expect(c.runs[1]).toMatchObject({ id: 'shared-1', origin: 'shared', summaryOnly: true });
+  });
+
+  it('differences are points only, marked summary-only', () => {
+    const d = row(c.rows, T1).differences[1]!;
+    expect(d).toEqual({ points: 40 - 75, interval: null, intervalMethod: null, pairing: 'summary-only', mcnemar: null });
+    expect(row(c.rows, 'pooled').differences[1]!.pairing).toBe('summary-only');
+  });
+});
+
+describe('compareRuns: generation', () => {
+  const gen = (task: string, generationTask: ComparableGenResult['generationTask'], rows: [string, string][], prefix = ''): ComparableGenResult[] =>
+    rows.map(([output, reference], i) => ({ itemId: `${prefix}${task}/${i}`, task, generationTask, output, references: [reference] }));
+  const a = [...gen('classification', 'classification', [['诗', '诗'], ['史', '儒'], ['道', '道'], ['佛', '佛']])];
+  const b = [...gen('classification', 'classification', [['诗', '诗'], ['儒', '儒'], ['儒', '道'], ['兵', '佛']])];
+  const run = (id: string, genResults: ComparableGenResult[]): ComparableRun => ({ id, label: id, origin: 'local', datasetId: 'c3bench', kind: 'generation', genResults });
+  const c = compareRuns([run('a', a), run('b', b)]);
+
+  it('task rows scored with scoreGenerationRun, with the metric and its own interval', () => {
+    const expected = scoreGenerationRun('c3bench', a).tasks[0];
+    const cls = row(c.rows, 'classification');
+    expect(cls.metric).toBe('accuracy');
+    expect(cls.cells[0]).toEqual({ score: expected.score, interval: expected.interval, n: 4, correct: null });
+    expect(cls.cells[0].score).toBe(75);
+    expect(cls.cells[1].score).toBe(50);
+    expect(cls.name).toEqual({ zh: '分类', en: 'Classification' });
+  });
+
+  it('differences in points, paired by item id, without interval or test', () => {
+    expect(row(c.rows, 'classification').differences[1]).toEqual({ points: -25, interval: null, intervalMethod: null, pairing: 'paired', mcnemar: null });
+    // Overall (the paper's average) needs all five tasks: null here.
+    expect(row(c.rows, 'overall').cells.map((x) => x.score)).toEqual([null, null]);
+    expect(c.rows.map((r) => r.key)).toEqual(['classification', 'overall']);
+    expect(c.signature).toContain('kind:generation');
+  });
+
+  it("C3Bench's published rows appear as the paper's columns, on the rows they name", () => {
+    expect(c.published.length).toBeGreaterThan(0);
+    const gpt4 = c.published.find((p) => p.row.model === 'GPT-4')!;
+    expect(gpt4.scores).toEqual({ classification: 53.88, overall: 42.17 });
+    expect(gpt4.label).toContain('as published');
+    expect(gpt4.label).toContain('C3Bench');
+  });
+});
+
+describe('compareRuns: published columns and refusals', () => {
+  it("AncientBench: the paper's overall and competencies, mapped to overall and group rows", () => {
+    const abRun = (id: string) => mcRun(id, [...items('Radical', [true, false]), ...items('TraDoc Word', [true, true])], 'ancientbench');
+    const c = compareRuns([abRun('a'), abRun('b')]);
+    expect(c.rows.map((r) => r.key)).toEqual(['Radical', 'TraDoc Word', 'group:glyph', 'group:meaning', 'overall', 'pooled']);
+    expect(row(c.rows, 'overall').metric).toBe('mean of competencies');
+    expect(c.published).toHaveLength(6);
+    const glm = c.published.find((p) => p.row.model === 'GLM4-9b-chat')!;
+    expect(glm.scores).toEqual({ Radical: null, 'TraDoc Word': null, 'group:glyph': null, 'group:meaning': 69.71, overall: 49.29, pooled: null });
+    const yi = c.published.find((p) => p.row.model === 'Yi1.5-9B-Ancient' && p.row.setting === 'zero-shot')!;
+    // Pronunciation (32.3) has no row here, so it is not shown.
+    expect(yi.scores).toMatchObject({ 'group:glyph': 50.77, 'group:meaning': 67.12, overall: 50.28 });
+    expect(Object.keys(yi.scores)).not.toContain('group:pronunciation');
+  });
+
+  it('no published columns for any other benchmark (ACLUE)', () => {
+    const c = compareRuns([mcRun('a', items(T1, [true])), mcRun('b', items(T1, [false]))]);
+    expect(c.published).toEqual([]);
+  });
+
+  it('refuses runs of two datasets, naming the run that differs', () => {
+    const runs = [mcRun('a', items(T1, [true])), mcRun('b', items('Radical', [true]), 'ancientbench')];
+    expect(() => compareRuns(runs)).toThrow(RangeError);
+    expect(() => compareRuns(runs)).toThrow(/"model b" \(b\) is a multiple-choice run on ancientbench.*first run "model a" \(a\).*aclue/);
+  });
+
+  it('refuses runs of two kinds, an empty list, and a run with no data', () => {
+    const genRun: ComparableRun = { id: 'g', label: 'g', origin: 'local', datasetId: 'aclue', kind: 'generation', summaryOnly: { overall: 1 } };
+    expect(() => compareRuns([mcRun('a', items(T1, [true])), genRun])).toThrow(/"g" \(g\) is a generation run/);
+    expect(() => compareRuns([])).toThrow(RangeError);
+    const empty: ComparableRun = { id: 'e', label: 'e', origin: 'imported', datasetId: 'aclue', kind: 'multiple-choice' };
+    expect(() => compareRuns([empty])).toThrow(/neither per-item results nor a summary/);
+  });
+
+  it('one run alone: its cells, no differences', () => {
+    const c = compareRuns([mcRun('a', items(T1, [true, false]))]);
+    expect(row(c.rows, T1).cells[0].score).toBe(50);
+    expect(row(c.rows, T1).differences).toEqual([null]);
+  });
+});
