@@ -54,23 +54,6 @@ export function payloadOf(text: string): string {
   return at >= 0 ? trimmed.slice(at + SHARED_ROUTE.length) : trimmed;
 }
 
-export function statusText(status: RunStatus): string {
-  switch (status) {
-    case 'created':
-      return t('created', '已创建');
-    case 'running':
-      return t('running', '运行中');
-    case 'paused':
-      return t('paused', '已暂停');
-    case 'completed':
-      return t('completed', '已完成');
-    case 'failed':
-      return t('failed', '失败');
-    case 'cancelled':
-      return t('cancelled', '已取消');
-  }
-}
-
 export function kindText(kind: ComparableKind): string {
   return kind === 'multiple-choice' ? t('multiple choice', '选择题') : t('generation', '生成题');
 }

@@ -2,6 +2,8 @@
 // (often Chinese already); the catalog carries a Chinese and an English name for each.
 import { findTask, getDataset } from '../../lib/core/benchmarks/catalog.ts';
 import type { DatasetId } from '../../lib/core/benchmarks/types.ts';
+import type { ModelSource } from '../../lib/core/models/model-types.ts';
+import type { RunStatus } from '../../lib/core/record/run.ts';
 import { locale } from './locale.svelte.ts';
 
 /** A task's name; an unknown key (from an imported file) is shown as it is. */
@@ -29,4 +31,25 @@ export function summaryKeyName(datasetId: DatasetId, key: string): string {
   const names: Record<string, [string, string]> = { overall: ['Overall', '总体'], pooled: ['Pooled', '合并'], items: ['Items', '题数'] };
   const pair = names[key];
   return pair ? (locale.current === 'zh' ? pair[1] : pair[0]) : key;
+}
+
+/** A model source as a reader would name it: the hub id (with its revision), or the site's folder. */
+export function modelName(source: ModelSource): string {
+  if (source.kind === 'hub') return `${source.id}${source.revision ? `@${source.revision}` : ''}`;
+  return locale.current === 'zh' ? `${source.name}（本站模型）` : `${source.name} (this site's model)`;
+}
+
+const STATUS: Record<RunStatus, [string, string]> = {
+  created: ['created', '未开始'],
+  running: ['running', '运行中'],
+  paused: ['paused', '已暂停'],
+  completed: ['completed', '已完成'],
+  failed: ['failed', '失败'],
+  cancelled: ['cancelled', '已取消'],
+};
+
+/** A run's status in the interface language. */
+export function runStatusName(status: RunStatus): string {
+  const [en, zh] = STATUS[status] ?? [status, status];
+  return locale.current === 'zh' ? zh : en;
 }

@@ -1,0 +1,198 @@
+// Run records, comparisons and the two languages in Chromium: an exported run imports in a fresh
+// browser as the same table (and a tampered summary is shown as such), an lm-evaluation-harness file
+// imports as a run, two runs compare with the exact McNemar test computed here, and the results,
+// compare and classroom pages render in English and in Chinese (screenshots in test-results/).
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { openPage } from '../../scripts/browser.ts';
+import { projectRoot } from '../../scripts/site-routes.ts';
+import { mcnemarExact } from '../../src/lib/core/metrics/mcnemar.ts';
+import type { McItemResult } from '../../src/lib/core/record/run.ts';
+import { useBrowserSession } from './session.ts';
+
+const TASKS = ['Radical', 'Radical Meaning', 'Pronunciation', 'Phonetic Radical', 'Homophone', 'ExcDoc Word', 'TraDoc Word', 'Cloze', 'Phonetic Loan Character', 'Translation'];
+const SCREENSHOTS = join(projectRoot, 'test-results', 'screenshots');
+
+async function readResults(page: Page, runId: string): Promise<McItemResult[]> {
+  return page.evaluate(async (id) => {
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+      const request = indexedDB.open('jiangu');
+      request.onsuccess = () => resolve(request.result);
+      request.onerror = () => reject(request.error);
+    });
+    const rows = await new Promise<McItemResult[]>((resolve, reject) => {
+      const request = db.transaction('results').objectStore('results').index('by-run').getAll(id);
+      request.onsuccess = () => resolve(request.result);
+      request.onerror = () => reject(request.error);
+    });
+    db.close();
+    return rows.sort((a, b) => a.index - b.index);
+  }, runId);
+}
+
+/** Starts an AncientBench-sample run of the fixture on WASM and waits for it to complete. */
+async function runSample(page: Page, scoring: 'letter-logits' | 'generate-extract'): Promise<string> {
+  await page.goto(page.url().replace(/#.*$/, '') + '#/evaluate');
+  await page.getByTestId('eval-dataset').selectOption('ancientbench');
+  await page.getByTestId('eval-scoring').selectOption(scoring);
+  await page.getByTestId('model-choice').selectOption('site:jiangu-tiny');
+  await page.getByTestId('dtype').selectOption('fp32');
+  await page.getByTestId('backend').selectOption('wasm');
+  await page.getByTestId('load').click();
+  await page.waitForURL(/#\/run\//);
+  await page.locator('[data-testid=run][data-status=completed]').waitFor({ timeout: 120_000 });
+  return decodeURIComponent(page.url().split('#/run/')[1]);
+}
+
+async function accuracyTexts(page: Page): Promise<string[]> {
+  await page.getByTestId('results').waitFor();
+  return Promise.all([...TASKS, 'overall', 'pooled'].map((key) => page.getByTestId(`acc-${key}`).textContent().then((t) => t ?? '')));
+}
+
+/** Nothing sticks out sideways: long Chinese or English labels wrap or scroll inside their own boxes. */
+async function expectNoPageOverflow(page: Page, what: string): Promise<void> {
+  const { scrollWidth, innerWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
+  expect(scrollWidth, `${what} is wider than the window`).toBeLessThanOrEqual(innerWidth);
+}
+
+describe('run records, comparisons and languages', () => {
+  const session = useBrowserSession({ webgpu: false, path: '/#/data' });
+  const runs: string[] = [];
+
+  it('runs the AncientBench sample twice (letter logits, and letters extracted from generated answers) to have something to export and compare', async () => {
+    const { page } = session.opened;
+    await page.locator('[data-testid=catalog][data-loaded=true]').waitFor();
+    await page.getByTestId('import-sample').click();
+    await page.locator('[data-testid=dataset-ancientbench][data-stored=yes]').waitFor();
+    // The random-weight fixture picks the same letter whatever the prompt, so a second letter-logits
+    // run would agree on every item; answers extracted from generated text differ.
+    runs.push(await runSample(page, 'letter-logits'), await runSample(page, 'generate-extract'));
+    expect(runs[0]).not.toBe(runs[1]);
+  });
+
+  it('imports an exported run in a fresh browser as the same table, and shows a tampered summary as such', async () => {
+    const { page } = session.opened;
+    await page.goto(`${session.url}/#/run/${runs[0]}`);
+    const own = await accuracyTexts(page);
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-json').click()]);
+    const exported = readFileSync((await download.path())!, 'utf8');
+    const record = JSON.parse(exported) as { summary: Record<string, number> };
+    expect(record.summary.overall).toBeCloseTo(Number(own[TASKS.length]), 2);
+
+    const fresh = await openPage(session.opened.context.browser()!, `${session.url}/#/evaluate`);
+    try {
+      await fresh.page.getByTestId('import-run-input').setInputFiles({ name: 'run.json', mimeType: 'application/json', buffer: Buffer.from(exported) });
+      await fresh.page.waitForURL(/#\/run\//);
+      expect(await accuracyTexts(fresh.page)).toEqual(own);
+      expect(await fresh.page.getByTestId('run-origin').getAttribute('data-kind')).toBe('jiangu-file');
+      expect(await fresh.page.getByTestId('origin-summary-agrees').count()).toBe(1);
+      expect(await fresh.page.getByTestId('resume-run').count()).toBe(0);
+
+      // The same file with an overall that its items do not give: imported, recomputed, and flagged.
+      record.summary.overall += 7;
+      await fresh.page.goto(`${session.url}/#/evaluate`);
+      await fresh.page.getByTestId('import-run-input').setInputFiles({ name: 'tampered.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(record)) });
+      await fresh.page.waitForURL(/#\/run\//);
+      const mismatch = fresh.page.getByTestId('origin-summary-mismatch');
+      await mismatch.waitFor();
+      expect(await mismatch.locator('li[data-key=overall]').textContent()).toBe(`Overall: file ${(record.summary.overall).toFixed(2)}, items ${own[TASKS.length]}`);
+      expect(await accuracyTexts(fresh.page)).toEqual(own);
+
+      // A broken file is refused with its message, and nothing is stored.
+      await fresh.page.goto(`${session.url}/#/evaluate`);
+      await fresh.page.getByTestId('import-run-input').setInputFiles({ name: 'broken.json', mimeType: 'application/json', buffer: Buffer.from('{"format":"jiangu-run","formatVersion":2}') });
+      expect(await fresh.page.getByTestId('import-run-error').textContent()).toMatch(/^broken\.json: .*formatVersion/);
+
+      // lm-evaluation-harness results with per-sample records import as a run of ACLUE.
+      const harness = join(projectRoot, 'test', 'fixtures', 'lm-eval', 'aclue-two-tasks.json');
+      await fresh.page.getByTestId('import-run-input').setInputFiles(harness);
+      await fresh.page.waitForURL(/#\/run\//);
+      expect(await fresh.page.getByTestId('run-origin').getAttribute('data-kind')).toBe('lm-eval');
+      await fresh.page.getByTestId('results').waitFor();
+      expect(await fresh.page.getByTestId('share').count()).toBe(0);
+      expect(fresh.leaks).toEqual([]);
+    } finally {
+      await fresh.context.close();
+    }
+  });
+
+  it('compares the two runs: scores, paired differences and the exact McNemar test computed here', async () => {
+    const { page } = session.opened;
+    const [a, b] = await Promise.all(runs.map((id) => readResults(page, id)));
+    await page.goto(`${session.url}/#/compare`);
+    await page.getByTestId(`compare-pick-${runs[0]}`).check();
+    await page.getByTestId(`compare-pick-${runs[1]}`).check();
+    await page.getByTestId('compare-table').waitFor();
+    expect(decodeURIComponent(page.url().split('#/compare/')[1])).toBe(`${runs[0]},${runs[1]}`);
+
+    const byId = new Map(b.map((r) => [r.itemId, r]));
+    for (const task of TASKS) {
+      const inTask = (rs: McItemResult[]) => rs.filter((r) => r.task === task);
+      const acc = (rs: McItemResult[]) => (100 * inTask(rs).filter((r) => r.correct).length) / inTask(rs).length;
+      expect(Number(await page.getByTestId(`compare-cell-${task}-0`).getAttribute('data-score')), task).toBeCloseTo(acc(a), 9);
+      expect(Number(await page.getByTestId(`compare-cell-${task}-1`).getAttribute('data-score')), task).toBeCloseTo(acc(b), 9);
+      expect(Number(await page.getByTestId(`compare-diff-${task}-1`).getAttribute('data-points')), task).toBeCloseTo(acc(b) - acc(a), 9);
+      expect(await page.getByTestId(`compare-diff-${task}-1`).getAttribute('data-pairing')).toBe('paired');
+    }
+    // McNemar over every item both runs scored, computed here from the stored results.
+    const want = mcnemarExact(a.map((r) => ({ a: r.correct === true, b: byId.get(r.itemId)!.correct === true })));
+    const cell = page.getByTestId('compare-mcnemar-pooled-1');
+    expect(Number(await cell.getAttribute('data-b'))).toBe(want.b);
+    expect(Number(await cell.getAttribute('data-c'))).toBe(want.c);
+    expect(Number(await cell.getAttribute('data-p'))).toBeCloseTo(want.pValue, 12);
+    expect(want.b + want.c).toBeGreaterThan(0); // the two runs disagree somewhere, so the test says something
+
+    // The charts: a bar per task and run, and the paper's rows on the competency radar, dashed.
+    expect(await page.locator('[data-testid=compare-chart-bars] [data-testid=interval-bar]').count()).toBe(2 * TASKS.length);
+    const radarSeries = await page.locator('[data-testid=compare-chart-radar] [data-testid=radar-polygon]').evaluateAll((els) => els.map((el) => el.getAttribute('data-series')));
+    expect(radarSeries.slice(0, 2).every((s) => /^[12]\. /.test(s ?? ''))).toBe(true);
+    expect(radarSeries).toContain('paper: Yi1.5-9B-Ancient');
+
+    // The selection is in the URL: a reload shows the same comparison.
+    await page.reload();
+    await page.getByTestId('compare-table').waitFor();
+    expect(Number(await page.getByTestId('compare-mcnemar-pooled-1').getAttribute('data-p'))).toBeCloseTo(want.pValue, 12);
+  });
+
+  it('renders the results, compare and classroom pages in English and in Chinese, switchable, with locale numbers', async () => {
+    const { page } = session.opened;
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    const pages = [
+      { name: 'results', hash: `#/run/${runs[0]}`, ready: 'run-charts', en: 'Accuracy per task', zh: '各任务准确率' },
+      { name: 'compare', hash: `#/compare/${runs[0]},${runs[1]}`, ready: 'compare-charts', en: 'Compare runs', zh: '比较评测' },
+      { name: 'classroom', hash: `#/classroom/${runs[0]}`, ready: 'classroom-question', en: 'Space reveals', zh: '空格揭晓' },
+    ];
+    const shots: Record<string, Buffer> = {};
+    for (const lang of ['en', 'zh'] as const) {
+      await page.goto(`${session.url}/#/data`);
+      await page.getByTestId(`lang-${lang}`).click();
+      expect(await page.evaluate(() => document.documentElement.lang)).toBe(lang === 'zh' ? 'zh-Hans' : 'en');
+      for (const p of pages) {
+        await page.goto(`${session.url}/${p.hash}`);
+        await page.getByTestId(p.ready).waitFor();
+        const text = await page.locator('body').innerText();
+        expect(text, `${p.name} in ${lang}`).toContain(p[lang]);
+        expect(text, `${p.name} in ${lang} shows the other language`).not.toContain(p[lang === 'en' ? 'zh' : 'en']);
+        await expectNoPageOverflow(page, `${p.name} (${lang})`);
+        const shot = await page.screenshot({ fullPage: true });
+        writeFileSync(join(SCREENSHOTS, `${p.name}-${lang}.png`), shot);
+        shots[`${p.name}-${lang}`] = shot;
+      }
+    }
+    for (const p of pages) expect(shots[`${p.name}-en`].equals(shots[`${p.name}-zh`]), p.name).toBe(false);
+
+    // A first visit takes the browser's language, and formats dates for it.
+    const zh = await openPage(session.opened.context.browser()!, `${session.url}/#/evaluate`, { locale: 'zh-CN' });
+    try {
+      await zh.page.getByTestId('nav-evaluate').waitFor();
+      expect(await zh.page.getByTestId('nav-evaluate').textContent()).toBe('评测');
+      expect(await zh.page.getByTestId('lang-zh').getAttribute('aria-pressed')).toBe('true');
+      const date = await zh.page.evaluate(() => new Intl.DateTimeFormat('zh-CN', { dateStyle: 'medium' }).format(new Date(2026, 10, 30)));
+      expect(date).toBe('2026年11月30日');
+    } finally {
+      await zh.context.close();
+    }
+  });
+});
