@@ -7,32 +7,13 @@ import type { Page } from 'playwright-core';
 import { encodeFixture, lastLogProbs, loadReferenceModel } from '../../scripts/fixtures/reference.ts';
 import type { McItemResult, McRunRecord } from '../../src/lib/core/record/run.ts';
 import { useBrowserSession } from './session.ts';
+import { readStoredRun } from './stored.ts';
+
+const readRun = (page: Page, runId: string): Promise<StoredRun> => readStoredRun<McRunRecord, McItemResult>(page, runId);
 
 interface StoredRun {
   run: McRunRecord;
   results: McItemResult[];
-}
-
-/** The run and its results as stored, read with the raw IndexedDB API. */
-async function readRun(page: Page, runId: string): Promise<StoredRun> {
-  return page.evaluate(async (id) => {
-    const db = await new Promise<IDBDatabase>((resolve, reject) => {
-      const request = indexedDB.open('jiangu');
-      request.onsuccess = () => resolve(request.result);
-      request.onerror = () => reject(request.error);
-    });
-    const get = <T,>(store: string, query: IDBValidKey | IDBKeyRange, index?: string) =>
-      new Promise<T>((resolve, reject) => {
-        const source = db.transaction(store).objectStore(store);
-        const request = index ? source.index(index).getAll(query) : source.get(query);
-        request.onsuccess = () => resolve(request.result as T);
-        request.onerror = () => reject(request.error);
-      });
-    const run = await get<McRunRecord>('runs', id);
-    const results = await get<McItemResult[]>('results', id, 'by-run');
-    db.close();
-    return { run, results: results.sort((a, b) => a.index - b.index) };
-  }, runId);
 }
 
 const LETTER_IDS = Object.fromEntries(['A', 'B', 'C', 'D'].map((l) => [l, encodeFixture(l)[0]]));

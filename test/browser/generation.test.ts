@@ -13,29 +13,11 @@ import { countUnextracted, extractChoice, postprocessOutput, scoreGenerationRun 
 import type { McItemResult } from '../../src/lib/core/record/run.ts';
 import { adaptDataset } from '../../src/lib/core/benchmarks/adapters/index.ts';
 import { useBrowserSession } from './session.ts';
+import { readStoredRun } from './stored.ts';
+
+const readRun = (page: Page, runId: string) => readStoredRun<GenRunRecord, GenItemResult>(page, runId);
 
 const EOS = 2;
-
-async function readRun(page: Page, runId: string): Promise<{ run: GenRunRecord; results: GenItemResult[] }> {
-  return page.evaluate(async (id) => {
-    const db = await new Promise<IDBDatabase>((resolve, reject) => {
-      const request = indexedDB.open('jiangu');
-      request.onsuccess = () => resolve(request.result);
-      request.onerror = () => reject(request.error);
-    });
-    const read = <T,>(store: string, query: IDBValidKey, index?: string) =>
-      new Promise<T>((resolve, reject) => {
-        const source = db.transaction(store).objectStore(store);
-        const request = index ? source.index(index).getAll(query) : source.get(query);
-        request.onsuccess = () => resolve(request.result as T);
-        request.onerror = () => reject(request.error);
-      });
-    const run = await read<GenRunRecord>('runs', id);
-    const results = await read<GenItemResult[]>('results', id, 'by-run');
-    db.close();
-    return { run, results: results.sort((a, b) => a.index - b.index) };
-  }, runId);
-}
 
 /** Every output is the reference's greedy continuation of the stored prompt. */
 function checkOutputs({ run, results }: { run: GenRunRecord; results: GenItemResult[] }): void {

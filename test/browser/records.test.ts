@@ -9,28 +9,14 @@ import type { Page } from 'playwright-core';
 import { openPage } from '../../scripts/browser.ts';
 import { projectRoot } from '../../scripts/site-routes.ts';
 import { mcnemarExact } from '../../src/lib/core/metrics/mcnemar.ts';
-import type { McItemResult } from '../../src/lib/core/record/run.ts';
+import type { McItemResult, RunRecord } from '../../src/lib/core/record/run.ts';
 import { useBrowserSession } from './session.ts';
+import { readStoredRun } from './stored.ts';
+
+const readResults = async (page: Page, runId: string) => (await readStoredRun<RunRecord, McItemResult>(page, runId)).results;
 
 const TASKS = ['Radical', 'Radical Meaning', 'Pronunciation', 'Phonetic Radical', 'Homophone', 'ExcDoc Word', 'TraDoc Word', 'Cloze', 'Phonetic Loan Character', 'Translation'];
 const SCREENSHOTS = join(projectRoot, 'test-results', 'screenshots');
-
-async function readResults(page: Page, runId: string): Promise<McItemResult[]> {
-  return page.evaluate(async (id) => {
-    const db = await new Promise<IDBDatabase>((resolve, reject) => {
-      const request = indexedDB.open('jiangu');
-      request.onsuccess = () => resolve(request.result);
-      request.onerror = () => reject(request.error);
-    });
-    const rows = await new Promise<McItemResult[]>((resolve, reject) => {
-      const request = db.transaction('results').objectStore('results').index('by-run').getAll(id);
-      request.onsuccess = () => resolve(request.result);
-      request.onerror = () => reject(request.error);
-    });
-    db.close();
-    return rows.sort((a, b) => a.index - b.index);
-  }, runId);
-}
 
 /** Starts an AncientBench-sample run of the fixture on WASM and waits for it to complete. */
 async function runSample(page: Page, scoring: 'letter-logits' | 'generate-extract'): Promise<string> {

@@ -3,26 +3,12 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { openPage } from '../../scripts/browser.ts';
+import type { McItemResult, RunRecord } from '../../src/lib/core/record/run.ts';
 import { useBrowserSession } from './session.ts';
 import { fabricatedCmmluLink } from './shared-link-fixture.ts';
+import { readStoredRun } from './stored.ts';
 
-/** A stored run's results in run order, read with the raw IndexedDB API. */
-async function readResults(page: Page, runId: string) {
-  return page.evaluate(async (id) => {
-    const db = await new Promise<IDBDatabase>((resolve, reject) => {
-      const request = indexedDB.open('jiangu');
-      request.onsuccess = () => resolve(request.result);
-      request.onerror = () => reject(request.error);
-    });
-    const rows = await new Promise<{ itemId: string; index: number; prediction: string; gold: string; probs: number[] }[]>((resolve, reject) => {
-      const request = db.transaction('results').objectStore('results').index('by-run').getAll(id);
-      request.onsuccess = () => resolve(request.result);
-      request.onerror = () => reject(request.error);
-    });
-    db.close();
-    return rows.sort((a, b) => a.index - b.index);
-  }, runId);
-}
+const readResults = async (page: Page, runId: string) => (await readStoredRun<RunRecord, McItemResult>(page, runId)).results;
 
 /** The per-item rows SharedItems shows on its current page. */
 async function shownRows(page: Page) {
@@ -118,20 +104,7 @@ describe('share links', () => {
     const { page } = session.opened;
     const runUrl = page.url();
     const runId = decodeURIComponent(runUrl.split('#/run/')[1]);
-    const results = await page.evaluate(async (id) => {
-      const db = await new Promise<IDBDatabase>((resolve, reject) => {
-        const request = indexedDB.open('jiangu');
-        request.onsuccess = () => resolve(request.result);
-        request.onerror = () => reject(request.error);
-      });
-      const rows = await new Promise<{ index: number; prediction: string; gold: string; probs: number[] }[]>((resolve, reject) => {
-        const request = db.transaction('results').objectStore('results').index('by-run').getAll(id);
-        request.onsuccess = () => resolve(request.result);
-        request.onerror = () => reject(request.error);
-      });
-      db.close();
-      return rows.sort((a, b) => a.index - b.index);
-    }, runId);
+    const results = await readResults(page, runId);
     await page.getByTestId('classroom-link').click();
     await page.getByTestId('classroom').waitFor();
     expect(await page.getByTestId('classroom-position').textContent()).toBe(`1 / ${results.length}`);
