@@ -140,6 +140,22 @@ describe('run records, comparisons and languages', () => {
     await page.reload();
     await page.getByTestId('compare-table').waitFor();
     expect(Number(await page.getByTestId('compare-mcnemar-pooled-1').getAttribute('data-p'))).toBeCloseTo(want.pValue, 12);
+
+    // A shared link joins as a third column, matched item by item to the stored data: the link of
+    // the baseline run agrees with it on every item.
+    await page.goto(`${session.url}/#/run/${runs[0]}`);
+    await page.getByTestId('share').click();
+    const link = await page.getByTestId('share-url').inputValue();
+    await page.goto(`${session.url}/#/compare/${runs[0]},${runs[1]}`);
+    await page.getByTestId('compare-table').waitFor();
+    await page.getByTestId('compare-link-input').fill(link);
+    await page.getByTestId('compare-link-add').click();
+    await page.getByTestId('compare-cell-pooled-2').waitFor();
+    expect(await page.getByTestId('compare-cell-pooled-2').getAttribute('data-score')).toBe(await page.getByTestId('compare-cell-pooled-0').getAttribute('data-score'));
+    expect(await page.getByTestId('compare-diff-pooled-2').getAttribute('data-pairing')).toBe('paired');
+    expect(Number(await page.getByTestId('compare-diff-pooled-2').getAttribute('data-points'))).toBe(0);
+    expect(Number(await page.getByTestId('compare-mcnemar-pooled-2').getAttribute('data-b'))).toBe(0);
+    expect(Number(await page.getByTestId('compare-mcnemar-pooled-2').getAttribute('data-c'))).toBe(0);
   });
 
   it('renders the results, compare and classroom pages in English and in Chinese, switchable, with locale numbers', async () => {
