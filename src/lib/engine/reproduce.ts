@@ -26,8 +26,11 @@ export async function checkSharedData(db: JianguDatabase, shared: SharedMcRun): 
 export async function createReproduction(db: JianguDatabase, shared: SharedMcRun): Promise<McRunRecord> {
   await checkSharedData(db, shared);
   const c = shared.config;
+  // A hub revision like `main` moves: load the commit the sharer's files came from when the link names it.
+  const commit = shared.environment?.modelCommit;
+  const model = commit && c.model.source.kind === 'hub' ? { ...c.model, source: { ...c.model.source, revision: commit } } : c.model;
   const run = await createMcRun(db, {
-    model: c.model,
+    model,
     datasetId: shared.datasetId,
     tasks: c.tasks,
     shots: c.shots,

@@ -4,7 +4,7 @@
 // sharer's to pass on, not ours to copy into another URL.
 import { getDataset } from '../../lib/core/benchmarks/catalog.ts';
 import { compareRuns, type ComparableKind, type ComparableRun, type Comparison } from '../../lib/core/metrics/compare.ts';
-import type { RunRecord, RunStatus } from '../../lib/core/record/run.ts';
+import type { RunRecord } from '../../lib/core/record/run.ts';
 import { decodeShareLink, SHARED_ROUTE, type SharedRun } from '../../lib/core/record/share-link.ts';
 import { resolveSharedItems, type SharedItemRow } from '../../lib/engine/shared-items.ts';
 import { listRuns, loadResults } from '../../lib/store/runs.ts';

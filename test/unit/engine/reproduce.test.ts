@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { agreementWith } from '../../../src/lib/engine/reproduce.ts';
+import { agreementWith, createReproduction } from '../../../src/lib/engine/reproduce.ts';
+import { createMcRun } from '../../../src/lib/engine/run-setup.ts';
+import { saveDataset } from '../../../src/lib/store/datasets.ts';
 import type { McItemResult, McRunRecord } from '../../../src/lib/core/record/run.ts';
-import type { SharedMcRun } from '../../../src/lib/core/record/share-link.ts';
+import { decodeShareLink, encodeShareLink, type SharedMcRun } from '../../../src/lib/core/record/share-link.ts';
+import { freshDb, makeItems, makeRecord } from '../store/helpers.ts';
 
 describe('agreementWith', () => {
   it('compares item by item in run order, leaving out items the link had no result for', () => {
@@ -21,5 +24,38 @@ describe('agreementWith', () => {
     const shared = { predictions: [null, 'B'], unscored: [] } as unknown as SharedMcRun;
     const results = [{ itemId: 'a', prediction: null }, { itemId: 'b', prediction: 'B' }] as McItemResult[];
     expect(agreementWith(shared, run, results)).toEqual({ compared: 2, same: 2, differentIds: [] });
+  });
+});
+
+describe('createReproduction', () => {
+  it("loads the commit the sharer's hub files came from, and refuses other data", async () => {
+    const db = await freshDb();
+    const items = makeItems('aclue', [{ task: '通假字', dev: 5, test: 6 }]);
+    await saveDataset(db, makeRecord('aclue', items), items);
+    const model = { source: { kind: 'hub' as const, id: 'org/model', revision: 'main' }, dtype: 'fp32' as const, backend: 'wasm' as const };
+    const original = await createMcRun(db, { model, datasetId: 'aclue', tasks: ['通假字'], shots: 0, limitPerTask: null, chatTemplate: false });
+    const commit = 'e'.repeat(40);
+    original.environment = {
+      backendInfo: { backend: 'wasm', wasmThreads: 1, crossOriginIsolated: true },
+      modelInputNames: [],
+      transformersVersion: 't',
+      ortVersion: 'o',
+      userAgent: 'u',
+      resolvedRevision: { commit, how: 'response-header' },
+    };
+    const shared = await decodeShareLink(await encodeShareLink(original, [], {}));
+    if (shared.kind !== 'multiple-choice') throw new Error('expected a multiple-choice link');
+    const again = await createReproduction(db, shared);
+    expect(again.config.model.source).toEqual({ kind: 'hub', id: 'org/model', revision: commit });
+    expect(again.config.itemIds).toEqual(original.config.itemIds);
+
+    // Without a commit in the link, the revision is the one the sharer asked for.
+    const { modelCommit: _, ...env } = shared.environment!;
+    expect((await createReproduction(db, { ...shared, environment: env })).config.model.source).toEqual(model.source);
+
+    // Other data files: refused, naming the file.
+    const other = { ...shared, config: { ...shared.config, datasetFiles: [{ path: shared.config.datasetFiles[0].path, sha256: '0'.repeat(64) }] } };
+    await expect(createReproduction(db, other)).rejects.toThrow(/is not the data the link was made on/);
+    db.close();
   });
 });

@@ -128,6 +128,16 @@ describe('share link round trip', () => {
     expect(shared.config).toEqual({ ...config, itemCount: 11, itemIdsHash: await itemIdsHash(itemIds) });
   });
 
+  it("carries a hub model's resolved commit, so a reproduction can load the same files", async () => {
+    const run = mcRun(4);
+    run.config.model.source = { kind: 'hub', id: 'org/model', revision: 'main' };
+    run.environment!.resolvedRevision = { commit: 'c'.repeat(40), how: 'response-header' };
+    const shared = await decodeShareLink(await encodeShareLink(run, [mcResult(run, 0, 'A')], {}));
+    expect(shared.environment).toEqual({ backend: 'webgpu', adapterArchitecture: 'ampere', modelCommit: 'c'.repeat(40) });
+    run.environment!.resolvedRevision = { commit: null, how: null, note: 'offline' };
+    expect((await decodeShareLink(await encodeShareLink(run, [mcResult(run, 0, 'A')], {}))).environment).toEqual({ backend: 'webgpu', adapterArchitecture: 'ampere' });
+  });
+
   it('carries a generation run as one hash over its outputs', async () => {
     const run = genRun(3);
     const results = ['子曰', '学而时习之', '不亦说乎'].map((o, i) => genResult(run, i, o));
@@ -191,6 +201,8 @@ describe('share link refusals', () => {
     expect(await rejection(await craft({ ...header, config: { ...config, datasetId: 'evil' } }, packed))).toMatch(/`config\.datasetId`.*expected one of aclue/);
     expect(await rejection(await craft({ ...header, summary: { accuracy: '1' } }, packed))).toMatch(/`summary\.accuracy`/);
     expect(await rejection(await craft({ ...header, config: { ...config, extra: 1 } }, packed))).toMatch(/`config` has an unknown field "extra"/);
+    const environment = header.environment as Record<string, unknown>;
+    expect(await rejection(await craft({ ...header, environment: { ...environment, modelCommit: 'main' } }, packed))).toMatch(/`environment.modelCommit`.*40 lower-case hex digits/);
     expect(await rejection(await craft([1, 2], packed))).toMatch(/`header` is a list of 2; expected an object/);
   });
 

@@ -68,8 +68,9 @@ export async function encodeShareLink(run: RunRecord, results: readonly ItemResu
   const { itemIds, ...rest } = run.config;
   const config = { ...rest, itemCount: itemIds.length, itemIdsHash: await itemIdsHash(itemIds) };
   const adapter = run.environment?.backendInfo.adapter;
+  const commit = run.environment?.resolvedRevision?.commit;
   const env: SharedEnvironment | null = run.environment
-    ? { backend: run.environment.backendInfo.backend, adapterArchitecture: adapter ? adapter.architecture || null : null }
+    ? { backend: run.environment.backendInfo.backend, adapterArchitecture: adapter ? adapter.architecture || null : null, ...(commit ? { modelCommit: commit } : {}) }
     : null;
   const base = { kind: run.config.kind, datasetId: run.datasetId, createdAt: run.createdAt, environment: env, summary: runSummary, config };
   let header: object;

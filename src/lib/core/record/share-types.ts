@@ -41,6 +41,8 @@ export interface SharedEnvironment {
   backend: Backend;
   /** The WebGPU adapter's architecture (e.g. `ampere`), null on WASM or when the browser hid it. */
   adapterArchitecture: string | null;
+  /** Hub models: the commit the sharer's files came from, so a reproduction loads the same files. */
+  modelCommit?: string;
 }
 
 interface SharedRunBase {

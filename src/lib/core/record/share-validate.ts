@@ -165,11 +165,16 @@ export function genConfig(value: unknown): SharedGenConfig {
 
 export function environment(value: unknown): SharedEnvironment | null {
   if (value === null) return null;
-  const o = object(value, 'environment', ['backend', 'adapterArchitecture']);
-  return {
+  const o = object(value, 'environment', ['backend', 'adapterArchitecture'], ['modelCommit']);
+  const env: SharedEnvironment = {
     backend: oneOf(o.backend, 'environment.backend', BACKENDS),
     adapterArchitecture: o.adapterArchitecture === null ? null : text(o.adapterArchitecture, 'environment.adapterArchitecture'),
   };
+  if (o.modelCommit !== undefined && o.modelCommit !== null) {
+    if (typeof o.modelCommit !== 'string' || !/^[0-9a-f]{40}$/.test(o.modelCommit)) fail('environment.modelCommit', '40 lower-case hex digits (a git commit)', o.modelCommit);
+    env.modelCommit = o.modelCommit;
+  }
+  return env;
 }
 
 export function summary(value: unknown): Record<string, number | null> {
