@@ -164,7 +164,7 @@ describe('run records, comparisons and languages', () => {
     const pages = [
       { name: 'results', hash: `#/run/${runs[0]}`, ready: 'run-charts', en: 'Accuracy per task', zh: '各任务准确率' },
       { name: 'compare', hash: `#/compare/${runs[0]},${runs[1]}`, ready: 'compare-charts', en: 'Compare runs', zh: '比较评测' },
-      { name: 'classroom', hash: `#/classroom/${runs[0]}`, ready: 'classroom-question', en: 'Space reveals', zh: '空格揭晓' },
+      { name: 'classroom', hash: `#/classroom/${runs[0]}`, ready: 'classroom-question', en: 'Answer', zh: '答案' },
     ];
     const shots: Record<string, Buffer> = {};
     for (const lang of ['en', 'zh'] as const) {
@@ -174,6 +174,12 @@ describe('run records, comparisons and languages', () => {
       for (const p of pages) {
         await page.goto(`${session.url}/${p.hash}`);
         await page.getByTestId(p.ready).waitFor();
+        if (p.name === 'classroom') {
+          // The class guesses B, then the model's probabilities and the answer are revealed.
+          await page.keyboard.press('B');
+          await page.keyboard.press('Space');
+          await page.getByTestId('classroom-reveal').waitFor();
+        }
         const text = await page.locator('body').innerText();
         expect(text, `${p.name} in ${lang}`).toContain(p[lang]);
         expect(text, `${p.name} in ${lang} shows the other language`).not.toContain(p[lang === 'en' ? 'zh' : 'en']);
