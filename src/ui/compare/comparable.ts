@@ -29,9 +29,9 @@ export function runLabel(config: RunConfigLike): string {
   return parts.join(' · ');
 }
 
-/** Whether a stored run came from a run file (another engineer adds `origin` to imported runs). */
+/** Whether a stored run came from a run file. */
 export function isImported(run: RunRecord): boolean {
-  return 'origin' in run && (run as { origin?: unknown }).origin !== undefined;
+  return run.origin !== undefined;
 }
 
 /** A run stored in this browser with its results (as loadResults gives them). */
