@@ -123,6 +123,17 @@ describe('generation runs', () => {
       outputs.push(stored.results.map((r) => r.output));
     }
     expect(outputs[1]).toEqual(outputs[0]);
+
+    // A link to the sampled run reproduces it: the same seed gives the same outputs, one hash over all.
+    await page.getByTestId('share').click();
+    const link = await page.getByTestId('share-url').inputValue();
+    await page.goto(link);
+    await page.reload();
+    await page.getByTestId('reproduce').click();
+    const agreement = page.getByTestId('reproduce-outputs');
+    await agreement.waitFor({ timeout: 120_000 });
+    expect(await agreement.getAttribute('data-identical')).toBe('true');
+    expect(await page.getByTestId('reproduce-score-diff').textContent()).toMatch(/difference (0\.00|—) points/);
     // …and it did sample: the outputs are not all the greedy ones.
     const greedy = (await readRun(page, (await startGeneration(page, { dataset: 'c3bench', tasks: ['translation'], maxNewTokens: 8 }).then(async (id) => {
       await page.locator('[data-testid=run][data-status=completed]').waitFor({ timeout: 120_000 });

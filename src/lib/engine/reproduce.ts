@@ -1,16 +1,17 @@
-// "Reproduce" for a shared multiple-choice link: create the same run here (same model, protocol,
-// shots, tasks and limits, on the same data files), check it covers the same items, and once it has
-// run, say how far it agrees with the shared predictions.
-import type { McItemResult, McRunRecord } from '../core/record/run.ts';
-import { itemIdsHash, type SharedMcRun } from '../core/record/share-link.ts';
+// "Reproduce" for a shared link: create the same run here (same model, protocol, shots or decoding,
+// tasks and limits, on the same data files), check it covers the same items, and once it has run,
+// say how far it agrees: item by item for multiple choice (the link carries every letter), and as
+// one hash over all outputs for generation (the outputs themselves travel in the run file).
+import type { GenItemResult, GenRunRecord, McItemResult, McRunRecord, RunRecord, RunModel } from '../core/record/run.ts';
+import { itemIdsHash, outputsHash, type SharedGenRun, type SharedMcRun, type SharedRun } from '../core/record/share-link.ts';
 import { pairedAgreement } from '../core/metrics/mcnemar.ts';
 import { getDataset } from '../store/datasets.ts';
 import { deleteRun } from '../store/runs.ts';
 import type { JianguDatabase } from '../store/schema.ts';
-import { createMcRun } from './run-setup.ts';
+import { createGenRun, createMcRun } from './run-setup.ts';
 
 /** Refuses (with what to do) when this browser does not hold the exact files the link names. */
-export async function checkSharedData(db: JianguDatabase, shared: SharedMcRun): Promise<void> {
+export async function checkSharedData(db: JianguDatabase, shared: SharedRun): Promise<void> {
   const stored = await getDataset(db, shared.datasetId);
   if (!stored) throw new Error(`Reproducing needs ${shared.datasetId}: download or import it on the Data page first.`);
   const have = new Map(stored.files.map((f) => [f.path, f.sha256]));
@@ -22,29 +23,47 @@ export async function checkSharedData(db: JianguDatabase, shared: SharedMcRun): 
   }
 }
 
-/** A new run with the shared configuration, refused (and removed) unless it selects the same items. */
-export async function createReproduction(db: JianguDatabase, shared: SharedMcRun): Promise<McRunRecord> {
-  await checkSharedData(db, shared);
-  const c = shared.config;
-  // A hub revision like `main` moves: load the commit the sharer's files came from when the link names it.
+/** The sharer's model; a hub revision like `main` moves, so the commit their files came from when the link names it. */
+function sharedModel(shared: SharedRun): RunModel {
   const commit = shared.environment?.modelCommit;
-  const model = commit && c.model.source.kind === 'hub' ? { ...c.model, source: { ...c.model.source, revision: commit } } : c.model;
-  const run = await createMcRun(db, {
-    model,
-    datasetId: shared.datasetId,
-    tasks: c.tasks,
-    shots: c.shots,
-    limitPerTask: c.limitPerTask,
-    chatTemplate: c.chatTemplate,
-    contextLimit: c.contextLimit,
-    scoring: c.scoring,
-    maxNewTokens: c.maxNewTokens,
-  });
-  if ((await itemIdsHash(run.config.itemIds)) !== c.itemIdsHash) {
+  const model = shared.config.model;
+  return commit && model.source.kind === 'hub' ? { ...model, source: { ...model.source, revision: commit } } : model;
+}
+
+/** A new run with the shared configuration, refused (and removed) unless it selects the same items. */
+export async function createReproduction(db: JianguDatabase, shared: SharedMcRun): Promise<McRunRecord>;
+export async function createReproduction(db: JianguDatabase, shared: SharedGenRun): Promise<GenRunRecord>;
+export async function createReproduction(db: JianguDatabase, shared: SharedRun): Promise<RunRecord>;
+export async function createReproduction(db: JianguDatabase, shared: SharedRun): Promise<RunRecord> {
+  await checkSharedData(db, shared);
+  const base = { model: sharedModel(shared), datasetId: shared.datasetId, tasks: shared.config.tasks, limitPerTask: shared.config.limitPerTask, chatTemplate: shared.config.chatTemplate };
+  const run =
+    shared.kind === 'multiple-choice'
+      ? await createMcRun(db, {
+          ...base,
+          shots: shared.config.shots,
+          contextLimit: shared.config.contextLimit,
+          scoring: shared.config.scoring,
+          maxNewTokens: shared.config.maxNewTokens,
+        })
+      : await createGenRun(db, { ...base, maxNewTokens: shared.config.maxNewTokens, decoding: shared.config.decoding });
+  if ((await itemIdsHash(run.config.itemIds)) !== shared.config.itemIdsHash) {
     await deleteRun(db, run.id);
     throw new Error('The same configuration selects different items here than in the shared run, so its results cannot be compared.');
   }
   return run;
+}
+
+export interface OutputAgreement {
+  /** Outputs produced here. */
+  compared: number;
+  /** Whether the hash over all outputs equals the link's: every output identical, character for character. */
+  identical: boolean;
+}
+
+/** A generation reproduction against the link: equal output hashes mean every output is the same. */
+export async function outputAgreementWith(shared: SharedGenRun, run: GenRunRecord, results: readonly GenItemResult[]): Promise<OutputAgreement> {
+  return { compared: results.length, identical: (await outputsHash(run.config.itemIds, results)) === shared.outputsHash };
 }
 
 export interface Agreement {
