@@ -5,7 +5,7 @@ import type { Page } from 'playwright-core';
 import { openPage } from '../../scripts/browser.ts';
 import type { McItemResult, RunRecord } from '../../src/lib/core/record/run.ts';
 import { useBrowserSession } from './session.ts';
-import { fabricatedCmmluLink } from './shared-link-fixture.ts';
+import { fabricatedCmmluLink, malformedLinks } from './shared-link-fixture.ts';
 import { readStoredRun } from './stored.ts';
 
 const readResults = async (page: Page, runId: string) => (await readStoredRun<RunRecord, McItemResult>(page, runId)).results;
@@ -189,15 +189,29 @@ describe('share links', () => {
     }
   });
 
-  it('refuses malformed links with a message, and the page keeps working', async () => {
+  it('refuses each kind of malformed link with its message, and shows HTML in a link as text, running nothing', async () => {
     const { page } = session.opened;
-    for (const payload of ['!!!not-base64!!!', 'AAAA', 'q1YqLU4tUrJSMlTSUUpJLElUsgIA']) {
+    for (const { what, payload, message } of await malformedLinks()) {
       await page.goto(`${session.url}/#/shared/${payload}`);
       await page.reload();
       const error = page.getByTestId('shared-error');
       await error.waitFor();
-      expect(await error.textContent()).toMatch(/^This link cannot be opened: .+/);
+      const text = (await error.textContent()) ?? '';
+      expect(text, what).toMatch(/^This link cannot be opened: .+/);
+      expect(text, what).toMatch(message);
     }
+
+    // Strings with markup are data: shown as text, never parsed as HTML, and nothing in them runs.
+    const hostile = '<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>';
+    const link = await fabricatedCmmluLink(4, { hostile });
+    await page.goto(`${session.url}/#/shared/${link.payload}`);
+    await page.reload();
+    await page.getByTestId('shared').waitFor();
+    const shown = await page.getByTestId('shared').textContent();
+    expect(shown!.split(hostile).length - 1).toBeGreaterThanOrEqual(2); // the model id and the task name
+    expect(await page.locator('#app img, #app script').count()).toBe(0);
+    expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+
     await page.goto(`${session.url}/#/data`);
     await page.locator('[data-testid=catalog][data-loaded=true]').waitFor();
   });

@@ -9,6 +9,7 @@ import { mcSummary } from '../../src/lib/core/metrics/run-summary.ts';
 import { getProtocol, protocolForDataset, templateHash } from '../../src/lib/core/protocols/index.ts';
 import type { McItemResult, McRunRecord } from '../../src/lib/core/record/run.ts';
 import { encodeShareLink } from '../../src/lib/core/record/share-link.ts';
+import { deflateRaw, frame, fromBase64Url, inflateRaw, toBase64Url, unframe } from '../../src/lib/core/record/share-bytes.ts';
 import { readCatalogFiles, SHARED_DATA } from '../unit/benchmarks/shared-data.ts';
 
 export interface FabricatedLink {
@@ -17,7 +18,7 @@ export interface FabricatedLink {
   rows: { itemId: string; prediction: OptionLetter; gold: OptionLetter | null; correct: boolean | null }[];
 }
 
-export async function fabricatedCmmluLink(count: number, options: { tamperSummary?: boolean } = {}): Promise<FabricatedLink> {
+export async function fabricatedCmmluLink(count: number, options: { tamperSummary?: boolean; hostile?: string } = {}): Promise<FabricatedLink> {
   const datasetId = 'cmmlu-ancient' as const;
   const items = adaptDataset(datasetId, readCatalogFiles(SHARED_DATA, datasetId))
     .items.filter((item): item is MultipleChoiceItem => item.kind === 'multiple-choice' && item.split === 'test')
@@ -34,7 +35,7 @@ export async function fabricatedCmmluLink(count: number, options: { tamperSummar
     warnings: [],
     config: {
       kind: 'multiple-choice',
-      model: { source: { kind: 'site', name: 'jiangu-tiny' }, dtype: 'fp32', backend: 'wasm' },
+      model: { source: options.hostile ? { kind: 'hub', id: options.hostile } : { kind: 'site', name: 'jiangu-tiny' }, dtype: 'fp32', backend: 'wasm' },
       protocolId: protocol.id,
       protocolVersion: getProtocol(protocol.id).version,
       templateHash: await templateHash(protocol),
@@ -77,8 +78,27 @@ export async function fabricatedCmmluLink(count: number, options: { tamperSummar
   });
   const summary = mcSummary(datasetId, results);
   if (options.tamperSummary) summary.overall = (summary.overall ?? 0) + 10;
+  if (options.hostile) summary[`task:${options.hostile}`] = 50;
   return {
     payload: await encodeShareLink(run, results, summary),
     rows: results.map((r) => ({ itemId: r.itemId, prediction: r.prediction!, gold: r.gold, correct: r.correct })),
   };
+}
+
+/** One malformed link of each kind the issue lists, with the message the page must give. */
+export async function malformedLinks(): Promise<{ what: string; payload: string; message: RegExp }[]> {
+  const { payload } = await fabricatedCmmluLink(4);
+  const bytes = fromBase64Url(payload);
+  const { version, header, packed } = unframe(await inflateRaw(bytes, 1 << 20), 1 << 20);
+  const json = JSON.parse(new TextDecoder().decode(header)) as { config: Record<string, unknown> };
+  const craft = async (headerText: string, v = version) => toBase64Url(await deflateRaw(frame(v, new TextEncoder().encode(headerText), packed)));
+  return [
+    { what: 'malformed base64', payload: 'abc$def', message: /not valid base64url/ },
+    { what: 'malformed deflate', payload: toBase64Url(bytes.subarray(0, bytes.length >> 1)), message: /not valid deflate data/ },
+    { what: 'a header that is not JSON', payload: await craft('{"kind": "multiple-choice", '), message: /not valid UTF-8 JSON/ },
+    { what: 'a wrong type', payload: await craft(JSON.stringify({ ...json, config: { ...json.config, shots: '5' } })), message: /`config\.shots` is the string "5"/ },
+    { what: 'an oversized field', payload: await craft(JSON.stringify({ ...json, config: { ...json.config, appVersion: 'x'.repeat(501) } })), message: /`config\.appVersion` is 501 characters long/ },
+    { what: 'an unknown version', payload: await craft(new TextDecoder().decode(header), 2), message: /format version 2; this page reads version 1 only/ },
+    { what: 'a deflate bomb', payload: toBase64Url(await deflateRaw(new Uint8Array(10_000_000))), message: /inflates to more than/ },
+  ];
 }
