@@ -69,6 +69,8 @@ export async function outputAgreementWith(shared: SharedGenRun, run: GenRunRecor
 export interface Agreement {
   compared: number;
   same: number;
+  /** same / compared, percent; null when nothing was compared. */
+  percentSame: number | null;
   /** Item ids whose predictions differ, in run order. */
   differentIds: string[];
 }
@@ -83,5 +85,5 @@ export function agreementWith(shared: SharedMcRun, run: McRunRecord, results: re
     indices.map((i) => shared.predictions[i]),
     ids.map((id) => byId.get(id) ?? null),
   );
-  return { compared: ids.length, same: paired.same, differentIds: paired.differentIndices.map((i) => ids[i]) };
+  return { compared: ids.length, same: paired.same, percentSame: paired.percentSame, differentIds: paired.differentIndices.map((i) => ids[i]) };
 }

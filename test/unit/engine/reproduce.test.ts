@@ -16,14 +16,14 @@ describe('agreementWith', () => {
       { itemId: 'c', prediction: 'A' },
       { itemId: 'd', prediction: 'D' },
     ] as McItemResult[];
-    expect(agreementWith(shared, run, results)).toEqual({ compared: 3, same: 2, differentIds: ['b'] });
+    expect(agreementWith(shared, run, results)).toEqual({ compared: 3, same: 2, percentSame: (100 * 2) / 3, differentIds: ['b'] });
   });
 
   it('counts a generated answer with no letter as a prediction of its own (null equals null)', () => {
     const run = { config: { itemIds: ['a', 'b'] } } as unknown as McRunRecord;
     const shared = { predictions: [null, 'B'], unscored: [] } as unknown as SharedMcRun;
     const results = [{ itemId: 'a', prediction: null }, { itemId: 'b', prediction: 'B' }] as McItemResult[];
-    expect(agreementWith(shared, run, results)).toEqual({ compared: 2, same: 2, differentIds: [] });
+    expect(agreementWith(shared, run, results)).toEqual({ compared: 2, same: 2, percentSame: 100, differentIds: [] });
   });
 });
 

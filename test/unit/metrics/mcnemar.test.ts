@@ -122,7 +122,8 @@ describe('mcnemarExact', () => {
 describe('pairedAgreement', () => {
   it('counts same and different letters, null included', () => {
     const r = pairedAgreement(['A', 'B', null, 'C', null], ['A', 'C', null, null, 'D']);
-    expect(r).toEqual({ same: 2, different: 3, differentIndices: [1, 3, 4] });
+    expect(r).toEqual({ same: 2, different: 3, differentIndices: [1, 3, 4], percentSame: 40 });
+    expect(pairedAgreement([], []).percentSame).toBeNull();
   });
 
   it('rejects runs of different lengths', () => {

@@ -25,7 +25,7 @@ import type { DatasetId, GenerationTask } from '../benchmarks/types.ts';
 import type { Interval } from './accuracy.ts';
 import { DIFFERENCE_INTERVAL_METHODS, newcombePaired, newcombeUnpaired } from './difference-intervals.ts';
 import { scoreGenerationRun, type GenerationResultLike } from './generation-run.ts';
-import { aggregateMultipleChoice, aggregationFor, overallSignature, type McAggregate } from './mc-aggregate.ts';
+import { aggregateForDataset, aggregationFor, overallSignature, type McAggregate } from './mc-aggregate.ts';
 import { mcnemarExactFromCounts, mcnemarSignature, type McnemarResult } from './mcnemar.ts';
 
 export const COMPARE_VERSION = 1;
@@ -260,15 +260,7 @@ const taskName = (datasetId: DatasetId, key: string) => {
 function compareMultipleChoice(runs: readonly ComparableRun[]): { rows: CompareRow[]; overall: string } {
   const datasetId = runs[0].datasetId;
   const rule = aggregationFor(datasetId);
-  const aggregates: (McAggregate | null)[] = runs.map((run) =>
-    run.mcItems
-      ? aggregateMultipleChoice(
-          run.mcItems.map((i) => ({ itemId: i.itemId, task: i.task, correct: i.correct })),
-          rule.grouping,
-          rule.overallRule,
-        )
-      : null,
-  );
+  const aggregates: (McAggregate | null)[] = runs.map((run) => (run.mcItems ? aggregateForDataset(datasetId, run.mcItems) : null));
   const tasks = orderTasks(datasetId, new Set(runs.flatMap(tasksOf)));
   const present = new Set(tasks);
   const dataset = getDataset(datasetId);

@@ -175,3 +175,9 @@ export function aggregationFor(datasetId: DatasetId): McAggregation {
     overallRule: datasetId === 'ancientbench' ? 'mean-of-groups' : 'mean-of-tasks',
   };
 }
+
+/** aggregateMultipleChoice under the dataset's own grouping and overall rule (aggregationFor). */
+export function aggregateForDataset(datasetId: DatasetId, results: readonly McItemResult[]): McAggregate {
+  const rule = aggregationFor(datasetId);
+  return aggregateMultipleChoice(results, rule.grouping, rule.overallRule);
+}

@@ -42,6 +42,8 @@ export interface PairedAgreement {
   different: number;
   /** Indices of the differing items, ascending. */
   differentIndices: number[];
+  /** same / items, percent; null when there are no items. */
+  percentSame: number | null;
 }
 
 /** The signature stated beside every McNemar p-value. */
@@ -107,5 +109,6 @@ export function pairedAgreement(predictionsA: readonly (string | null)[], predic
     if (predictionsA[i] === predictionsB[i]) same++;
     else differentIndices.push(i);
   }
-  return { same, different: differentIndices.length, differentIndices };
+  const n = predictionsA.length;
+  return { same, different: differentIndices.length, differentIndices, percentSame: n === 0 ? null : (100 * same) / n };
 }

@@ -1,38 +1,42 @@
 // The headline numbers of a run, as a flat record: what a share link carries and what its page shows
-// before anything is reproduced. Keys: `overall`, `pooled` (multiple choice), `items`, `task:<key>`.
+// before anything is reproduced. Keys (percent): `overall`, `pooled` and `group:<key>` (multiple
+// choice), `items`, `task:<key>`.
 import type { DatasetId } from '../benchmarks/types.ts';
 import type { GenItemResult, ItemResult, McItemResult, RunRecord } from '../record/run.ts';
-import { aggregateMultipleChoice, aggregationFor, type McItemResult as McOutcome } from './mc-aggregate.ts';
-import { scoreGenerationRun } from './generation-run.ts';
+import { aggregateForDataset, type McAggregate, type McItemResult as McOutcome } from './mc-aggregate.ts';
+import { scoreGenerationRun, type GenerationRunScores } from './generation-run.ts';
 
 export type RunSummary = Record<string, number | null>;
 
 const percent = (x: number | null): number | null => (x === null ? null : 100 * x);
 
-/** A multiple-choice summary from per-item outcomes (a run's results, or a shared link's letters against the local gold). */
-export function mcSummary(datasetId: DatasetId, outcomes: readonly McOutcome[]): RunSummary {
-  const rule = aggregationFor(datasetId);
-  const aggregate = aggregateMultipleChoice(outcomes, rule.grouping, rule.overallRule);
+/** A multiple-choice summary from an aggregate (computed once by the page that shows both). */
+export function summaryOfAggregate(aggregate: McAggregate): RunSummary {
   const summary: RunSummary = {
     overall: percent(aggregate.overall.accuracy),
     pooled: percent(aggregate.pooled.accuracy),
-    items: outcomes.length,
+    items: aggregate.tasks.reduce((sum, t) => sum + t.n + t.unscored, 0),
   };
   for (const task of aggregate.tasks) summary[`task:${task.task}`] = percent(task.accuracy);
+  for (const group of aggregate.groups) summary[`group:${group.key}`] = percent(group.accuracy);
   return summary;
 }
 
-export function runSummary(run: RunRecord, results: readonly ItemResult[]): RunSummary {
-  if (run.config.kind === 'multiple-choice') {
-    return mcSummary(
-      run.datasetId,
-      (results as McItemResult[]).map((r) => ({ itemId: r.itemId, task: r.task, correct: r.correct })),
-    );
-  }
-  const scores = scoreGenerationRun(run.datasetId, results as GenItemResult[]);
-  const summary: RunSummary = { overall: scores.overall, items: results.length };
+/** A generation summary from its scores. */
+export function summaryOfGenerationScores(scores: GenerationRunScores, items: number): RunSummary {
+  const summary: RunSummary = { overall: scores.overall, items };
   for (const task of scores.tasks) summary[`task:${task.task}`] = task.score;
   return summary;
+}
+
+/** A multiple-choice summary from per-item outcomes (a run's results, or a shared link's letters against the local gold). */
+export function mcSummary(datasetId: DatasetId, outcomes: readonly McOutcome[]): RunSummary {
+  return summaryOfAggregate(aggregateForDataset(datasetId, outcomes));
+}
+
+export function runSummary(run: RunRecord, results: readonly ItemResult[]): RunSummary {
+  if (run.config.kind === 'multiple-choice') return mcSummary(run.datasetId, results as McItemResult[]);
+  return summaryOfGenerationScores(scoreGenerationRun(run.datasetId, results as GenItemResult[]), results.length);
 }
 
 export interface SummaryMismatch {
@@ -57,26 +61,34 @@ export function summaryMismatches(stored: RunSummary, recomputed: RunSummary, to
 }
 
 /**
- * A run's numbers under the keys the papers' published rows use (published-results.ts): AncientBench
+ * A summary under the keys the papers' published rows use (published-results.ts): AncientBench
  * `overall` and its four competencies, C3Bench its five tasks and `average`. Empty for other datasets.
+ * A link's summary works as well as a run's (it is the same record).
  */
-export function publishedKeyScores(run: RunRecord, results: readonly ItemResult[]): RunSummary {
-  if (run.datasetId === 'ancientbench' && run.config.kind === 'multiple-choice') {
-    const rule = aggregationFor(run.datasetId);
-    const aggregate = aggregateMultipleChoice(
-      (results as McItemResult[]).map((r) => ({ itemId: r.itemId, task: r.task, correct: r.correct })),
-      rule.grouping,
-      rule.overallRule,
-    );
-    const scores: RunSummary = { overall: percent(aggregate.overall.accuracy) };
-    for (const group of aggregate.groups) scores[group.key] = percent(group.accuracy);
-    return scores;
+export function publishedKeyScores(datasetId: DatasetId, summary: RunSummary): RunSummary {
+  const scores: RunSummary = {};
+  if (datasetId === 'ancientbench') {
+    scores.overall = summary.overall ?? null;
+    for (const [key, value] of Object.entries(summary)) if (key.startsWith('group:')) scores[key.slice('group:'.length)] = value;
+  } else if (datasetId === 'c3bench') {
+    scores.average = summary.overall ?? null;
+    for (const [key, value] of Object.entries(summary)) if (key.startsWith('task:')) scores[key.slice('task:'.length)] = value;
   }
-  if (run.datasetId === 'c3bench' && run.config.kind === 'generation') {
-    const scored = scoreGenerationRun(run.datasetId, results as GenItemResult[]);
-    const scores: RunSummary = { average: scored.overall };
-    for (const task of scored.tasks) scores[task.task] = task.score;
-    return scores;
-  }
-  return {};
+  return scores;
+}
+
+export interface SummaryDifference {
+  /** The number as the other side (a link, a file) states it. */
+  stated: number | null;
+  /** The number from the run here. */
+  here: number | null;
+  /** here − stated, points; null when either is missing. */
+  difference: number | null;
+}
+
+/** How far a reproduction's number (by default `overall`) is from the one a link states. */
+export function summaryDifference(stated: RunSummary, here: RunSummary, key = 'overall'): SummaryDifference {
+  const a = stated[key] ?? null;
+  const b = here[key] ?? null;
+  return { stated: a, here: b, difference: a === null || b === null ? null : b - a };
 }
