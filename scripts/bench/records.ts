@@ -8,7 +8,7 @@
 import { ANCIENTBENCH_TASKS } from '../../src/lib/core/benchmarks/catalog-tasks.ts';
 import type { OptionLetter } from '../../src/lib/core/benchmarks/types.ts';
 import { calibration, compareRuns, mulberry32, runSummary } from '../../src/lib/core/metrics/index.ts';
-import { getProtocol, protocolForDataset, templateHash } from '../../src/lib/core/protocols/index.ts';
+import { fabricatedMcRun } from '../fixtures/fabricated-run.ts';
 import { runJson } from '../../src/lib/core/record/export.ts';
 import { parseRunFile } from '../../src/lib/core/record/import-record.ts';
 import type { McItemResult, McRunRecord } from '../../src/lib/core/record/run.ts';
@@ -18,52 +18,23 @@ import { fromStoredRun } from '../../src/ui/compare/comparable.ts';
 const LETTERS: OptionLetter[] = ['A', 'B', 'C', 'D'];
 const LINK_TARGET = 8 * 1024;
 
-async function syntheticRun(items: number, seed: number): Promise<{ run: McRunRecord; results: McItemResult[] }> {
+function syntheticRun(items: number, seed: number): Promise<{ run: McRunRecord; results: McItemResult[] }> {
   const random = mulberry32(seed);
-  const protocol = protocolForDataset('ancientbench');
   const tasks = ANCIENTBENCH_TASKS.map((t) => t.key);
-  const itemIds = Array.from({ length: items }, (_, i) => `${tasks[i % tasks.length]}/test/${Math.floor(i / tasks.length)}`);
-  const now = new Date().toISOString();
-  const run: McRunRecord = {
+  return fabricatedMcRun({
     id: `bench-${seed}`,
-    createdAt: now,
-    updatedAt: now,
     datasetId: 'ancientbench',
-    status: 'completed',
-    warnings: [],
-    config: {
-      kind: 'multiple-choice',
-      model: { source: { kind: 'hub', id: 'org/model', revision: 'main' }, dtype: 'q4', backend: 'webgpu' },
-      protocolId: protocol.id,
-      protocolVersion: getProtocol(protocol.id).version,
-      templateHash: await templateHash(protocol),
-      scoring: 'letter-logits',
-      shots: 0,
-      contextLimit: 2048,
-      chatTemplate: false,
-      prefixReuse: false,
-      datasetId: 'ancientbench',
-      datasetFiles: [{ path: 'ancientbench.csv', sha256: 'a'.repeat(64) }],
-      tasks,
-      limitPerTask: null,
-      itemIds,
-      appVersion: 'bench',
-    },
-  };
-  const results = itemIds.map((itemId, index): McItemResult => {
-    const logits = LETTERS.map(() => random() * 4);
-    const z = Math.log(logits.reduce((s, l) => s + Math.exp(l), 0));
-    const logProbs = logits.map((l) => l - z - 3);
-    const probs = logits.map((l) => Math.exp(l - z));
-    const prediction = LETTERS[logits.indexOf(Math.max(...logits))];
-    const gold = LETTERS[Math.floor(random() * 4)];
-    return {
-      runId: run.id, itemId, task: itemId.split('/')[0], index, prompt: '', promptHash: 'b'.repeat(64), tokenCount: 120, shotsUsed: 0,
-      exemplarIds: [], letters: LETTERS, tokenIds: [37, 38, 39, 40], logProbs, probs, prediction, gold, correct: prediction === gold,
-      reusedPrefixTokens: 0, forwardMs: 10, completedAt: now,
-    };
+    model: { source: { kind: 'hub', id: 'org/model', revision: 'main' }, dtype: 'q4', backend: 'webgpu' },
+    tasks,
+    datasetFiles: [{ path: 'ancientbench.csv', sha256: 'a'.repeat(64) }],
+    limitPerTask: null,
+    items: Array.from({ length: items }, (_, i) => {
+      const task = tasks[i % tasks.length];
+      // Random letter logits, log-normalized over a larger vocabulary (the letters' log-probs sum below 1).
+      const logits = LETTERS.map(() => random() * 4);
+      return { id: `${task}/test/${Math.floor(i / tasks.length)}`, task, gold: LETTERS[Math.floor(random() * 4)], logProbs: logits.map((l) => l - 6) };
+    }),
   });
-  return { run, results };
 }
 
 async function time<T>(work: () => Promise<T> | T): Promise<{ ms: number; value: T }> {

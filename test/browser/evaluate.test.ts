@@ -7,7 +7,7 @@ import type { Page } from 'playwright-core';
 import { encodeFixture, lastLogProbs, loadReferenceModel } from '../../scripts/fixtures/reference.ts';
 import type { McItemResult, McRunRecord } from '../../src/lib/core/record/run.ts';
 import { useBrowserSession } from './session.ts';
-import { readStoredRun } from './stored.ts';
+import { readStoredRun, startFixtureRun as startRun, waitForStatus } from './runs.ts';
 
 const readRun = (page: Page, runId: string): Promise<StoredRun> => readStoredRun<McRunRecord, McItemResult>(page, runId);
 
@@ -89,36 +89,6 @@ async function checkCharts(page: Page, stored: StoredRun, competencies: Record<s
   for (const [key, value] of vertices) expect(value, key!).toBeCloseTo(100 * mean(competencies[key!].map((t) => perTask.get(t)!)), 9);
   const counts = await page.locator('[data-testid=chart-calibration] [data-testid=calibration-point]').evaluateAll((els) => els.map((el) => Number(el.getAttribute('data-count'))));
   expect(counts.reduce((a, b) => a + b, 0)).toBe(stored.results.length);
-}
-
-async function startRun(
-  page: Page,
-  options: { dataset: string; shots: number; limit?: number; backend: 'wasm' | 'webgpu'; tasks?: string[] },
-): Promise<string> {
-  await page.goto(page.url().replace(/#.*$/, '') + '#/evaluate');
-  await page.getByTestId('eval-dataset').waitFor();
-  await page.getByTestId('eval-dataset').selectOption(options.dataset);
-  await page.getByTestId('eval-shots').selectOption(String(options.shots));
-  if (options.limit) await page.getByTestId('eval-limit').fill(String(options.limit));
-  if (options.tasks) {
-    await page.getByRole('button', { name: 'none' }).click();
-    for (const task of options.tasks) await page.locator(`input[type=checkbox][value="${task}"]`).check();
-  }
-  await page.getByTestId('model-choice').selectOption('site:jiangu-tiny');
-  await page.getByTestId('dtype').selectOption('fp32');
-  await page.getByTestId('backend').selectOption(options.backend);
-  await page.getByTestId('load').click();
-  await Promise.race([
-    page.waitForURL(/#\/run\//),
-    page.getByTestId('eval-error').waitFor().then(async () => {
-      throw new Error(`the run did not start: ${await page.getByTestId('eval-error').textContent()}`);
-    }),
-  ]);
-  return decodeURIComponent(page.url().split('#/run/')[1]);
-}
-
-async function waitForStatus(page: Page, status: string, timeout = 180_000): Promise<void> {
-  await page.locator(`[data-testid=run][data-status=${status}]`).waitFor({ timeout });
 }
 
 const COMPETENCIES = {

@@ -13,7 +13,7 @@ import { countUnextracted, extractChoice, postprocessOutput, scoreGenerationRun 
 import type { McItemResult } from '../../src/lib/core/record/run.ts';
 import { adaptDataset } from '../../src/lib/core/benchmarks/adapters/index.ts';
 import { useBrowserSession } from './session.ts';
-import { readStoredRun } from './stored.ts';
+import { readStoredRun } from './runs.ts';
 
 const readRun = (page: Page, runId: string) => readStoredRun<GenRunRecord, GenItemResult>(page, runId);
 

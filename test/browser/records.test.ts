@@ -11,26 +11,12 @@ import { projectRoot } from '../../scripts/site-routes.ts';
 import { mcnemarExact } from '../../src/lib/core/metrics/mcnemar.ts';
 import type { McItemResult, RunRecord } from '../../src/lib/core/record/run.ts';
 import { useBrowserSession } from './session.ts';
-import { readStoredRun } from './stored.ts';
+import { readStoredRun, startFixtureRun, waitForStatus } from './runs.ts';
 
 const readResults = async (page: Page, runId: string) => (await readStoredRun<RunRecord, McItemResult>(page, runId)).results;
 
 const TASKS = ['Radical', 'Radical Meaning', 'Pronunciation', 'Phonetic Radical', 'Homophone', 'ExcDoc Word', 'TraDoc Word', 'Cloze', 'Phonetic Loan Character', 'Translation'];
 const SCREENSHOTS = join(projectRoot, 'test-results', 'screenshots');
-
-/** Starts an AncientBench-sample run of the fixture on WASM and waits for it to complete. */
-async function runSample(page: Page, scoring: 'letter-logits' | 'generate-extract'): Promise<string> {
-  await page.goto(page.url().replace(/#.*$/, '') + '#/evaluate');
-  await page.getByTestId('eval-dataset').selectOption('ancientbench');
-  await page.getByTestId('eval-scoring').selectOption(scoring);
-  await page.getByTestId('model-choice').selectOption('site:jiangu-tiny');
-  await page.getByTestId('dtype').selectOption('fp32');
-  await page.getByTestId('backend').selectOption('wasm');
-  await page.getByTestId('load').click();
-  await page.waitForURL(/#\/run\//);
-  await page.locator('[data-testid=run][data-status=completed]').waitFor({ timeout: 120_000 });
-  return decodeURIComponent(page.url().split('#/run/')[1]);
-}
 
 async function accuracyTexts(page: Page): Promise<string[]> {
   await page.getByTestId('results').waitFor();
@@ -54,7 +40,10 @@ describe('run records, comparisons and languages', () => {
     await page.locator('[data-testid=dataset-ancientbench][data-stored=yes]').waitFor();
     // The random-weight fixture picks the same letter whatever the prompt, so a second letter-logits
     // run would agree on every item; answers extracted from generated text differ.
-    runs.push(await runSample(page, 'letter-logits'), await runSample(page, 'generate-extract'));
+    for (const scoring of ['letter-logits', 'generate-extract'] as const) {
+      runs.push(await startFixtureRun(page, { dataset: 'ancientbench', scoring }));
+      await waitForStatus(page, 'completed', 120_000);
+    }
     expect(runs[0]).not.toBe(runs[1]);
   });
 

@@ -6,7 +6,7 @@ import { openPage } from '../../scripts/browser.ts';
 import type { McItemResult, RunRecord } from '../../src/lib/core/record/run.ts';
 import { useBrowserSession } from './session.ts';
 import { fabricatedCmmluLink, malformedLinks } from './shared-link-fixture.ts';
-import { readStoredRun } from './stored.ts';
+import { readStoredRun, startFixtureRun, waitForStatus } from './runs.ts';
 
 const readResults = async (page: Page, runId: string) => (await readStoredRun<RunRecord, McItemResult>(page, runId)).results;
 
@@ -31,14 +31,8 @@ describe('share links', () => {
     await page.locator('[data-testid=catalog][data-loaded=true]').waitFor();
     await page.getByTestId('import-sample').click();
     await page.locator('[data-testid=dataset-ancientbench][data-stored=yes]').waitFor();
-    await page.goto(`${session.url}/#/evaluate`);
-    await page.getByTestId('eval-dataset').selectOption('ancientbench');
-    await page.getByTestId('model-choice').selectOption('site:jiangu-tiny');
-    await page.getByTestId('dtype').selectOption('fp32');
-    await page.getByTestId('backend').selectOption('wasm');
-    await page.getByTestId('load').click();
-    await page.waitForURL(/#\/run\//);
-    await page.locator('[data-testid=run][data-status=completed]').waitFor({ timeout: 120_000 });
+    await startFixtureRun(page, { dataset: 'ancientbench' });
+    await waitForStatus(page, 'completed', 120_000);
     const tasks = ['Radical', 'Cloze', 'Translation'];
     const own = await readNumbers(page, 'acc', [...tasks, 'overall', 'pooled']);
 

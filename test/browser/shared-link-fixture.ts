@@ -6,8 +6,7 @@ import { adaptDataset } from '../../src/lib/core/benchmarks/adapters/index.ts';
 import { getDataset } from '../../src/lib/core/benchmarks/catalog.ts';
 import type { MultipleChoiceItem, OptionLetter } from '../../src/lib/core/benchmarks/types.ts';
 import { mcSummary } from '../../src/lib/core/metrics/run-summary.ts';
-import { getProtocol, protocolForDataset, templateHash } from '../../src/lib/core/protocols/index.ts';
-import type { McItemResult, McRunRecord } from '../../src/lib/core/record/run.ts';
+import { fabricatedMcRun } from '../../scripts/fixtures/fabricated-run.ts';
 import { encodeShareLink } from '../../src/lib/core/record/share-link.ts';
 import { deflateRaw, frame, fromBase64Url, inflateRaw, toBase64Url, unframe } from '../../src/lib/core/record/share-bytes.ts';
 import { readCatalogFiles, SHARED_DATA } from '../unit/benchmarks/shared-data.ts';
@@ -24,57 +23,15 @@ export async function fabricatedCmmluLink(count: number, options: { tamperSummar
     .items.filter((item): item is MultipleChoiceItem => item.kind === 'multiple-choice' && item.split === 'test')
     .slice(0, count);
   const letters: OptionLetter[] = ['A', 'B', 'C', 'D'];
-  const protocol = protocolForDataset(datasetId);
-  const now = new Date('2026-11-30T12:00:00Z').toISOString();
-  const run: McRunRecord = {
+  const { run, results } = await fabricatedMcRun({
     id: 'fabricated',
-    createdAt: now,
-    updatedAt: now,
     datasetId,
-    status: 'completed',
-    warnings: [],
-    config: {
-      kind: 'multiple-choice',
-      model: { source: options.hostile ? { kind: 'hub', id: options.hostile } : { kind: 'site', name: 'jiangu-tiny' }, dtype: 'fp32', backend: 'wasm' },
-      protocolId: protocol.id,
-      protocolVersion: getProtocol(protocol.id).version,
-      templateHash: await templateHash(protocol),
-      scoring: 'letter-logits',
-      shots: 0,
-      contextLimit: 2048,
-      chatTemplate: false,
-      prefixReuse: false,
-      datasetId,
-      datasetFiles: getDataset(datasetId).files.map((f) => ({ path: f.path, sha256: f.sha256! })),
-      tasks: ['ancient_chinese'],
-      limitPerTask: count,
-      itemIds: items.map((item) => item.id),
-      appVersion: 'test',
-    },
-  };
-  const results: McItemResult[] = items.map((item, index) => {
-    const prediction = letters[index % 4];
-    return {
-      runId: run.id,
-      itemId: item.id,
-      task: item.task,
-      index,
-      prompt: '',
-      promptHash: '',
-      tokenCount: 0,
-      shotsUsed: 0,
-      exemplarIds: [],
-      letters,
-      tokenIds: [],
-      logProbs: [],
-      probs: [],
-      prediction,
-      gold: item.answer,
-      correct: item.answer === null ? null : item.answer === prediction,
-      reusedPrefixTokens: 0,
-      forwardMs: 0,
-      completedAt: now,
-    };
+    model: { source: options.hostile ? { kind: 'hub', id: options.hostile } : { kind: 'site', name: 'jiangu-tiny' }, dtype: 'fp32', backend: 'wasm' },
+    tasks: ['ancient_chinese'],
+    datasetFiles: getDataset(datasetId).files.map((f) => ({ path: f.path, sha256: f.sha256! })),
+    limitPerTask: count,
+    items: items.map((item, index) => ({ id: item.id, task: item.task, gold: item.answer, prediction: letters[index % 4] })),
+    createdAt: '2026-11-30T12:00:00.000Z',
   });
   const summary = mcSummary(datasetId, results);
   if (options.tamperSummary) summary.overall = (summary.overall ?? 0) + 10;

@@ -10,17 +10,20 @@ import { deleteRun } from '../store/runs.ts';
 import type { JianguDatabase } from '../store/schema.ts';
 import { createGenRun, createMcRun } from './run-setup.ts';
 
+/** How a set of files differs from the link's (`<path> differs`, `the file lists differ`), or null when they are the same. */
+export function filesDifference(have: readonly { path: string; sha256: string | null }[], linked: readonly { path: string; sha256: string }[]): string | null {
+  const hashes = new Map(have.map((f) => [f.path, f.sha256]));
+  const differ = linked.find((f) => hashes.get(f.path) !== f.sha256);
+  if (differ) return `${differ.path} differs`;
+  return have.length === linked.length ? null : 'the file lists differ';
+}
+
 /** Refuses (with what to do) when this browser does not hold the exact files the link names. */
 export async function checkSharedData(db: JianguDatabase, shared: SharedRun): Promise<void> {
   const stored = await getDataset(db, shared.datasetId);
   if (!stored) throw new Error(`Reproducing needs ${shared.datasetId}: download or import it on the Data page first.`);
-  const have = new Map(stored.files.map((f) => [f.path, f.sha256]));
-  const differ = shared.config.datasetFiles.filter((f) => have.get(f.path) !== f.sha256);
-  if (differ.length > 0 || stored.files.length !== shared.config.datasetFiles.length) {
-    throw new Error(
-      `The stored ${shared.datasetId} is not the data the link was made on (${differ.length ? `${differ[0].path} differs` : 'the files differ'}): import the same files and try again.`,
-    );
-  }
+  const difference = filesDifference(stored.files, shared.config.datasetFiles);
+  if (difference) throw new Error(`The stored ${shared.datasetId} is not the data the link was made on (${difference}): import the same files and try again.`);
 }
 
 /** The sharer's model; a hub revision like `main` moves, so the commit their files came from when the link names it. */

@@ -8,7 +8,7 @@ import { itemIdsHash, type SharedMcRun } from '../core/record/share-link.ts';
 import { fetchCatalogFiles, storeDataset, type FetchProgress } from '../data/import-dataset.ts';
 import { getDataset, loadItems } from '../store/datasets.ts';
 import type { JianguDatabase } from '../store/schema.ts';
-import { checkSharedData } from './reproduce.ts';
+import { checkSharedData, filesDifference } from './reproduce.ts';
 import { chooseItems } from './run-setup.ts';
 
 /** One item of a shared run: its question from the local copy and the letter the link carries. */
@@ -27,8 +27,8 @@ export interface SharedItemRow {
 
 /**
  * Makes sure this browser holds the link's data: nothing to do when the same files are stored; a
- * catalog dataset that is not stored is downloaded (each file checked against the catalog's pin,
- * then against the link's hashes) and stored. A stored copy that differs is never replaced: the
+ * catalog dataset that is not stored is downloaded (when the catalog's pins are the link's hashes;
+ * each file is checked against its pin) and stored. A stored copy that differs is never replaced: the
  * user decides on the Data page. Returns whether it downloaded.
  */
 export async function ensureSharedData(
@@ -44,14 +44,11 @@ export async function ensureSharedData(
   if (entry.files.length === 0) {
     throw new Error(`${entry.title} has no public files: import the same file the link was made on (on the Data page), then open the link again.`);
   }
+  // Every download is checked against the catalog's pin, so pins equal to the link's hashes mean the
+  // downloaded files will be the link's: refuse before downloading anything otherwise.
+  const difference = filesDifference(entry.files, shared.config.datasetFiles);
+  if (difference) throw new Error(`The link was made on other ${entry.title} files than the catalog's pinned ones (${difference}); nothing was downloaded.`);
   const files = await fetchCatalogFiles(shared.datasetId, options);
-  const linked = new Map(shared.config.datasetFiles.map((f) => [f.path, f.sha256]));
-  const differ = files.find((f) => linked.get(f.path) !== f.sha256);
-  if (differ || files.length !== linked.size) {
-    throw new Error(
-      `The link was made on other ${entry.title} files than the catalog's pinned ones (${differ ? `${differ.path} differs` : 'the file lists differ'}); nothing was stored.`,
-    );
-  }
   await storeDataset(db, shared.datasetId, files, { origin: 'catalog' });
   return true;
 }

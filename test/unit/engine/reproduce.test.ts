@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { agreementWith, createReproduction } from '../../../src/lib/engine/reproduce.ts';
+import { agreementWith, createReproduction, filesDifference } from '../../../src/lib/engine/reproduce.ts';
 import { createMcRun } from '../../../src/lib/engine/run-setup.ts';
 import { saveDataset } from '../../../src/lib/store/datasets.ts';
 import type { McItemResult, McRunRecord } from '../../../src/lib/core/record/run.ts';
@@ -57,5 +57,18 @@ describe('createReproduction', () => {
     const other = { ...shared, config: { ...shared.config, datasetFiles: [{ path: shared.config.datasetFiles[0].path, sha256: '0'.repeat(64) }] } };
     await expect(createReproduction(db, other)).rejects.toThrow(/is not the data the link was made on/);
     db.close();
+  });
+});
+
+describe('filesDifference', () => {
+  const linked = [
+    { path: 'a.csv', sha256: '1'.repeat(64) },
+    { path: 'b.csv', sha256: '2'.repeat(64) },
+  ];
+  it('names the first file whose hash differs, then a list of another length, else null', () => {
+    expect(filesDifference(linked, linked)).toBeNull();
+    expect(filesDifference([linked[0], { path: 'b.csv', sha256: null }], linked)).toBe('b.csv differs');
+    expect(filesDifference([...linked, { path: 'c.csv', sha256: '3'.repeat(64) }], linked)).toBe('the file lists differ');
+    expect(filesDifference([linked[0]], linked)).toBe('b.csv differs');
   });
 });

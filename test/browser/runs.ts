@@ -1,0 +1,65 @@
+// Runs in browser tests: starting one of the fixture model from the Evaluate page, waiting for it,
+// and reading it back as the page stored it, with the raw IndexedDB API (not the site's store
+// module), so a test checks what is really in the browser.
+import type { Page } from 'playwright-core';
+import type { ItemResult, RunRecord } from '../../src/lib/core/record/run.ts';
+
+export async function readStoredRun<R extends RunRecord = RunRecord, I extends ItemResult = ItemResult>(page: Page, runId: string): Promise<{ run: R; results: I[] }> {
+  return page.evaluate(async (id) => {
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+      const request = indexedDB.open('jiangu');
+      request.onsuccess = () => resolve(request.result);
+      request.onerror = () => reject(request.error);
+    });
+    const read = <T,>(store: string, query: IDBValidKey, index?: string) =>
+      new Promise<T>((resolve, reject) => {
+        const source = db.transaction(store).objectStore(store);
+        const request = index ? source.index(index).getAll(query) : source.get(query);
+        request.onsuccess = () => resolve(request.result as T);
+        request.onerror = () => reject(request.error);
+      });
+    const run = await read<R>('runs', id);
+    const results = await read<I[]>('results', id, 'by-run');
+    db.close();
+    return { run, results: results.sort((a, b) => a.index - b.index) };
+  }, runId) as Promise<{ run: R; results: I[] }>;
+}
+
+export interface FixtureRunOptions {
+  dataset: string;
+  shots?: number;
+  limit?: number;
+  backend?: 'wasm' | 'webgpu';
+  tasks?: string[];
+  scoring?: 'letter-logits' | 'generate-extract';
+}
+
+/** Starts a multiple-choice run of jiangu-tiny (fp32) from the Evaluate page; returns its id once its page opens. */
+export async function startFixtureRun(page: Page, options: FixtureRunOptions): Promise<string> {
+  await page.goto(page.url().replace(/#.*$/, '') + '#/evaluate');
+  await page.getByTestId('eval-dataset').waitFor();
+  await page.getByTestId('eval-dataset').selectOption(options.dataset);
+  if (options.shots !== undefined) await page.getByTestId('eval-shots').selectOption(String(options.shots));
+  if (options.scoring) await page.getByTestId('eval-scoring').selectOption(options.scoring);
+  if (options.limit) await page.getByTestId('eval-limit').fill(String(options.limit));
+  if (options.tasks) {
+    await page.getByRole('button', { name: 'none' }).click();
+    for (const task of options.tasks) await page.locator(`input[type=checkbox][value="${task}"]`).check();
+  }
+  await page.getByTestId('model-choice').selectOption('site:jiangu-tiny');
+  await page.getByTestId('dtype').selectOption('fp32');
+  await page.getByTestId('backend').selectOption(options.backend ?? 'wasm');
+  await page.getByTestId('load').click();
+  await Promise.race([
+    page.waitForURL(/#\/run\//),
+    page.getByTestId('eval-error').waitFor().then(async () => {
+      throw new Error(`the run did not start: ${await page.getByTestId('eval-error').textContent()}`);
+    }),
+  ]);
+  return decodeURIComponent(page.url().split('#/run/')[1]);
+}
+
+/** Waits until the shown run has `status`. */
+export async function waitForStatus(page: Page, status: string, timeout = 180_000): Promise<void> {
+  await page.locator(`[data-testid=run][data-status=${status}]`).waitFor({ timeout });
+}
