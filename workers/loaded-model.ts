@@ -1,7 +1,7 @@
 // What the worker holds for a loaded model, and the small helpers every request uses.
 import { DynamicCache, Tensor, type PreTrainedModel, type PreTrainedTokenizer } from '@huggingface/transformers';
 import type { LoadResult, ModelErrorInfo } from '../src/lib/engine/messages.ts';
-import type { LoadContext } from '../src/lib/engine/model-errors.ts';
+import { modelError, type LoadContext } from '../src/lib/engine/model-errors.ts';
 
 export interface Loaded {
   model: PreTrainedModel;
@@ -32,11 +32,7 @@ export function applyChatTemplate(tokenizer: PreTrainedTokenizer, prompt: string
   try {
     return tokenizer.apply_chat_template([{ role: 'user', content: prompt }], { tokenize: false, add_generation_prompt: true }) as string;
   } catch (error) {
-    throw new RequestError({
-      code: 'bad-request',
-      message: 'This model has no chat template: score raw prompts (the papers do) or pick an instruction model.',
-      detail: String(error),
-    });
+    throw new RequestError(modelError('bad-request', 'model.no-chat-template', [], String(error)));
   }
 }
 

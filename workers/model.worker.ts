@@ -29,7 +29,7 @@ import type {
   WorkerRequest,
   WorkerStats,
 } from '../src/lib/engine/messages.ts';
-import { classifyLoadError, classifyRunError, type LoadContext } from '../src/lib/engine/model-errors.ts';
+import { classifyLoadError, classifyRunError, modelError, type LoadContext } from '../src/lib/engine/model-errors.ts';
 import { applyChatTemplate, encode, idsTensor, onesTensor, RequestError, type Loaded } from './loaded-model.ts';
 import { buildItemPrompt, score, scoreItem } from './scoring.ts';
 import { resolveHubRevision } from './hub-revision.ts';
@@ -99,10 +99,7 @@ async function chooseBackend(params: LoadParams): Promise<BackendInfo> {
   }
   if (adapter) return { backend: 'webgpu', adapter, ...common };
   if (params.backend === 'webgpu') {
-    throw new RequestError({
-      code: 'webgpu-unavailable',
-      message: `WebGPU was requested but ${reason}. Choose WASM or Auto, or enable WebGPU in the browser.`,
-    });
+    throw new RequestError(modelError('webgpu-unavailable', 'model.webgpu-requested', [{ reason }]));
   }
   return { backend: 'wasm', fallbackReason: reason, ...common };
 }
@@ -182,7 +179,7 @@ async function load(id: number, params: LoadParams): Promise<LoadResult> {
 }
 
 function requireModel(): Loaded {
-  if (!loaded) throw new RequestError({ code: 'no-model', message: 'No model is loaded: load one first.' });
+  if (!loaded) throw new RequestError(modelError('no-model', 'model.no-model', []));
   return loaded;
 }
 
@@ -233,7 +230,7 @@ async function generate(id: number, params: GenerateParams): Promise<GenerateRes
   const started = performance.now();
   const promptText = params.chatTemplate ? applyChatTemplate(m.tokenizer, params.prompt) : params.prompt;
   const inputIds = encode(m.tokenizer, promptText, true);
-  if (inputIds.length === 0) throw new RequestError({ code: 'bad-request', message: 'The prompt is empty.' });
+  if (inputIds.length === 0) throw new RequestError(modelError('bad-request', 'model.empty-prompt', []));
   const maxNewTokens = Math.max(1, Math.floor(params.maxNewTokens));
   // Greedy unless asked: results must repeat. Sampling is seeded, so it repeats too.
   const sampling = params.sampling;
@@ -302,7 +299,7 @@ async function drain(): Promise<void> {
     const request = queue.shift()!;
     if (cancelled.has(request.id)) {
       cancelled.delete(request.id);
-      reply({ id: request.id, kind: 'error', error: { code: 'cancelled', message: 'Cancelled before it started.' } });
+      reply({ id: request.id, kind: 'error', error: modelError('cancelled', 'model.cancelled', []) });
       continue;
     }
     try {
@@ -310,7 +307,7 @@ async function drain(): Promise<void> {
       const result = await handler(request.id, request.params);
       // A generation cancelled mid-way returns what it produced; anything else cancelled returns nothing.
       if (cancelled.has(request.id) && request.kind !== 'generate') {
-        reply({ id: request.id, kind: 'error', error: { code: 'cancelled', message: 'Cancelled.' } });
+        reply({ id: request.id, kind: 'error', error: modelError('cancelled', 'model.cancelled', []) });
       } else {
         reply({ id: request.id, kind: 'result', result });
       }

@@ -6,6 +6,7 @@ import type { ScoreItemParams, ScoreItemResult, ScoreParams, ScoreResult } from 
 import { logSoftmaxPick } from '../src/lib/core/logprobs.ts';
 import { hasPrefix } from '../src/lib/core/token-prefix.ts';
 import { buildMcPrompt, getProtocol } from '../src/lib/core/protocols/index.ts';
+import { modelError } from '../src/lib/engine/model-errors.ts';
 import { applyChatTemplate, encode, idsTensor, onesTensor, RequestError, type Loaded } from './loaded-model.ts';
 
 type ForwardOutputs = Record<string, Tensor>;
@@ -108,13 +109,13 @@ function mergesWithText(m: Loaded, text: string, textIds: number[], candidate: s
 
 export async function score(m: Loaded, params: ScoreParams): Promise<ScoreResult> {
   const started = performance.now();
-  if (params.candidates.length === 0) throw new RequestError({ code: 'bad-request', message: 'Nothing to score: no candidates.' });
+  if (params.candidates.length === 0) throw new RequestError(modelError('bad-request', 'model.no-candidates', []));
   const text = params.chatTemplate ? applyChatTemplate(m.tokenizer, params.prompt) : params.prompt;
   const inputIds = encode(m.tokenizer, text, true);
-  if (inputIds.length === 0) throw new RequestError({ code: 'bad-request', message: 'The prompt is empty.' });
+  if (inputIds.length === 0) throw new RequestError(modelError('bad-request', 'model.empty-prompt', []));
   const candidateTokens = params.candidates.map((c) => encode(m.tokenizer, c, false));
   const bad = params.candidates.findIndex((_, i) => candidateTokens[i].length === 0);
-  if (bad >= 0) throw new RequestError({ code: 'bad-request', message: `Candidate "${params.candidates[bad]}" encodes to no token.` });
+  if (bad >= 0) throw new RequestError(modelError('bad-request', 'model.candidate-no-token', [{ candidate: params.candidates[bad] }]));
 
   let reused = 0;
   let past: DynamicCache | null = null;

@@ -1,6 +1,7 @@
 // The loaded model as the UI sees it: one worker client, its load progress, what it runs on, and the
 // last error. A crashed worker is replaced on the next load, so the page keeps working.
 import { ModelClient, ModelError } from '../lib/engine/model-client.ts';
+import { modelError } from '../lib/engine/model-errors.ts';
 import type { LoadParams, LoadProgress, LoadResult } from '../lib/engine/messages.ts';
 
 export type SessionStatus = 'empty' | 'loading' | 'ready' | 'failed';
@@ -39,7 +40,7 @@ export class ModelSession {
 
   /** Records an error from any request; a dead worker is dropped so the next load starts afresh. */
   fail(error: unknown): void {
-    this.error = error instanceof ModelError ? error : new ModelError({ code: 'internal', message: String(error) });
+    this.error = error instanceof ModelError ? error : new ModelError(modelError('internal', 'internal', [{ detail: String(error) }]));
     this.errorDuring = this.status === 'loading' ? 'load' : 'request';
     if (this.error.code === 'internal' || this.status === 'loading') {
       this.clientInstance?.terminate();

@@ -5,6 +5,7 @@
 import type { BackendChoice, BackendInfo, Dtype, ModelSource, ResolvedRevision } from '../core/models/model-types.ts';
 import type { MultipleChoiceItem } from '../core/benchmarks/types.ts';
 import type { McProtocolId } from '../core/protocols/mc-protocols.ts';
+import type { Notice } from '../core/notices/index.ts';
 
 export * from '../core/models/model-types.ts';
 
@@ -185,7 +186,9 @@ export type ModelErrorCode =
 
 export interface ModelErrorInfo {
   code: ModelErrorCode;
-  /** One sentence saying what happened and what to do. */
+  /** What happened and what to do, as a code and parameters; the page words it in its language. */
+  notice: Notice;
+  /** The notice in English, for logs and tests. */
   message: string;
   /** The underlying error text, for a bug report. */
   detail?: string;

@@ -20,15 +20,19 @@ import type {
   WorkerRequest,
   WorkerStats,
 } from './messages.ts';
+import type { Notice } from '../core/notices/index.ts';
+import { modelError } from './model-errors.ts';
 
 /** A failure the worker reported (or the worker's death), with a code the page can act on. */
 export class ModelError extends Error {
   readonly code: ModelErrorCode;
+  readonly notice: Notice;
   readonly detail?: string;
   constructor(info: ModelErrorInfo) {
     super(info.message);
     this.name = 'ModelError';
     this.code = info.code;
+    this.notice = info.notice;
     this.detail = info.detail;
   }
 }
@@ -61,10 +65,10 @@ export class ModelClient {
     this.worker.addEventListener('message', (event: MessageEvent<WorkerReply>) => this.receive(event.data));
     this.worker.addEventListener('error', (event: ErrorEvent) => {
       event.preventDefault();
-      this.fail({ code: 'internal', message: 'The model worker crashed; reload the model.', detail: event.message });
+      this.fail(modelError('internal', 'model.worker-crashed', [], event.message));
     });
     this.worker.addEventListener('messageerror', () => {
-      this.fail({ code: 'internal', message: 'The model worker sent a message that could not be read.' });
+      this.fail(modelError('internal', 'model.worker-bad-message', []));
     });
   }
 
@@ -108,7 +112,7 @@ export class ModelClient {
   /** Stops the worker at once; pending requests fail. */
   terminate(): void {
     this.worker.terminate();
-    this.fail({ code: 'cancelled', message: 'The model worker was stopped.' });
+    this.fail(modelError('cancelled', 'model.worker-stopped', []));
   }
 
   private request<K extends RequestKind>(
@@ -118,7 +122,7 @@ export class ModelClient {
     callbacks: Pick<Pending, 'onProgress' | 'onToken'>,
   ): Promise<RequestMap[K]['result']> {
     if (this.dead) return Promise.reject(this.dead);
-    if (options.signal?.aborted) return Promise.reject(new ModelError({ code: 'cancelled', message: 'Cancelled.' }));
+    if (options.signal?.aborted) return Promise.reject(new ModelError(modelError('cancelled', 'model.cancelled', [])));
     const id = this.nextId++;
     return new Promise<RequestMap[K]['result']>((resolve, reject) => {
       this.pending.set(id, { resolve: resolve as (r: never) => void, reject, ...callbacks });

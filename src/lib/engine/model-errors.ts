@@ -1,6 +1,19 @@
 // Turns whatever transformers.js, onnxruntime-web or the browser threw into a message a user can
 // act on. Pure (no DOM), so it is unit-tested in Node with the error texts those libraries produce.
-import type { Dtype, ModelErrorInfo, ModelSource } from './messages.ts';
+import type { Dtype, ModelErrorCode, ModelErrorInfo, ModelSource } from './messages.ts';
+import { notice, renderNotice, type NoticeCode, type ParamArgs } from '../core/notices/index.ts';
+import type { ModelWhere } from '../core/notices/catalog-model.ts';
+
+/** A worker error: its code for the page to act on, its notice for the page to word, English for logs. */
+export function modelError<C extends NoticeCode>(code: ModelErrorCode, noticeCode: C, params: ParamArgs<C>, detail?: string): ModelErrorInfo {
+  const n = notice(noticeCode, ...params);
+  return { code, notice: n, message: renderNotice(n, 'en'), ...(detail === undefined ? {} : { detail }) };
+}
+
+/** The model's name for messages: a hub id with its revision, or a site folder. */
+export function whereOf(source: ModelSource): ModelWhere {
+  return source.kind === 'hub' ? { source: 'hub', name: `${source.id}${source.revision ? `@${source.revision}` : ''}` } : { source: 'site', name: source.name };
+}
 
 export interface LoadContext {
   source: ModelSource;
@@ -30,38 +43,22 @@ function textOf(error: unknown): string {
 /** Classifies an error thrown while loading a model. */
 export function classifyLoadError(error: unknown, ctx: LoadContext): ModelErrorInfo {
   const detail = textOf(error);
-  const where = describeSource(ctx.source);
+  const where = whereOf(ctx.source);
   const file = modelFileFor(ctx.dtype);
   if (/Could not locate file|Unauthorized access|Forbidden access|ModelFileNotFoundError|no such model file|not found locally/i.test(detail)) {
     const missingWeights = /onnx\/model[^"]*\.onnx/.test(detail);
     return missingWeights
-      ? {
-          code: 'unsupported-dtype',
-          message: `${where} has no ${ctx.dtype} weights (${file} was not found). Pick another dtype.`,
-          detail,
-        }
-      : {
-          code: 'model-not-found',
-          message: `No model found at ${where}: check the model id (for example onnx-community/Qwen3-0.6B-ONNX) or the folder name.`,
-          detail,
-        };
+      ? modelError('unsupported-dtype', 'model.no-dtype', [{ ...where, dtype: ctx.dtype, file }], detail)
+      : modelError('model-not-found', 'model.not-found', [where], detail);
   }
   if (/does not support fp16|shader-f16/i.test(detail)) {
-    return {
-      code: 'unsupported-dtype',
-      message: `This GPU cannot run ${ctx.dtype} (it lacks the shader-f16 feature). Use fp32, q8 or q4, or the WASM backend.`,
-      detail,
-    };
+    return modelError('unsupported-dtype', 'model.no-shader-f16', [{ dtype: ctx.dtype }], detail);
   }
   if (/create a session|failed to load model|protobuf parsing failed|Unexpected token .* in JSON|is not valid JSON|invalid model|reading 'tokenizer_class'/i.test(detail)) {
-    return {
-      code: 'invalid-model',
-      message: `${where} could not be read: ${file} or its configuration is damaged or not what transformers.js expects. Download it again or pick another model.`,
-      detail,
-    };
+    return modelError('invalid-model', 'model.damaged', [{ ...where, file }], detail);
   }
   if (/Invalid dtype|Unsupported data type|not (implemented|supported).*(MatMulNBits|type)/i.test(detail)) {
-    return { code: 'unsupported-dtype', message: `The ${ctx.dtype} weights of ${where} cannot run on ${ctx.backend}. Pick another dtype or backend.`, detail };
+    return modelError('unsupported-dtype', 'model.dtype-backend', [{ ...where, dtype: ctx.dtype, backend: ctx.backend }], detail);
   }
   return classifyRunError(error, ctx);
 }
@@ -70,26 +67,13 @@ export function classifyLoadError(error: unknown, ctx: LoadContext): ModelErrorI
 export function classifyRunError(error: unknown, ctx?: Pick<LoadContext, 'backend'>): ModelErrorInfo {
   const detail = textOf(error);
   if (/No available adapters|webgpu.*(not|un)(available|supported)|requestAdapter|navigator\.gpu/i.test(detail)) {
-    return {
-      code: 'webgpu-unavailable',
-      message: 'WebGPU is not available in this browser. Choose WASM (slower, works everywhere) or enable WebGPU.',
-      detail,
-    };
+    return modelError('webgpu-unavailable', 'model.webgpu-unavailable', [], detail);
   }
   if (/out of memory|Array buffer allocation failed|bad_alloc|Cannot allocate|OOM|maxBufferSize|exceeds the max buffer size|Aborted\(\)/i.test(detail)) {
-    const on = ctx?.backend === 'webgpu' ? 'GPU' : 'tab';
-    return {
-      code: 'out-of-memory',
-      message: `The model does not fit in this ${on}'s memory. Try a smaller model or a smaller dtype (q4), close other tabs, or switch backend.`,
-      detail,
-    };
+    return modelError('out-of-memory', 'model.out-of-memory', [{ on: ctx?.backend === 'webgpu' ? 'gpu' : 'tab' }], detail);
   }
   if (/Failed to fetch|NetworkError|ERR_|net::|network|Load failed|TypeError: fetch/i.test(detail)) {
-    return {
-      code: 'network',
-      message: 'A download failed (network error). Check the connection, or use a model folder served by this site.',
-      detail,
-    };
+    return modelError('network', 'model.network', [], detail);
   }
-  return { code: 'internal', message: `The model failed: ${detail}`, detail };
+  return modelError('internal', 'model.failed', [{ detail }], detail);
 }

@@ -89,6 +89,13 @@ export const fmt = {
   fraction(x: number | null | undefined, digits = 2): string {
     return x === null || x === undefined ? '—' : fmt.number(100 * x, digits);
   },
+  /**
+   * A count with its noun: `1 task`, `3 tasks`, `3 个任务`. `zh` is the Chinese noun with its
+   * measure word (`个任务`, `题`), which has no plural.
+   */
+  countOf(n: number, one: string, many: string, zh: string): string {
+    return locale.current === 'zh' ? `${fmt.count(n)} ${zh}` : `${fmt.count(n)} ${n === 1 ? one : many}`;
+  },
   date(iso: string | Date): string {
     return dateFormat(false).format(typeof iso === 'string' ? new Date(iso) : iso);
   },

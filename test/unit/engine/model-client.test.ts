@@ -3,6 +3,7 @@
 // everything pending.
 import { describe, expect, it } from 'vitest';
 import { ModelClient, ModelError } from '../../../src/lib/engine/model-client.ts';
+import { modelError } from '../../../src/lib/engine/model-errors.ts';
 import type { WorkerReply, WorkerRequest } from '../../../src/lib/engine/messages.ts';
 
 class FakeWorker extends EventTarget {
@@ -64,7 +65,7 @@ describe('ModelClient', () => {
     abort.abort();
     const { id } = fake.sent[0];
     expect(fake.sent[1]).toEqual({ id, kind: 'cancel' });
-    fake.reply({ id, kind: 'error', error: { code: 'cancelled', message: 'Cancelled.' } });
+    fake.reply({ id, kind: 'error', error: modelError('cancelled', 'model.cancelled', []) });
     await expect(gen).rejects.toMatchObject({ name: 'ModelError', code: 'cancelled' });
   });
 

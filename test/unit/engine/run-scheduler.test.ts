@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import type { MultipleChoiceItem } from '../../../src/lib/core/benchmarks/types.ts';
 import { ModelError, type ModelClient } from '../../../src/lib/engine/model-client.ts';
+import { modelError } from '../../../src/lib/engine/model-errors.ts';
 import type { LoadParams, LoadResult, ScoreItemParams, ScoreItemResult } from '../../../src/lib/engine/messages.ts';
 import { createMcRun } from '../../../src/lib/engine/run-setup.ts';
 import { executeRun } from '../../../src/lib/engine/run-scheduler.ts';
@@ -56,7 +57,7 @@ function fakeClient(backend: 'webgpu' | 'wasm', options: { skew?: number; onScor
     async scoreItem(params: ScoreItemParams, request?: { signal?: AbortSignal }): Promise<ScoreItemResult> {
       options.onScore?.(params);
       // Like the worker: a request cancelled while in flight returns nothing.
-      if (request?.signal?.aborted) throw new ModelError({ code: 'cancelled', message: 'Cancelled.' });
+      if (request?.signal?.aborted) throw new ModelError(modelError('cancelled', 'model.cancelled', []));
       scored.push(params.item.id);
       const favourite = params.item.order % 4; // the model "knows" every answer
       // A skew pushes every letter but D down, so on a skewed backend D wins where it should not.

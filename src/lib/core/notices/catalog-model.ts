@@ -1,0 +1,91 @@
+// Messages about loading and running a model (workers/model.worker.ts, src/lib/engine/model-errors.ts).
+
+/** Which model: a hub id (with its revision) or one of the site's folders. */
+export interface ModelWhere {
+  source: 'hub' | 'site';
+  /** The hub id with `@revision`, or the folder name. */
+  name: string;
+}
+const where = {
+  en: (p: ModelWhere) => (p.source === 'hub' ? p.name : `the site's model folder /models/${p.name}/`),
+  zh: (p: ModelWhere) => (p.source === 'hub' ? p.name : `本站的模型文件夹 /models/${p.name}/`),
+};
+
+export const modelNotices = {
+  'model.not-found': {
+    en: (p: ModelWhere) => `No model found at ${where.en(p)}: check the model id (for example onnx-community/Qwen3-0.6B-ONNX) or the folder name.`,
+    zh: (p: ModelWhere) => `在 ${where.zh(p)} 找不到模型：请检查模型 ID（例如 onnx-community/Qwen3-0.6B-ONNX）或文件夹名。`,
+  },
+  'model.no-dtype': {
+    en: (p: ModelWhere & { dtype: string; file: string }) => `${where.en(p)} has no ${p.dtype} weights (${p.file} was not found). Pick another dtype.`,
+    zh: (p: ModelWhere & { dtype: string; file: string }) => `${where.zh(p)} 没有 ${p.dtype} 权重（找不到 ${p.file}）。请换一种量化精度。`,
+  },
+  'model.no-shader-f16': {
+    en: (p: { dtype: string }) => `This GPU cannot run ${p.dtype} (it lacks the shader-f16 feature). Use fp32, q8 or q4, or the WASM backend.`,
+    zh: (p: { dtype: string }) => `这块 GPU 不能运行 ${p.dtype}（缺少 shader-f16 功能）。请改用 fp32、q8 或 q4，或 WASM 后端。`,
+  },
+  'model.damaged': {
+    en: (p: ModelWhere & { file: string }) => `${where.en(p)} could not be read: ${p.file} or its configuration is damaged or not what transformers.js expects. Download it again or pick another model.`,
+    zh: (p: ModelWhere & { file: string }) => `无法读取 ${where.zh(p)}：${p.file} 或其配置已损坏，或不是 transformers.js 能读的格式。请重新下载或换一个模型。`,
+  },
+  'model.dtype-backend': {
+    en: (p: ModelWhere & { dtype: string; backend: string }) => `The ${p.dtype} weights of ${where.en(p)} cannot run on ${p.backend}. Pick another dtype or backend.`,
+    zh: (p: ModelWhere & { dtype: string; backend: string }) => `${where.zh(p)} 的 ${p.dtype} 权重不能在 ${p.backend} 上运行。请换一种量化精度或后端。`,
+  },
+  'model.webgpu-unavailable': {
+    en: () => 'WebGPU is not available in this browser. Choose WASM (slower, works everywhere) or enable WebGPU.',
+    zh: () => '此浏览器不能使用 WebGPU。请选择 WASM（较慢，但处处可用），或启用 WebGPU。',
+  },
+  'model.webgpu-requested': {
+    en: (p: { reason: string }) => `WebGPU was requested but is not available here (${p.reason}). Choose WASM or Auto, or enable WebGPU in the browser.`,
+    zh: (p: { reason: string }) => `选择了 WebGPU，但此处不可用（${p.reason}）。请选择 WASM 或“自动”，或在浏览器中启用 WebGPU。`,
+  },
+  'model.out-of-memory': {
+    en: (p: { on: 'gpu' | 'tab' }) => `The model does not fit in this ${p.on === 'gpu' ? 'GPU' : 'tab'}'s memory. Try a smaller model or a smaller dtype (q4), close other tabs, or switch backend.`,
+    zh: (p: { on: 'gpu' | 'tab' }) => `模型放不进这个${p.on === 'gpu' ? ' GPU ' : '标签页'}的内存。请换更小的模型或更小的量化精度（q4）、关闭其他标签页，或换一个后端。`,
+  },
+  'model.network': {
+    en: () => 'A download failed (network error). Check the connection, or use a model folder served by this site.',
+    zh: () => '下载失败（网络错误）。请检查网络，或使用本站提供的模型文件夹。',
+  },
+  'model.failed': {
+    en: (p: { detail: string }) => `The model failed: ${p.detail}`,
+    zh: (p: { detail: string }) => `模型运行出错：${p.detail}`,
+  },
+  'model.no-model': {
+    en: () => 'No model is loaded: load one first.',
+    zh: () => '还没有加载模型：请先加载一个。',
+  },
+  'model.empty-prompt': {
+    en: () => 'The prompt is empty.',
+    zh: () => '提示词是空的。',
+  },
+  'model.no-candidates': {
+    en: () => 'Nothing to score: no candidates.',
+    zh: () => '没有可打分的候选项。',
+  },
+  'model.candidate-no-token': {
+    en: (p: { candidate: string }) => `Candidate "${p.candidate}" encodes to no token.`,
+    zh: (p: { candidate: string }) => `候选项“${p.candidate}”编码后没有任何词元。`,
+  },
+  'model.no-chat-template': {
+    en: () => 'This model has no chat template: score raw prompts (the papers do) or pick an instruction model.',
+    zh: () => '这个模型没有对话模板：请直接用原始提示词打分（论文就是这样做的），或选一个指令模型。',
+  },
+  'model.cancelled': {
+    en: () => 'Cancelled.',
+    zh: () => '已取消。',
+  },
+  'model.worker-crashed': {
+    en: () => 'The model worker crashed; reload the model.',
+    zh: () => '模型工作线程崩溃了；请重新加载模型。',
+  },
+  'model.worker-bad-message': {
+    en: () => 'The model worker sent a message that could not be read.',
+    zh: () => '模型工作线程发来了无法读取的消息。',
+  },
+  'model.worker-stopped': {
+    en: () => 'The model worker was stopped.',
+    zh: () => '模型工作线程已停止。',
+  },
+};
