@@ -2,6 +2,9 @@
 // moment it exists, so closing the tab loses at most the item in flight.
 import { RunImportError, type ImportedRun } from '../core/record/import-validate.ts';
 import type { ItemResult, McRunRecord, RunRecord, RunStatus } from '../core/record/run.ts';
+import { checkAgainstLocalKey, type LocalKey } from '../core/record/key-check.ts';
+import type { DatasetId } from '../core/benchmarks/types.ts';
+import { getDataset, loadItems } from './datasets.ts';
 import { isQuotaError } from './errors.ts';
 import type { JianguDatabase } from './schema.ts';
 import { abortQuietly, transactionEnd } from './transaction-end.ts';
@@ -81,7 +84,7 @@ export async function deleteRun(db: JianguDatabase, id: string): Promise<void> {
 export async function importRun(db: JianguDatabase, imported: ImportedRun): Promise<RunRecord> {
   const fileName = imported.run.origin?.fileName ?? 'The imported run';
   const id = crypto.randomUUID();
-  const origin = imported.run.origin ?? {
+  const fileOrigin = imported.run.origin ?? {
     kind: 'jiangu-file' as const,
     fileName,
     importedAt: new Date().toISOString(),
@@ -89,8 +92,10 @@ export async function importRun(db: JianguDatabase, imported: ImportedRun): Prom
     storedSummary: null,
     summaryMismatches: [],
   };
-  const run = { ...imported.run, id, origin } as RunRecord;
-  const results = imported.results.map((result) => ({ ...result, runId: id }));
+  // Read before the transaction opens: nothing else may be awaited while it is.
+  const checked = checkAgainstLocalKey({ ...imported.run, origin: fileOrigin }, imported.results, await localKey(db, imported.run.datasetId));
+  const run = { ...imported.run, id, origin: checked.origin } as RunRecord;
+  const results = checked.results.map((result) => ({ ...result, runId: id }));
 
   const tx = db.transaction(['runs', 'results'], 'readwrite');
   const ended = transactionEnd(tx);
@@ -122,6 +127,32 @@ export async function importRun(db: JianguDatabase, imported: ImportedRun): Prom
   const where = failed?.itemId ? `the result for item ${failed.itemId} could not be stored` : 'the run could not be stored';
   const detail = cause instanceof Error || cause instanceof DOMException ? `${cause.name}: ${cause.message}` : String(cause ?? 'the transaction was aborted');
   throw new RunImportError(fileName, `${where} (${detail}); nothing was stored.`, { cause });
+}
+
+/** This browser's copy of a benchmark, as the key imported runs are checked against; null when not stored. */
+async function localKey(db: JianguDatabase, datasetId: DatasetId): Promise<LocalKey | null> {
+  const dataset = await getDataset(db, datasetId);
+  if (!dataset) return null;
+  return { items: new Map((await loadItems(db, datasetId)).map((item) => [item.id, item])), files: dataset.files };
+}
+
+/**
+ * Checks an imported run's answer key again, for a run imported before its benchmark was stored here
+ * (or by a version that did not check): when the benchmark is stored now, the results are rescored
+ * with the local key and the check is recorded, in one transaction. Returns the run as stored after.
+ * A run made here, or one already checked against stored data, is returned unchanged.
+ */
+export async function recheckImportedKey(db: JianguDatabase, runId: string): Promise<RunRecord | undefined> {
+  const run = await getRun(db, runId);
+  if (!run?.origin || (run.origin.keyCheck && run.origin.keyCheck.status !== 'no-local-data')) return run;
+  const local = await localKey(db, run.datasetId);
+  if (!local && run.origin.keyCheck) return run;
+  const checked = checkAgainstLocalKey({ ...run, origin: run.origin }, await loadResults(db, runId), local);
+  const next = { ...run, origin: checked.origin } as RunRecord;
+  const tx = db.transaction(['runs', 'results'], 'readwrite');
+  const results = tx.objectStore('results');
+  await Promise.all([tx.objectStore('runs').put(next), ...checked.results.map((r) => results.put(r)), tx.done]);
+  return next;
 }
 
 function isAbortError(error: unknown): boolean {

@@ -1,5 +1,6 @@
 // A run: everything needed to repeat it (the configuration, pinned before it starts) and what it
 // produced, item by item. Stored in IndexedDB by the engine; exported and shared by later issues.
+import type { KeyCheck } from './key-check.ts';
 import type { DatasetId, GenerationTask, OptionLetter } from '../benchmarks/types.ts';
 import type { McProtocolId } from '../protocols/mc-protocols.ts';
 import type { BackendChoice, BackendInfo, Dtype, ModelSource, ResolvedRevision } from '../models/model-types.ts';
@@ -108,6 +109,8 @@ export interface RunOrigin {
   summaryMismatches: { key: string; stored: number | null; recomputed: number | null }[];
   /** lm-eval only: the harness task names and versions as written in the file. */
   harnessTasks?: { name: string; version: string | number | null }[];
+  /** The file's answer key against this browser's copy of the benchmark (absent on imports of older versions). */
+  keyCheck?: KeyCheck;
 }
 
 interface RunRecordBase {

@@ -1,0 +1,119 @@
+// An imported run is someone's claim, its answer key included: a file can say every prediction was
+// right by writing the predictions into `gold`. When this browser holds the benchmark, the key that
+// counts is the local one. checkAgainstLocalKey compares the file's key with it item by item and
+// rescores the results with the local key, so every number the page shows (table, charts, Compare,
+// classroom, a share link made from the import) comes from this browser's answers; what the file
+// said is kept in the check, so nothing it claimed is lost.
+import type { Item, OptionLetter } from '../benchmarks/types.ts';
+import { runSummary } from '../metrics/run-summary.ts';
+import type { GenItemResult, ItemResult, McItemResult, RunOrigin, RunRecord } from './run.ts';
+
+/** One item whose answer in the file is not the local one. */
+export interface KeyDisagreement {
+  itemId: string;
+  /** The file's gold letter (multiple choice) or references (generation). */
+  file: OptionLetter | null | string[];
+  /** This browser's. */
+  local: OptionLetter | null | string[];
+}
+
+/** The outcome of comparing an imported run's answer key with this browser's copy of the benchmark. */
+export interface KeyCheck {
+  checkedAt: string;
+  /**
+   * `agrees`: every item found here has the same answer; `disagrees`: some differ (the results are
+   * rescored with the local key); `no-local-data`: the benchmark is not stored here, the file's key
+   * is shown as it is, unchecked.
+   */
+  status: 'agrees' | 'disagrees' | 'no-local-data';
+  /** Whether the file names other data files (sha256) than the stored copy's. */
+  filesDiffer: boolean;
+  /** Results whose item is stored here and was compared. */
+  compared: number;
+  /** Results whose item is not in the local copy (left as the file has them). */
+  missing: number;
+  /** Every disagreeing item, in run order, with both answers. */
+  disagreements: KeyDisagreement[];
+  /** The overall score as the file's own key gives it, before rescoring (percent; null if none). */
+  fileOverall: number | null;
+}
+
+/** What this browser holds of the run's benchmark: its items by id and its files' hashes. */
+export interface LocalKey {
+  items: ReadonlyMap<string, Item>;
+  files: readonly { path: string; sha256: string | null }[];
+}
+
+const sameReferences = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((r, i) => r === b[i]);
+
+function filesDiffer(run: RunRecord, local: LocalKey): boolean {
+  const hashes = new Map(local.files.map((f) => [f.path, f.sha256]));
+  return run.config.datasetFiles.length !== local.files.length || run.config.datasetFiles.some((f) => hashes.get(f.path) !== f.sha256);
+}
+
+/** The overall score of the results as given; null when they cannot be summarised (the store then refuses them). */
+function overallOf(run: RunRecord, results: readonly ItemResult[]): number | null {
+  try {
+    return runSummary(run, results).overall ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/** A multiple-choice result scored with the local gold; a result that was never scored (correct null with a gold) stays unscored. */
+function rescoreMc(result: McItemResult, gold: OptionLetter | null): McItemResult {
+  const unscored = result.correct === null && result.gold !== null;
+  return { ...result, gold, correct: gold === null || unscored ? null : result.prediction === gold };
+}
+
+/**
+ * Compares the run's answer key with `local` (null when the benchmark is not stored here) and returns
+ * the results rescored with the local key, the check, and the run's origin carrying the check.
+ */
+export function checkAgainstLocalKey(
+  run: RunRecord & { origin: RunOrigin },
+  results: readonly ItemResult[],
+  local: LocalKey | null,
+  now: string = new Date().toISOString(),
+): { results: ItemResult[]; origin: RunOrigin; check: KeyCheck } {
+  const fileOverall = overallOf(run, results);
+  if (!local) {
+    const check: KeyCheck = { checkedAt: now, status: 'no-local-data', filesDiffer: false, compared: 0, missing: results.length, disagreements: [], fileOverall };
+    return { results: [...results], origin: { ...run.origin, keyCheck: check }, check };
+  }
+  let compared = 0;
+  let missing = 0;
+  const disagreements: KeyDisagreement[] = [];
+  const rescored = results.map((result): ItemResult => {
+    const item = local.items.get(result.itemId);
+    if ('gold' in result) {
+      if (!item || item.kind !== 'multiple-choice') {
+        missing++;
+        return result;
+      }
+      compared++;
+      if (item.answer !== result.gold) disagreements.push({ itemId: result.itemId, file: result.gold, local: item.answer });
+      return rescoreMc(result, item.answer);
+    }
+    const gen = result as GenItemResult;
+    if (!item || item.kind !== 'generation') {
+      missing++;
+      return gen;
+    }
+    compared++;
+    if (!sameReferences(gen.references, item.references)) disagreements.push({ itemId: gen.itemId, file: gen.references, local: item.references });
+    return { ...gen, references: [...item.references] };
+  });
+  const check: KeyCheck = {
+    checkedAt: now,
+    status: disagreements.length > 0 ? 'disagrees' : 'agrees',
+    filesDiffer: filesDiffer(run, local),
+    compared,
+    missing,
+    disagreements,
+    fileOverall,
+  };
+  // summaryMismatches keep comparing the file's summary with the file's own items (is the file
+  // consistent?); the check says how the file's key compares with this browser's.
+  return { results: rescored, origin: { ...run.origin, keyCheck: check }, check };
+}
