@@ -384,7 +384,7 @@ const importWarnings = {
   /** `dtype`: what model_args says, or null when it says nothing. */
   'import.dtype-unknown': {
     en: (p: { dtype: string | null }) => `lm-eval ran the model with dtype ${p.dtype !== null ? q(p.dtype) : "unstated (the checkpoint's own)"}, which this site has no name for; it is recorded as fp32.`,
-    zh: (p: { dtype: string | null }) => `lm-eval 运行模型所用的精度${p.dtype !== null ? ` ${q(p.dtype)} ` : '未写明（即检查点自带的精度），'}本站没有对应的名称；记为 fp32。`,
+    zh: (p: { dtype: string | null }) => `lm-eval 运行模型用的精度${p.dtype !== null ? `是 ${q(p.dtype)}` : '未写明（即检查点自带的精度）'}，本站没有对应的名称；记为 fp32。`,
   },
   'import.shots-unstated': {
     en: (p: { tasks: readonly string[]; shots: number }) => `The file does not say how many few-shot exemplars ${enList(p.tasks)} used; recorded as ${p.shots}.`,
