@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { runJson } from '../../../src/lib/core/record/export.ts';
-import { RunImportError, checkRunFileSize, parseRunFile } from '../../../src/lib/core/record/import-record.ts';
+import { RunImportError, checkRunFileSize, parseRunFile, refusal } from '../../../src/lib/core/record/import-record.ts';
 import { catalog, noticeOf, renderNotice, type Notice, type NoticeCode, type ParamsOf } from '../../../src/lib/core/notices/index.ts';
 import type { Expected, Found } from '../../../src/lib/core/notices/catalog-import.ts';
 import { makeMcRun } from '../../fixtures/run-records/build.ts';
@@ -268,6 +268,17 @@ describe('refusals of real files, in Chinese: the file name, the place, no Engli
     expect(before).toBeInstanceOf(RunImportError);
     const zh = renderNotice(noticeOf(before), 'zh');
     expect(zh).toBe('大文件.json：文件大小为 70.0 MiB，评测记录文件最多 64 MiB。请导出更少的题目（更小的评测），或把 lm-eval 文件按任务拆开。');
+  });
+
+  it("has the store's refusals (store/runs.ts importRun) in the words it uses today", () => {
+    const full = new RunImportError('exported.json', refusal('import.storage-full', { results: 5 }));
+    expect(full.message).toBe('exported.json: not enough browser storage to keep this run (5 results). Delete old runs or datasets to make room; nothing was stored.');
+    expect(new RunImportError('exported.json', refusal('import.store-failed', { itemId: '通假字/test/0', detail: 'DataCloneError: x' })).message).toMatch(
+      /^exported\.json: the result for item 通假字\/test\/0 could not be stored \(DataCloneError: .*\); nothing was stored\.$/,
+    );
+    const run = new RunImportError('exported.json', refusal('import.store-failed', { itemId: null, detail: 'DataCloneError: x' }));
+    expect(run.message).toMatch(/^exported\.json: the run could not be stored \(DataCloneError: .*\); nothing was stored\.$/);
+    expect(renderNotice(run.notice, 'zh')).toBe('exported.json：这次评测无法保存（DataCloneError: x）；没有保存任何内容。');
   });
 
   it('a sentence without a code (a store failure given as text) is kept as it is', () => {

@@ -2,6 +2,7 @@
 // (`results[12].prediction`) and says what was expected and what was there; objects are rebuilt from
 // the known fields only, so nothing unexpected (a `__proto__` key, a field of a newer version)
 // reaches the store. Unknown fields are not an error: they are dropped and listed in a warning.
+// Every problem is a refusal (a code and parameters, catalog-import.ts), worded where it is shown.
 import { importRefusals, type Expected, type Found } from '../notices/catalog-import.ts';
 import { JianguError, notice, type Notice, type NoticeParam, type NoticeParams } from '../notices/index.ts';
 import type { ItemResult, RunRecord } from './run.ts';
