@@ -230,7 +230,7 @@ async function scoreOne(db: JianguDatabase, ctx: RunContext<McRunRecord>, index:
     const findings = letterFindings(scored);
     ctx.run = await updateRun<McRunRecord>(db, run.id, { letterTokens: findings.letterTokens, warnings: [...run.warnings, ...findings.warnings] });
   }
-  if (scored.overLimit && !ctx.run.warnings.some((w) => w.startsWith('Some prompts are longer'))) {
+  if (scored.overLimit && !ctx.run.warnings.some((w) => typeof w === 'string' && w.startsWith('Some prompts are longer'))) {
     const warning = `Some prompts are longer than the ${run.config.contextLimit}-token limit even with no exemplars (first: ${item.id}); they were scored as they are.`;
     ctx.run = await updateRun<McRunRecord>(db, run.id, { warnings: [...ctx.run.warnings, warning] });
   }

@@ -6,6 +6,7 @@ import { runJson } from '../../../src/lib/core/record/export.ts';
 import { LM_EVAL_TASKS, RUN_IMPORT_LIMITS, RunImportError, parseRunFile, taskFromSamplesFileName } from '../../../src/lib/core/record/import-record.ts';
 import type { GenItemResult, McItemResult, McRunRecord } from '../../../src/lib/core/record/run.ts';
 import { sha256Hex } from '../../../src/lib/core/protocols/template-hash.ts';
+import { renderNotice, type Notice } from '../../../src/lib/core/notices/index.ts';
 import { makeGenRun, makeMcRun } from '../../fixtures/run-records/build.ts';
 
 const fixture = (path: string): string => readFileSync(new URL(`../../fixtures/${path}`, import.meta.url), 'utf8');
@@ -14,6 +15,9 @@ const SAMPLES_NAME = 'samples_aclue_polysemy_resolution_2025-01-02T03-04-05.6789
 
 // Parsed files, edited freely by the tests to break them in one place at a time.
 type Json = Record<string, any>;
+
+/** A run's warnings in English (notices rendered; plain strings, from older records, as they are). */
+const english = (warnings: readonly (string | Notice)[]): string[] => warnings.map((w) => (typeof w === 'string' ? w : renderNotice(w, 'en')));
 
 /** parseRunFile must refuse: returns the error, checked to be a RunImportError naming the file. */
 async function refusal(text: string, fileName = 'run.json'): Promise<RunImportError> {
@@ -108,7 +112,7 @@ describe('Jiangu run files', () => {
     file.run.status = 'running';
     const { run } = await parseRunFile(JSON.stringify(file), 'live.json');
     expect(run.status).toBe('cancelled');
-    expect(run.warnings.at(-1)).toMatch(/exported while the run was still running \(5 of 5 items\)/);
+    expect(english(run.warnings).at(-1)).toMatch(/exported while the run was still running \(5 of 5 items\)/);
   });
 
   it('drops fields it does not know and lists them in a warning', async () => {
@@ -121,7 +125,7 @@ describe('Jiangu run files', () => {
     expect(run.config).not.toHaveProperty('futureOption');
     expect(results[0]).not.toHaveProperty('extra');
     expect(({} as Json).polluted).toBeUndefined();
-    expect(run.warnings.at(-1)).toBe('The file had fields this version does not know; they were left out: run.config.futureOption, results[*].extra.');
+    expect(english(run.warnings).at(-1)).toBe('The file had fields this version does not know; they were left out: run.config.futureOption, results[*].extra.');
   });
 
   it('accepts its own export of an imported lm-eval run, and keeps where it first came from', async () => {
@@ -130,7 +134,7 @@ describe('Jiangu run files', () => {
     expect(again.run.config).toEqual(first.run.config);
     expect(again.run.config.templateHash).toBe('lm-eval');
     expect(again.run.origin).toMatchObject({ kind: 'jiangu-file', originalRunId: first.run.id, harnessTasks: first.run.origin!.harnessTasks, summaryMismatches: [] });
-    expect(again.run.warnings.at(-1)).toMatch(/^Before this file was exported, the run had been imported from an lm-evaluation-harness file \(aclue-two-tasks\.json\)/);
+    expect(english(again.run.warnings).at(-1)).toMatch(/^Before this file was exported, the run had been imported from an lm-evaluation-harness file \(aclue-two-tasks\.json\)/);
   });
 });
 
@@ -177,7 +181,7 @@ describe('lm-evaluation-harness files', () => {
     });
     expect(run.status).toBe('completed');
     expect(run.createdAt).toBe(new Date(1736000000.5 * 1000).toISOString());
-    expect(run.warnings.some((w) => w.startsWith('1 of 6 samples have an "acc" that disagrees') && w.includes('aclue_poetry_appreciate doc 0'))).toBe(true);
+    expect(english(run.warnings).some((w) => w.startsWith('1 of 6 samples have an "acc" that disagrees') && w.includes('aclue_poetry_appreciate doc 0'))).toBe(true);
 
     const origin = run.origin!;
     expect(origin.kind).toBe('lm-eval');
@@ -223,7 +227,7 @@ describe('lm-evaluation-harness files', () => {
     file.config.model_args = 'pretrained=Qwen/Qwen2.5-0.5B,dtype=bfloat16';
     const { run } = await parseRunFile(JSON.stringify(file), 'bf16.json');
     expect(run.config.model.dtype).toBe('fp32');
-    expect(run.warnings.some((w) => w.includes('dtype "bfloat16"') && w.includes('recorded as fp32'))).toBe(true);
+    expect(english(run.warnings).some((w) => w.includes('dtype "bfloat16"') && w.includes('recorded as fp32'))).toBe(true);
   });
 
   it('reads a samples file alone (JSON Lines, responses as strings), with no stored summary', async () => {
@@ -246,8 +250,8 @@ describe('lm-evaluation-harness files', () => {
     expect(mc[0].promptHash).toBe(await sha256Hex(mc[0].prompt));
     expect(run.origin).toMatchObject({ kind: 'lm-eval', storedSummary: null, summaryMismatches: [], harnessTasks: [{ name: 'aclue_polysemy_resolution', version: null }] });
     expect(run.config.model.source).toEqual({ kind: 'hub', id: 'unknown' });
-    expect(run.warnings.some((w) => w.includes('does not name the model'))).toBe(true);
-    expect(run.warnings.some((w) => w.includes('disagrees'))).toBe(false);
+    expect(english(run.warnings).some((w) => w.includes('does not name the model'))).toBe(true);
+    expect(english(run.warnings).some((w) => w.includes('disagrees'))).toBe(false);
   });
 
   it('reads a task name from the harness file names', () => {

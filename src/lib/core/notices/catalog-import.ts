@@ -1,2 +1,413 @@
 // Messages of the import area, by code ('import.<what-happened>'): each in English and Chinese.
-export const importNotices = {};
+// Two kinds: refusals of a run file (record/import-*.ts, store/runs.ts importRun), each said as
+// "<file>: <what, where>", and the warnings an import writes into run.warnings.
+//
+// A refusal's place is a parameter (`results[12].prediction`, `line 4: filtered_resps[1]`), and so is
+// what was expected and what was found, as small coded values (Expected, Found), so the Chinese
+// sentence is Chinese apart from quoted values, paths and format names.
+import type { NoticeText } from './notice.ts';
+
+const q = (s: string): string => JSON.stringify(s);
+const enList = (xs: readonly (string | number)[]): string => xs.join(', ');
+const zhList = (xs: readonly (string | number)[]): string => xs.join('、');
+
+/**
+ * Where in the file, in Chinese. Paths are the file's own names and stay as they are; the few
+ * words our readers put around them (a JSON Lines line, a summary key, the prompt) are translated.
+ */
+function zhPlace(path: string): string {
+  return path
+    .replace(/^line (\d+):? ?/, (_, n: string) => `第 ${n} 行 `)
+    .replace(/ key (".*")$/, ' 的键 $1')
+    .replace(/ \(prompt\)$/, '（提示词）')
+    .trimEnd();
+}
+
+/** What a field should have held. */
+export type Expected =
+  | { expected: 'object' | 'value' | 'string' | 'non-empty-string' | 'sha256' | 'git-commit-or-null' | 'iso-date' | 'boolean' | 'list' | 'warning' }
+  | { expected: 'option-letters' | 'references' | 'doc-index' | 'responses' | 'two-to-four-choices' | 'loglik-shape' | 'loglik' | 'zero-or-one' | 'sample-list' }
+  | { expected: 'integer'; min: number; max: number }
+  /** null: no bound on that side. */
+  | { expected: 'finite'; min: number | null; max: number | null }
+  | { expected: 'one-of'; set: readonly string[] }
+  | { expected: 'letter-or-null'; letters: readonly string[] }
+  | { expected: 'protocol-of-dataset'; protocolId: string; datasetId: string }
+  | { expected: 'run-id'; runId: string }
+  /** The value of another field (`sameAs`, a path). */
+  | { expected: 'same-as'; value: string; sameAs: string }
+  /** The run's tasks, the first ten; `moreTasks` when it has more. */
+  | { expected: 'run-task'; tasks: readonly string[]; moreTasks: boolean }
+  | { expected: 'item-position'; position: number; itemId: string }
+  | { expected: 'per-letter'; count: number; orNone: boolean }
+  | { expected: 'highest-letter'; letter: string }
+  | { expected: 'correct-from'; correct: boolean | null; prediction: string | null; gold: string | null }
+  | { expected: 'generation-task-of'; generationTask: string; datasetId: string; task: string }
+  | { expected: 'gold-choice'; choices: number; lastLetter: string }
+  | { expected: 'choice-letter'; choice: string };
+
+/** What a field held instead, briefly (import-validate.ts describe). */
+export type Found =
+  | { found: 'missing' | 'null' | 'object' }
+  | { found: 'list'; length: number }
+  /** `quoted`: JSON-quoted, at most 40 characters of it; `cut` when the string is longer. */
+  | { found: 'string'; quoted: string; length: number; cut: boolean }
+  /** An object, with its first field names (quoted); `moreFields` when it has more. */
+  | { found: 'fields'; fields: readonly string[]; moreFields: boolean }
+  /** A number, a boolean, or a bare NaN/Infinity, as written. */
+  | { found: 'other'; text: string };
+
+const bounds = {
+  en: (min: number | null, max: number | null) =>
+    min !== null && max !== null ? `a finite number from ${min} to ${max}` : min !== null ? `a finite number ≥ ${min}` : max !== null ? `a finite number ≤ ${max}` : 'a finite number',
+  zh: (min: number | null, max: number | null) =>
+    min !== null && max !== null ? `${min} 到 ${max} 之间的有限数` : min !== null ? `≥ ${min} 的有限数` : max !== null ? `≤ ${max} 的有限数` : '有限数',
+};
+
+export const expectedText = {
+  en(e: Expected): string {
+    switch (e.expected) {
+      case 'object': return 'an object';
+      case 'value': return 'a value';
+      case 'string': return 'a string';
+      case 'non-empty-string': return 'a non-empty string';
+      case 'sha256': return '64 lower-case hex digits (a sha256)';
+      case 'git-commit-or-null': return '40 lower-case hex digits (a git commit) or null';
+      case 'iso-date': return 'an ISO 8601 date-time';
+      case 'boolean': return 'true or false';
+      case 'list': return 'a list';
+      case 'warning': return 'a warning: a string, or a notice with a code and parameters';
+      case 'option-letters': return '2 to 4 option letters';
+      case 'references': return 'at least one reference';
+      case 'doc-index': return 'a document index (an integer ≥ 0)';
+      case 'responses': return 'a list with one log-likelihood per choice (filtered_resps or resps)';
+      case 'two-to-four-choices': return '2 to 4 choices (this site reads letter-choice tasks)';
+      case 'loglik-shape': return 'a log-likelihood: a number, [loglik, is_greedy] or [[loglik, is_greedy]]';
+      case 'loglik': return 'a log-likelihood (≤ 0)';
+      case 'zero-or-one': return '0 or 1';
+      case 'sample-list': return 'a list of per-sample records';
+      case 'integer': return `an integer from ${e.min} to ${e.max}`;
+      case 'finite': return bounds.en(e.min, e.max);
+      case 'one-of': return `one of ${enList(e.set)}`;
+      case 'letter-or-null': return `one of ${enList(e.letters)} or null`;
+      case 'protocol-of-dataset': return `${q(e.protocolId)} (the protocol of dataset ${e.datasetId})`;
+      case 'run-id': return `${q(e.runId)} (the run's id)`;
+      case 'same-as': return `${q(e.value)} (${e.sameAs})`;
+      case 'run-task': return `one of the run's tasks (${enList(e.tasks)}${e.moreTasks ? ', …' : ''})`;
+      case 'item-position': return `${e.position} (the position of ${e.itemId} in run.config.itemIds)`;
+      case 'per-letter': return `${e.count} entries (one per letter)${e.orNone ? ' or none' : ''}`;
+      case 'highest-letter': return `${q(e.letter)} (the letter with the highest log-probability)`;
+      case 'correct-from': return `${e.correct} (prediction ${e.prediction ?? 'none'}, gold ${e.gold ?? 'none'})`;
+      case 'generation-task-of': return `${q(e.generationTask)} (how ${e.datasetId}'s task ${e.task} is scored)`;
+      case 'gold-choice': return `the gold choice as a 0-based index below ${e.choices} or a letter A–${e.lastLetter}`;
+      case 'choice-letter': return `the choice ${q(e.choice)} (this site reads tasks whose choices are the letters A–D in order)`;
+    }
+  },
+  zh(e: Expected): string {
+    switch (e.expected) {
+      case 'object': return '一个对象';
+      case 'value': return '一个值';
+      case 'string': return '字符串';
+      case 'non-empty-string': return '非空字符串';
+      case 'sha256': return '64 位小写十六进制数字（sha256）';
+      case 'git-commit-or-null': return '40 位小写十六进制数字（git 提交）或 null';
+      case 'iso-date': return 'ISO 8601 日期时间';
+      case 'boolean': return 'true 或 false';
+      case 'list': return '列表';
+      case 'warning': return '一条警告：字符串，或带代码和参数的提示';
+      case 'option-letters': return '2 到 4 个选项字母';
+      case 'references': return '至少一个参考答案';
+      case 'doc-index': return '文档序号（≥ 0 的整数）';
+      case 'responses': return '每个选项一个对数似然的列表（filtered_resps 或 resps）';
+      case 'two-to-four-choices': return '2 到 4 个选项（本站只读字母选择题）';
+      case 'loglik-shape': return '对数似然：一个数、[loglik, is_greedy] 或 [[loglik, is_greedy]]';
+      case 'loglik': return '对数似然（≤ 0）';
+      case 'zero-or-one': return '0 或 1';
+      case 'sample-list': return '逐题记录的列表';
+      case 'integer': return `${e.min} 到 ${e.max} 之间的整数`;
+      case 'finite': return bounds.zh(e.min, e.max);
+      case 'one-of': return `${zhList(e.set)} 之一`;
+      case 'letter-or-null': return `${zhList(e.letters)} 之一或 null`;
+      case 'protocol-of-dataset': return `${q(e.protocolId)}（数据集 ${e.datasetId} 的协议）`;
+      case 'run-id': return `${q(e.runId)}（本次评测的 ID）`;
+      case 'same-as': return `${q(e.value)}（与 ${e.sameAs} 相同）`;
+      case 'run-task': return `本次评测的任务之一（${zhList(e.tasks)}${e.moreTasks ? '……' : ''}）`;
+      case 'item-position': return `${e.position}（${e.itemId} 在 run.config.itemIds 中的位置）`;
+      case 'per-letter': return `${e.count} 项（每个字母一项）${e.orNone ? '或空列表' : ''}`;
+      case 'highest-letter': return `${q(e.letter)}（对数概率最高的字母）`;
+      case 'correct-from': return `${e.correct}（预测 ${e.prediction ?? '无'}，标准答案 ${e.gold ?? '无'}）`;
+      case 'generation-task-of': return `${q(e.generationTask)}（${e.datasetId} 的任务 ${e.task} 的评分方式）`;
+      case 'gold-choice': return `标准答案：小于 ${e.choices} 的序号（从 0 起）或字母 A–${e.lastLetter}`;
+      case 'choice-letter': return `选项 ${q(e.choice)}（本站只读选项依次为字母 A–D 的任务）`;
+    }
+  },
+};
+
+export const foundText = {
+  en(f: Found): string {
+    switch (f.found) {
+      case 'missing': return 'nothing (the field is missing)';
+      case 'null': return 'null';
+      case 'object': return 'an object';
+      case 'list': return `a list of ${f.length}`;
+      case 'string': return f.cut ? `${f.quoted}… (${f.length} characters)` : f.quoted;
+      case 'fields': return `an object with the fields ${enList(f.fields)}${f.moreFields ? ', …' : ''}`;
+      case 'other': return f.text;
+    }
+  },
+  zh(f: Found): string {
+    switch (f.found) {
+      case 'missing': return '空（缺少这个字段）';
+      case 'null': return 'null';
+      case 'object': return '一个对象';
+      case 'list': return `含 ${f.length} 项的列表`;
+      case 'string': return f.cut ? `${f.quoted}…（共 ${f.length} 个字符）` : f.quoted;
+      case 'fields': return `含字段 ${zhList(f.fields)}${f.moreFields ? '……' : ''} 的对象`;
+      case 'other': return f.text;
+    }
+  },
+};
+
+type Place = { path: string };
+/** A JSON Lines line (`line 4`), or null for the whole file. */
+type MaybePlace = { path: string | null };
+const at = {
+  en: (p: MaybePlace) => (p.path === null ? '' : `${p.path}: `),
+  zh: (p: MaybePlace) => (p.path === null ? '' : `${zhPlace(p.path)}：`),
+};
+
+const UNKNOWN_FORMAT = {
+  en: 'is not a run file this site reads: expected a Jiangu run export ("format": "jiangu-run") or an lm-evaluation-harness results file with per-sample records ("samples")',
+  zh: '不是本站能读的评测记录文件：应为鉴古导出的评测记录（"format": "jiangu-run"），或含逐题记录（"samples"）的 lm-evaluation-harness 结果文件',
+};
+
+/**
+ * What is wrong with a run file, without the file's name (FieldProblem carries these; a
+ * RunImportError adds the name). Each is also in importNotices, there with `fileName`.
+ */
+export const importRefusals = {
+  /** A field of the wrong type or value: the workhorse of import-validate.ts's `fail`. */
+  'import.field-wrong': {
+    en: (p: Place & Expected & Found) => `${p.path}: expected ${expectedText.en(p)}, got ${foundText.en(p)}`,
+    zh: (p: Place & Expected & Found) => `${zhPlace(p.path)}：应为${expectedText.zh(p)}，实际是${foundText.zh(p)}`,
+  },
+  'import.too-long': {
+    en: (p: Place & { max: number; length: number }) => `${p.path}: expected at most ${p.max} characters, got ${p.length}`,
+    zh: (p: Place & { max: number; length: number }) => `${zhPlace(p.path)}：最多 ${p.max} 个字符，实际有 ${p.length} 个`,
+  },
+  'import.too-many-entries': {
+    en: (p: Place & { max: number; count: number }) => `${p.path}: expected at most ${p.max} entries, got ${p.count}`,
+    zh: (p: Place & { max: number; count: number }) => `${zhPlace(p.path)}：最多 ${p.max} 项，实际有 ${p.count} 项`,
+  },
+  /** `codePoint`: `U+202E`; `position`: 0-based, in UTF-16 code units. */
+  'import.control-character': {
+    en: (p: Place & { codePoint: string; position: number }) => `${p.path}: contains the control character ${p.codePoint} at position ${p.position}; names and ids may not hold control characters`,
+    zh: (p: Place & { codePoint: string; position: number }) => `${zhPlace(p.path)}：在位置 ${p.position}（从 0 起）有控制字符 ${p.codePoint}；名称和 ID 不能含控制字符`,
+  },
+  /** `character`: JSON-quoted. line and column within the text parsed (a JSON Lines line: within that line). */
+  'import.not-json': {
+    en: (p: MaybePlace & { character: string; line: number; column: number }) => `${at.en(p)}not JSON: unexpected ${p.character} at line ${p.line}, column ${p.column}`,
+    zh: (p: MaybePlace & { character: string; line: number; column: number }) => `${at.zh(p)}不是 JSON：第 ${p.line} 行第 ${p.column} 列出现了意外的 ${p.character}`,
+  },
+  'import.json-cut-off': {
+    en: (p: MaybePlace & { line: number; column: number }) => `${at.en(p)}not JSON: the file ends too early (line ${p.line}, column ${p.column}); it may be cut off`,
+    zh: (p: MaybePlace & { line: number; column: number }) => `${at.zh(p)}不是 JSON：文件在第 ${p.line} 行第 ${p.column} 列提前结束，可能不完整`,
+  },
+  /** The JSON parser's own words, where we could not find the place ourselves (nesting too deep). */
+  'import.not-json-other': {
+    en: (p: MaybePlace & { detail: string }) => `${at.en(p)}not JSON: ${p.detail}`,
+    zh: (p: MaybePlace & { detail: string }) => `${at.zh(p)}不是 JSON：${p.detail}`,
+  },
+  /** `mib`: the size with one decimal, as text. */
+  'import.file-too-large': {
+    en: (p: { mib: string; limitMib: number }) => `the file is ${p.mib} MiB; the most a run file may be is ${p.limitMib} MiB. Export fewer items (a smaller run) or split an lm-eval file by task.`,
+    zh: (p: { mib: string; limitMib: number }) => `文件大小为 ${p.mib} MiB，评测记录文件最多 ${p.limitMib} MiB。请导出更少的题目（更小的评测），或把 lm-eval 文件按任务拆开。`,
+  },
+  /** `path`: `format` when the file names a format we do not read, null when it names none. */
+  'import.unknown-format': {
+    en: (p: MaybePlace & Found) => `${at.en(p)}${UNKNOWN_FORMAT.en}; got ${foundText.en(p)}`,
+    zh: (p: MaybePlace & Found) => `${at.zh(p)}${UNKNOWN_FORMAT.zh}；实际是${foundText.zh(p)}`,
+  },
+  'import.format-version': {
+    en: (p: Found) => `formatVersion: this version of the site reads Jiangu run files of format version 1, got ${foundText.en(p)}; open the file with the version of the site that wrote it, or update this one (reload the page)`,
+    zh: (p: Found) => `formatVersion：本站这一版只读格式版本为 1 的鉴古评测记录，此文件是 ${foundText.zh(p)}；请用写出它的那一版网站打开，或更新本站（重新加载页面）`,
+  },
+  /** Something failed that is not a property of the file (a bug): the thrown text. */
+  'import.unreadable': {
+    en: (p: { detail: string }) => `could not be read: ${p.detail}`,
+    zh: (p: { detail: string }) => `无法读取：${p.detail}`,
+  },
+  /** A sentence made without a code (RunImportError given a string): shown as it is. */
+  'import.failed': {
+    en: (p: { detail: string }) => p.detail,
+    zh: (p: { detail: string }) => p.detail,
+  },
+  /** store/runs.ts importRun: the browser's storage quota. */
+  'import.storage-full': {
+    en: (p: { results: number }) => `not enough browser storage to keep this run (${p.results} results). Delete old runs or datasets to make room; nothing was stored.`,
+    zh: (p: { results: number }) => `浏览器存储空间不足，放不下这次评测（${p.results} 条结果）。请删除旧的评测或数据集腾出空间；没有保存任何内容。`,
+  },
+  /** store/runs.ts importRun: a write failed; itemId null when it was the run itself. `detail`: the browser's error name and text. */
+  'import.store-failed': {
+    en: (p: { itemId: string | null; detail: string }) => `${p.itemId !== null ? `the result for item ${p.itemId} could not be stored` : 'the run could not be stored'} (${p.detail}); nothing was stored.`,
+    zh: (p: { itemId: string | null; detail: string }) => `${p.itemId !== null ? `题目 ${p.itemId} 的结果` : '这次评测'}无法保存（${p.detail}）；没有保存任何内容。`,
+  },
+  /** `first`: the position of the first one. */
+  'import.duplicate': {
+    en: (p: Place & { value: string; first: number }) => `${p.path}: ${q(p.value)} appears twice (also at [${p.first}])`,
+    zh: (p: Place & { value: string; first: number }) => `${zhPlace(p.path)}：${q(p.value)} 出现了两次（另一次在 [${p.first}]）`,
+  },
+  'import.no-mc-tasks': {
+    en: (p: { datasetId: string }) => `run.config.datasetId: ${p.datasetId} has no multiple-choice tasks, so a multiple-choice run on it cannot exist`,
+    zh: (p: { datasetId: string }) => `run.config.datasetId：${p.datasetId} 没有选择题任务，不可能有它的选择题评测`,
+  },
+  'import.no-generation-tasks': {
+    en: (p: { datasetId: string }) => `run.config.datasetId: ${p.datasetId} has no generation tasks, so a generation run on it cannot exist`,
+    zh: (p: { datasetId: string }) => `run.config.datasetId：${p.datasetId} 没有生成任务，不可能有它的生成评测`,
+  },
+  'import.unknown-item': {
+    en: (p: Place & { itemId: string }) => `${p.path}: ${q(p.itemId)} is not one of the run's items (run.config.itemIds)`,
+    zh: (p: Place & { itemId: string }) => `${zhPlace(p.path)}：${q(p.itemId)} 不是本次评测的题目（run.config.itemIds）`,
+  },
+  'import.letter-twice': {
+    en: (p: Place & { letter: string }) => `${p.path}: the letter ${p.letter} appears twice`,
+    zh: (p: Place & { letter: string }) => `${zhPlace(p.path)}：字母 ${p.letter} 出现了两次`,
+  },
+  'import.generated-in-letter-run': {
+    en: (p: Place) => `${p.path}: a letter-logits run has no generated answers; this result has one`,
+    zh: (p: Place) => `${zhPlace(p.path)}：按字母 logits 打分的评测没有生成的答案，这条结果却有`,
+  },
+  'import.too-many-results': {
+    en: (p: { count: number; max: number }) => `results: the file has ${p.count} results; the most one import takes is ${p.max}`,
+    zh: (p: { count: number; max: number }) => `results：文件有 ${p.count} 条结果，一次最多导入 ${p.max} 条`,
+  },
+  /** `first`: the index of the other result. */
+  'import.two-results': {
+    en: (p: Place & { itemId: string; first: number }) => `${p.path}: ${q(p.itemId)} has two results (also results[${p.first}])`,
+    zh: (p: Place & { itemId: string; first: number }) => `${zhPlace(p.path)}：${q(p.itemId)} 有两条结果（另一条是 results[${p.first}]）`,
+  },
+  /** `detail`: why the aggregation refused (its own text). */
+  'import.summary-failed': {
+    en: (p: { detail: string }) => `results: the summary could not be recomputed from them (${p.detail})`,
+    zh: (p: { detail: string }) => `results：无法由这些结果重新计算摘要（${p.detail}）`,
+  },
+  /** `path`: null when the task comes from the file name; `known`: the tasks this site reads. */
+  'import.unknown-task': {
+    en: (p: MaybePlace & { task: string; known: readonly string[] }) => `${p.path ?? `file name (task ${q(p.task)})`}: unknown lm-eval task ${q(p.task)}; this site reads ${enList(p.known)}`,
+    zh: (p: MaybePlace & { task: string; known: readonly string[] }) => `${p.path === null ? `文件名（任务 ${q(p.task)}）` : zhPlace(p.path)}：未知的 lm-eval 任务 ${q(p.task)}；本站能读 ${zhList(p.known)}`,
+  },
+  /** `field`: filtered_resps or resps. */
+  'import.request-count': {
+    en: (p: Place & { requests: number; responses: number; field: string }) => `${p.path}: has ${p.requests} requests for ${p.responses} responses in ${p.field}`,
+    zh: (p: Place & { requests: number; responses: number; field: string }) => `${zhPlace(p.path)}：有 ${p.requests} 个请求，而 ${p.field} 中有 ${p.responses} 个回应`,
+  },
+  'import.no-samples': {
+    en: () => 'samples: the file has no samples',
+    zh: () => 'samples：文件中没有逐题记录',
+  },
+  /** `tasks[i]` belongs to `datasets[i]`. */
+  'import.mixed-datasets': {
+    en: (p: { tasks: readonly string[]; datasets: readonly string[] }) =>
+      `samples: all tasks of one file must belong to one dataset, but ${enList(p.tasks.map((t, i) => `${t} is ${p.datasets[i]}`))}; import each dataset's samples_<task>_<time>.jsonl files separately`,
+    zh: (p: { tasks: readonly string[]; datasets: readonly string[] }) =>
+      `samples：一个文件中的所有任务必须属于同一个数据集，但 ${zhList(p.tasks.map((t, i) => `${t} 属于 ${p.datasets[i]}`))}；请分别导入每个数据集的 samples_<task>_<time>.jsonl 文件`,
+  },
+  'import.results-without-samples': {
+    en: () =>
+      'samples: the file has lm-eval results but no per-sample records, so there is nothing to recompute or inspect. Run lm_eval with --log_samples and import a samples_<task>_<time>.jsonl file, or dump the dict simple_evaluate(..., log_samples=True) returns.',
+    zh: () =>
+      'samples：文件中有 lm-eval 的结果，却没有逐题记录，无从重新计算或查看。请用 --log_samples 运行 lm_eval 并导入 samples_<task>_<time>.jsonl 文件，或导出 simple_evaluate(..., log_samples=True) 返回的字典。',
+  },
+  /** `first`: where the other sample is (a path, or `line 3`). */
+  'import.doc-twice': {
+    en: (p: Place & { docId: number; first: string }) => `${p.path}: ${p.docId} appears twice (also at ${p.first})`,
+    zh: (p: Place & { docId: number; first: string }) => `${zhPlace(p.path)}：${p.docId} 出现了两次（另一次在 ${zhPlace(p.first)}）`,
+  },
+  'import.samples-file-name': {
+    en: () => "file name: expected lm-eval's samples_<task>_<timestamp>.jsonl, which names the task; rename the file as the harness wrote it",
+    zh: () => '文件名：应为 lm-eval 的 samples_<task>_<timestamp>.jsonl，文件名里写着任务；请改回 lm-eval 写出时的文件名',
+  },
+  'import.too-many-samples': {
+    en: (p: { count: number; max: number }) => `samples: the file has ${p.count} samples; the most one import takes is ${p.max}`,
+    zh: (p: { count: number; max: number }) => `samples：文件有 ${p.count} 条逐题记录，一次最多导入 ${p.max} 条`,
+  },
+  'import.too-many-lines': {
+    en: (p: { max: number }) => `the file has more than ${p.max} samples; the most one import takes is ${p.max}`,
+    zh: (p: { max: number }) => `文件的逐题记录超过 ${p.max} 条，一次最多导入 ${p.max} 条`,
+  },
+};
+
+type ParamsOfText<T> = T extends { en: (p: infer P) => string } ? P : never;
+/** Each refusal, said after the file's name. */
+type InFile<T> = { [C in keyof T]: NoticeText<ParamsOfText<T[C]> & { fileName: string }> };
+
+function inFile<T extends Record<string, NoticeText<never>>>(texts: T): InFile<T> {
+  const out: Record<string, NoticeText<{ fileName: string }>> = {};
+  for (const [code, text] of Object.entries(texts) as [string, NoticeText<{ fileName: string }>][]) {
+    out[code] = { en: (p) => `${p.fileName}: ${text.en(p)}`, zh: (p) => `${p.fileName}：${text.zh(p)}` };
+  }
+  return out as InFile<T>;
+}
+
+/** What an import writes into run.warnings. */
+const importWarnings = {
+  'import.was-running': {
+    en: (p: { results: number; items: number }) => `The file was exported while the run was still running (${p.results} of ${p.items} items); it is imported as stopped.`,
+    zh: (p: { results: number; items: number }) => `文件导出时评测仍在进行（${p.items} 道题中完成了 ${p.results} 道）；导入后记为已停止。`,
+  },
+  /** The run had been imported once already (then exported again); `from`: that import's origin kind. */
+  'import.imported-before': {
+    en: (p: { from: 'lm-eval' | 'jiangu-file'; fileName: string; importedAt: string }) =>
+      `Before this file was exported, the run had been imported from ${p.from === 'lm-eval' ? 'an lm-evaluation-harness file' : 'a run file'} (${p.fileName}) on ${p.importedAt}.`,
+    zh: (p: { from: 'lm-eval' | 'jiangu-file'; fileName: string; importedAt: string }) =>
+      `导出这个文件之前，这次评测曾于 ${p.importedAt} 从${p.from === 'lm-eval' ? ' lm-evaluation-harness 文件' : '评测记录文件'}（${p.fileName}）导入。`,
+  },
+  /** `fields`: the first ten paths ([*] for list positions); `more`: how many others. */
+  'import.unknown-fields': {
+    en: (p: { fields: readonly string[]; more: number }) => `The file had fields this version does not know; they were left out: ${enList(p.fields)}${p.more > 0 ? ` and ${p.more} more` : ''}.`,
+    zh: (p: { fields: readonly string[]; more: number }) => `文件中有本版本不认识的字段，已略去：${zhList(p.fields)}${p.more > 0 ? `，另有 ${p.more} 个` : ''}。`,
+  },
+  'import.lm-eval-protocol': {
+    en: (p: { fileName: string; protocolId: string; templateHash: string }) =>
+      `Imported from an lm-evaluation-harness file (${p.fileName}): the prompts, few-shot exemplars and scoring are the harness's, not this site's ${p.protocolId} protocol (its template hash is recorded as "${p.templateHash}"). The harness scores each choice by the log-likelihood of its continuation (" A", " B", …) after the prompt; compare with runs made here with that in mind.`,
+    zh: (p: { fileName: string; protocolId: string; templateHash: string }) =>
+      `从 lm-evaluation-harness 文件（${p.fileName}）导入：提示词、少样本示例和打分方式都是 lm-eval 的，不是本站的 ${p.protocolId} 协议（模板哈希记为 "${p.templateHash}"）。lm-eval 按每个选项的续写（" A"、" B"……）在提示词之后的对数似然打分；与本站的评测比较时请记住这一点。`,
+  },
+  'import.lm-eval-data': {
+    en: (p: { datasetId: string }) => `The harness loads ${p.datasetId} from its own copy (a Hugging Face dataset), not from this site's pinned files; item ids assume its rows are in the upstream files' order.`,
+    zh: (p: { datasetId: string }) => `lm-eval 从它自己的副本（Hugging Face 数据集）读取 ${p.datasetId}，而不是本站固定版本的文件；题目 ID 假定其行序与上游文件一致。`,
+  },
+  'import.model-unnamed': {
+    en: () => 'The file does not name the model (a samples file alone carries no configuration); it is recorded as "unknown".',
+    zh: () => '文件没有写明模型（单独的 samples 文件不含配置）；模型记为 "unknown"。',
+  },
+  /** `dtype`: what model_args says, or null when it says nothing. */
+  'import.dtype-unknown': {
+    en: (p: { dtype: string | null }) => `lm-eval ran the model with dtype ${p.dtype !== null ? q(p.dtype) : "unstated (the checkpoint's own)"}, which this site has no name for; it is recorded as fp32.`,
+    zh: (p: { dtype: string | null }) => `lm-eval 运行模型用的精度${p.dtype !== null ? `是 ${q(p.dtype)}` : '未写明（即检查点自带的精度）'}，本站没有对应的名称；记为 fp32。`,
+  },
+  'import.shots-unstated': {
+    en: (p: { tasks: readonly string[]; shots: number }) => `The file does not say how many few-shot exemplars ${enList(p.tasks)} used; recorded as ${p.shots}.`,
+    zh: (p: { tasks: readonly string[]; shots: number }) => `文件没有写明 ${zhList(p.tasks)} 用了几个少样本示例；记为 ${p.shots}。`,
+  },
+  /** `shotsPerTask[i]`: the exemplars of `tasks[i]`, `?` where the file does not say. */
+  'import.shots-differ': {
+    en: (p: { tasks: readonly string[]; shotsPerTask: readonly string[]; shots: number }) =>
+      `The harness tasks used different numbers of exemplars (${enList(p.tasks.map((t, i) => `${t}: ${p.shotsPerTask[i]}`))}); the run records the largest, ${p.shots}, and each item its own.`,
+    zh: (p: { tasks: readonly string[]; shotsPerTask: readonly string[]; shots: number }) =>
+      `各个 lm-eval 任务用的示例数不同（${zhList(p.tasks.map((t, i) => `${t}：${p.shotsPerTask[i]}`))}）；评测记下最大的 ${p.shots}，每道题记下它自己的。`,
+  },
+  /** The first five samples as `tasks[i]` and `docIds[i]`; `more` when there are others. */
+  'import.acc-disagrees': {
+    en: (p: { count: number; total: number; tasks: readonly string[]; docIds: readonly number[]; more: boolean }) =>
+      `${p.count} of ${p.total} samples have an "acc" that disagrees with the prediction recomputed from their log-likelihoods (argmax against the target): ${enList(p.tasks.map((t, i) => `${t} doc ${p.docIds[i]}`))}${p.more ? ', …' : ''}. The recomputed values are used.`,
+    zh: (p: { count: number; total: number; tasks: readonly string[]; docIds: readonly number[]; more: boolean }) =>
+      `${p.total} 条逐题记录中有 ${p.count} 条的 "acc" 与由对数似然重新算出的预测（取最大者，与标准答案比较）不符：${zhList(p.tasks.map((t, i) => `${t} 第 ${p.docIds[i]} 条`))}${p.more ? '……' : ''}。采用重新计算的值。`,
+  },
+  'import.prompt-hash-disagrees': {
+    en: (p: { count: number }) => `${p.count} samples have a prompt_hash that is not the sha256 of their prompt; the hash of the prompt is used.`,
+    zh: (p: { count: number }) => `有 ${p.count} 条逐题记录的 prompt_hash 不是其提示词的 sha256；采用提示词的哈希。`,
+  },
+};
+
+export const importNotices = { ...inFile(importRefusals), ...importWarnings };

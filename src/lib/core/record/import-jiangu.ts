@@ -8,8 +8,8 @@ import { argmax } from '../logprobs.ts';
 import { runSummary, summaryMismatches } from '../metrics/run-summary.ts';
 import type { Backend, BackendChoice, Dtype, ModelSource } from '../models/model-types.ts';
 import { protocolForDataset, type McProtocolId } from '../protocols/mc-protocols.ts';
+import { notice, type Notice } from '../notices/index.ts';
 import {
-  FieldProblem,
   FieldReader,
   RUN_IMPORT_LIMITS,
   anyObject,
@@ -22,7 +22,9 @@ import {
   list,
   name,
   oneOf,
+  problem,
   sha256,
+  storedWarning,
   summaryRecord,
   text,
   type ImportedRun,
@@ -87,7 +89,7 @@ function uniqueNames(value: unknown, path: string, max: number): string[] {
   return list(value, path, max, (v, p) => {
     const s = id(v, p);
     const first = seen.get(s);
-    if (first !== undefined) throw new FieldProblem(`${p}: ${JSON.stringify(s)} appears twice (also at [${first}])`);
+    if (first !== undefined) throw problem('import.duplicate', { path: p, value: s, first });
     seen.set(s, seen.size);
     return s;
   });
@@ -132,9 +134,9 @@ function mcConfig(r: FieldReader, value: unknown, lmEvalHash: boolean): McRunCon
   try {
     expected = protocolForDataset(config.datasetId).id;
   } catch {
-    throw new FieldProblem(`run.config.datasetId: ${config.datasetId} has no multiple-choice tasks, so a multiple-choice run on it cannot exist`);
+    throw problem('import.no-mc-tasks', { datasetId: config.datasetId });
   }
-  if (config.protocolId !== expected) fail('run.config.protocolId', `${JSON.stringify(expected)} (the protocol of dataset ${config.datasetId})`, config.protocolId);
+  if (config.protocolId !== expected) fail('run.config.protocolId', { expected: 'protocol-of-dataset', protocolId: expected, datasetId: config.datasetId }, config.protocolId);
   return config;
 }
 
@@ -155,7 +157,7 @@ function genConfig(r: FieldReader, value: unknown, lmEvalHash: boolean): GenRunC
     decoding: decoding(r, o.decoding, 'run.config.decoding'),
   };
   if (!getDataset(config.datasetId).tasks.some((task) => task.kind === 'generation')) {
-    throw new FieldProblem(`run.config.datasetId: ${config.datasetId} has no generation tasks, so a generation run on it cannot exist`);
+    throw problem('import.no-generation-tasks', { datasetId: config.datasetId });
   }
   return config;
 }
@@ -192,7 +194,7 @@ function environment(r: FieldReader, value: unknown, path: string): RunEnvironme
     const p = `${path}.resolvedRevision`;
     const v = r.object(o.resolvedRevision, p, ['commit', 'how'], ['note']);
     const commit = v.commit === null ? null : name(v.commit, `${p}.commit`);
-    if (commit !== null && !/^[0-9a-f]{40}$/.test(commit)) fail(`${p}.commit`, '40 lower-case hex digits (a git commit) or null', commit);
+    if (commit !== null && !/^[0-9a-f]{40}$/.test(commit)) fail(`${p}.commit`, { expected: 'git-commit-or-null' }, commit);
     env.resolvedRevision = { commit, how: v.how === null ? null : oneOf(v.how, `${p}.how`, REVISION_HOW) };
     if (v.note !== undefined) env.resolvedRevision.note = text(v.note, `${p}.note`, SHORT * 4);
   }
@@ -252,17 +254,17 @@ interface RunFacts {
 
 function resultBase(r: FieldReader, o: Obj, path: string, facts: RunFacts) {
   const runId = name(o.runId, `${path}.runId`);
-  if (runId !== facts.runId) fail(`${path}.runId`, `${JSON.stringify(facts.runId)} (the run's id)`, runId);
+  if (runId !== facts.runId) fail(`${path}.runId`, { expected: 'run-id', runId: facts.runId }, runId);
   const itemId = id(o.itemId, `${path}.itemId`);
   const position = facts.position.get(itemId);
-  if (position === undefined) throw new FieldProblem(`${path}.itemId: ${JSON.stringify(itemId)} is not one of the run's items (run.config.itemIds)`);
+  if (position === undefined) throw problem('import.unknown-item', { path: `${path}.itemId`, itemId });
   const task = id(o.task, `${path}.task`);
   if (!facts.tasks.has(task)) {
     const known = [...facts.tasks];
-    fail(`${path}.task`, `one of the run's tasks (${known.slice(0, 10).join(', ')}${known.length > 10 ? ', …' : ''})`, task);
+    fail(`${path}.task`, { expected: 'run-task', tasks: known.slice(0, 10), moreTasks: known.length > 10 }, task);
   }
   const index = int(o.index, `${path}.index`, 0, MAX_RESULTS);
-  if (index !== position) fail(`${path}.index`, `${position} (the position of ${itemId} in run.config.itemIds)`, index);
+  if (index !== position) fail(`${path}.index`, { expected: 'item-position', position, itemId }, index);
   const promptHash = o.promptHash === '' ? '' : sha256(o.promptHash, `${path}.promptHash`);
   return {
     runId,
@@ -279,7 +281,7 @@ const MC_RESULT_KEYS = ['runId', 'itemId', 'task', 'index', 'prompt', 'promptHas
 
 function letterOrNull(value: unknown, path: string, letters: readonly OptionLetter[]): OptionLetter | null {
   if (value === null) return null;
-  if (typeof value !== 'string' || !(letters as readonly string[]).includes(value)) fail(path, `one of ${letters.join(', ')} or null`, value);
+  if (typeof value !== 'string' || !(letters as readonly string[]).includes(value)) fail(path, { expected: 'letter-or-null', letters }, value);
   return value as OptionLetter;
 }
 
@@ -289,16 +291,16 @@ function mcResult(r: FieldReader, value: unknown, path: string, facts: RunFacts,
   const seen = new Set<string>();
   const letters = list(o.letters, `${path}.letters`, 4, (v, p) => {
     const letter = oneOf(v, p, LETTERS);
-    if (seen.has(letter)) throw new FieldProblem(`${p}: the letter ${letter} appears twice`);
+    if (seen.has(letter)) throw problem('import.letter-twice', { path: p, letter });
     seen.add(letter);
     return letter;
   });
-  if (letters.length < 2) fail(`${path}.letters`, '2 to 4 option letters', o.letters);
+  if (letters.length < 2) fail(`${path}.letters`, { expected: 'option-letters' }, o.letters);
   const extract = config.scoring === 'generate-extract';
   const sized = <T>(v: unknown, p: string, item: (v: unknown, p: string) => T, mayBeEmpty: boolean): T[] => {
     const values = list(v, p, 4, item);
     if (values.length !== letters.length && !(mayBeEmpty && values.length === 0)) {
-      fail(p, `${letters.length} entries (one per letter)${mayBeEmpty ? ' or none' : ''}`, v);
+      fail(p, { expected: 'per-letter', count: letters.length, orNone: mayBeEmpty }, v);
     }
     return values;
   };
@@ -308,12 +310,12 @@ function mcResult(r: FieldReader, value: unknown, path: string, facts: RunFacts,
   const prediction = letterOrNull(o.prediction, `${path}.prediction`, letters);
   if (!extract) {
     const best = letters[argmax(logProbs)];
-    if (prediction !== best) fail(`${path}.prediction`, `${JSON.stringify(best)} (the letter with the highest log-probability)`, prediction);
+    if (prediction !== best) fail(`${path}.prediction`, { expected: 'highest-letter', letter: best }, prediction);
   }
   const gold = letterOrNull(o.gold, `${path}.gold`, letters);
   const correct = o.correct === null ? null : bool(o.correct, `${path}.correct`);
   const expected = gold === null ? null : prediction === gold;
-  if (correct !== expected) fail(`${path}.correct`, `${expected} (prediction ${prediction ?? 'none'}, gold ${gold ?? 'none'})`, correct);
+  if (correct !== expected) fail(`${path}.correct`, { expected: 'correct-from', correct: expected, prediction, gold }, correct);
   const result: McItemResult = {
     ...base,
     shotsUsed: int(o.shotsUsed, `${path}.shotsUsed`, 0, 1000),
@@ -334,7 +336,7 @@ function mcResult(r: FieldReader, value: unknown, path: string, facts: RunFacts,
     const g = r.object(o.generated, p, ['output', 'rule', 'ambiguous']);
     result.generated = { output: text(g.output, `${p}.output`), rule: g.rule === null ? null : name(g.rule, `${p}.rule`), ambiguous: bool(g.ambiguous, `${p}.ambiguous`) };
   } else if (o.generated !== undefined) {
-    throw new FieldProblem(`${path}.generated: a letter-logits run has no generated answers; this result has one`);
+    throw problem('import.generated-in-letter-run', { path: `${path}.generated` });
   }
   return result;
 }
@@ -346,9 +348,9 @@ function genResult(r: FieldReader, value: unknown, path: string, facts: RunFacts
   const base = resultBase(r, o, path, facts);
   const generationTask = oneOf(o.generationTask, `${path}.generationTask`, GENERATION_TASKS);
   const known = getDataset(datasetId).tasks.find((t) => t.key === base.task)?.generationTask;
-  if (known !== undefined && known !== generationTask) fail(`${path}.generationTask`, `${JSON.stringify(known)} (how ${datasetId}'s task ${base.task} is scored)`, generationTask);
+  if (known !== undefined && known !== generationTask) fail(`${path}.generationTask`, { expected: 'generation-task-of', generationTask: known, datasetId, task: base.task }, generationTask);
   const references = list(o.references, `${path}.references`, MAX_LIST, (v, p) => text(v, p));
-  if (references.length === 0) fail(`${path}.references`, 'at least one reference', o.references);
+  if (references.length === 0) fail(`${path}.references`, { expected: 'references' }, o.references);
   return {
     ...base,
     generationTask,
@@ -378,10 +380,10 @@ export function readJianguRun(root: Obj, fileName: string, importedAt: string): 
   const config = kind === 'multiple-choice' ? mcConfig(r, runObj.config, previous !== null) : genConfig(r, runObj.config, previous !== null);
 
   const datasetId = oneOf(runObj.datasetId, 'run.datasetId', DATASET_IDS);
-  if (datasetId !== config.datasetId) fail('run.datasetId', `${JSON.stringify(config.datasetId)} (run.config.datasetId)`, datasetId);
+  if (datasetId !== config.datasetId) fail('run.datasetId', { expected: 'same-as', value: config.datasetId, sameAs: 'run.config.datasetId' }, datasetId);
   const originalId = id(runObj.id, 'run.id');
   const status = oneOf(runObj.status, 'run.status', STATUSES);
-  const warnings = list(runObj.warnings, 'run.warnings', MAX_LIST, (v, p) => text(v, p, SHORT * 20));
+  const warnings: (string | Notice)[] = list(runObj.warnings, 'run.warnings', MAX_LIST, (v, p) => storedWarning(v, p, SHORT * 20));
   const base = {
     id: originalId,
     createdAt: isoDate(runObj.createdAt, 'run.createdAt'),
@@ -393,15 +395,15 @@ export function readJianguRun(root: Obj, fileName: string, importedAt: string): 
     ...(runObj.error === undefined ? {} : { error: text(runObj.error, 'run.error', SHORT * 20) }),
   };
 
-  if (!Array.isArray(root.results)) fail('results', 'a list', root.results);
-  if (root.results.length > MAX_RESULTS) throw new FieldProblem(`results: the file has ${root.results.length} results; the most one import takes is ${MAX_RESULTS}`);
+  if (!Array.isArray(root.results)) fail('results', { expected: 'list' }, root.results);
+  if (root.results.length > MAX_RESULTS) throw problem('import.too-many-results', { count: root.results.length, max: MAX_RESULTS });
   const facts: RunFacts = { runId: originalId, position: new Map(config.itemIds.map((itemId, i) => [itemId, i])), tasks: new Set(config.tasks) };
   const seen = new Map<string, number>();
   const results: ItemResult[] = root.results.map((v: unknown, i: number) => {
     const path = `results[${i}]`;
     const result = config.kind === 'multiple-choice' ? mcResult(r, v, path, facts, config) : genResult(r, v, path, facts, config.datasetId);
     const first = seen.get(result.itemId);
-    if (first !== undefined) throw new FieldProblem(`${path}.itemId: ${JSON.stringify(result.itemId)} has two results (also results[${first}])`);
+    if (first !== undefined) throw problem('import.two-results', { path: `${path}.itemId`, itemId: result.itemId, first });
     seen.set(result.itemId, i);
     return result;
   });
@@ -428,10 +430,10 @@ export function readJianguRun(root: Obj, fileName: string, importedAt: string): 
   // Nothing runs an imported run here: one exported mid-run is stopped, not running.
   if (status === 'running') {
     run.status = 'cancelled';
-    warnings.push(`The file was exported while the run was still running (${results.length} of ${config.itemIds.length} items); it is imported as stopped.`);
+    warnings.push(notice('import.was-running', { results: results.length, items: config.itemIds.length }));
   }
   if (previous) {
-    warnings.push(`Before this file was exported, the run had been imported from ${previous.kind === 'lm-eval' ? 'an lm-evaluation-harness file' : 'a run file'} (${previous.fileName}) on ${previous.importedAt}.`);
+    warnings.push(notice('import.imported-before', { from: previous.kind, fileName: previous.fileName, importedAt: previous.importedAt }));
   }
   const ignored = r.ignoredWarning();
   if (ignored) warnings.push(ignored);
@@ -453,6 +455,6 @@ export function recomputeSummary(run: ImportedRun['run'], results: readonly Item
   try {
     return runSummary(run, results);
   } catch (error) {
-    throw new FieldProblem(`results: the summary could not be recomputed from them (${error instanceof Error ? error.message : String(error)})`);
+    throw problem('import.summary-failed', { detail: error instanceof Error ? error.message : String(error) });
   }
 }

@@ -19,7 +19,8 @@ import { scoreLetters } from '../protocols/mc-scoring.ts';
 import { sha256Hex } from '../protocols/template-hash.ts';
 import { summaryMismatches } from '../metrics/run-summary.ts';
 import { LM_EVAL_TEMPLATE_HASH, recomputeSummary } from './import-jiangu.ts';
-import { FieldProblem, RUN_IMPORT_LIMITS, anyObject, fail, finite, parseJson, text, type ImportedRun, type Obj } from './import-validate.ts';
+import { notice, type Notice } from '../notices/index.ts';
+import { FieldProblem, RUN_IMPORT_LIMITS, anyObject, fail, failFound, finite, parseJson, problem, text, type ImportedRun, type Obj } from './import-validate.ts';
 import type { McItemResult, McRunRecord, RunOrigin } from './run.ts';
 
 /** A harness task this site reads, and the dataset task it is. */
@@ -61,11 +62,10 @@ const LM_EVAL_GROUPS: Readonly<Record<string, { datasetId: DatasetId; key: strin
   aclue: { datasetId: 'aclue', key: 'pooled' },
 };
 
-const knownTaskList = (): string => Object.keys(LM_EVAL_TASKS).join(', ');
-
-function harnessTask(taskName: string, path: string): HarnessTask {
+/** `path`: where the task is named, null for the file name. */
+function harnessTask(taskName: string, path: string | null): HarnessTask {
   if (!Object.hasOwn(LM_EVAL_TASKS, taskName)) {
-    throw new FieldProblem(`${path}: unknown lm-eval task ${JSON.stringify(taskName.slice(0, 80))}; this site reads ${knownTaskList()}`);
+    throw problem('import.unknown-task', { path, task: taskName.slice(0, 80), known: Object.keys(LM_EVAL_TASKS) });
   }
   return LM_EVAL_TASKS[taskName];
 }
@@ -88,7 +88,7 @@ function numberLike(value: unknown, path: string): number {
   if (typeof value === 'string' && value.trim() !== '') {
     const n = Number(value);
     if (Number.isFinite(n)) return n;
-    if (/^-?(inf|nan|infinity)$/i.test(value.trim())) throw new FieldProblem(`${path}: expected a finite number, got ${value.trim()}`);
+    if (/^-?(inf|nan|infinity)$/i.test(value.trim())) failFound(path, { expected: 'finite', min: null, max: null }, { found: 'other', text: value.trim() });
   }
   return finite(value, path);
 }
@@ -97,7 +97,6 @@ function isGreedyFlag(value: unknown): boolean {
   return typeof value === 'boolean' || value === 'True' || value === 'False';
 }
 
-const LOGLIK_SHAPES = 'a log-likelihood: a number, [loglik, is_greedy] or [[loglik, is_greedy]]';
 
 /** One choice's log-likelihood from `filtered_resps[i]` (or `resps[i]`), in any of the shapes the harness writes. */
 function logLik(value: unknown, path: string): number {
@@ -109,14 +108,14 @@ function logLik(value: unknown, path: string): number {
     p = `${p}[0]`;
   }
   if (Array.isArray(v)) {
-    if (v.length < 1 || v.length > 2 || Array.isArray(v[0]) || (v.length === 2 && !isGreedyFlag(v[1]))) fail(p, LOGLIK_SHAPES, v);
+    if (v.length < 1 || v.length > 2 || Array.isArray(v[0]) || (v.length === 2 && !isGreedyFlag(v[1]))) fail(p, { expected: 'loglik-shape' }, v);
     v = v[0];
     p = `${p}[0]`;
   } else if (typeof v !== 'number' && typeof v !== 'string') {
-    fail(p, LOGLIK_SHAPES, v);
+    fail(p, { expected: 'loglik-shape' }, v);
   }
   const n = numberLike(v, p);
-  if (n > 0) fail(p, 'a log-likelihood (≤ 0)', n);
+  if (n > 0) fail(p, { expected: 'loglik' }, n);
   return n;
 }
 
@@ -125,7 +124,7 @@ function goldLetter(value: unknown, path: string, choices: number): OptionLetter
   if (typeof value === 'number' && Number.isInteger(value)) index = value;
   else if (typeof value === 'string' && /^\s*\d+\s*$/.test(value)) index = Number(value);
   else if (typeof value === 'string' && /^\s*[A-D]\s*$/.test(value)) index = OPTION_LETTERS.indexOf(value.trim() as OptionLetter);
-  if (index === null || index < 0 || index >= choices) fail(path, `the gold choice as a 0-based index below ${choices} or a letter A–${OPTION_LETTERS[choices - 1]}`, value);
+  if (index === null || index < 0 || index >= choices) fail(path, { expected: 'gold-choice', choices, lastLetter: OPTION_LETTERS[choices - 1] }, value);
   return OPTION_LETTERS[index];
 }
 
@@ -133,7 +132,7 @@ function accFlag(value: unknown, path: string): boolean | null {
   if (value === undefined) return null;
   if (typeof value === 'boolean') return value;
   const n = numberLike(value, path);
-  if (n !== 0 && n !== 1) fail(path, '0 or 1', value);
+  if (n !== 0 && n !== 1) fail(path, { expected: 'zero-or-one' }, value);
   return n === 1;
 }
 
@@ -161,19 +160,19 @@ function readSample(value: unknown, base: string): Sample {
   let docId: number | null = null;
   if (typeof o.doc_id === 'number' && Number.isInteger(o.doc_id)) docId = o.doc_id;
   else if (typeof o.doc_id === 'string' && /^\d+$/.test(o.doc_id)) docId = Number(o.doc_id);
-  if (docId === null || docId < 0 || docId > Number.MAX_SAFE_INTEGER) fail(at(base, 'doc_id'), 'a document index (an integer ≥ 0)', o.doc_id);
+  if (docId === null || docId < 0 || docId > Number.MAX_SAFE_INTEGER) fail(at(base, 'doc_id'), { expected: 'doc-index' }, o.doc_id);
 
   const field = o.filtered_resps !== undefined ? 'filtered_resps' : 'resps';
   const responses = o[field];
-  if (!Array.isArray(responses)) fail(at(base, field), 'a list with one log-likelihood per choice (filtered_resps or resps)', responses);
-  if (responses.length < 2 || responses.length > 4) fail(at(base, field), '2 to 4 choices (this site reads letter-choice tasks)', responses);
+  if (!Array.isArray(responses)) fail(at(base, field), { expected: 'responses' }, responses);
+  if (responses.length < 2 || responses.length > 4) fail(at(base, field), { expected: 'two-to-four-choices' }, responses);
   const logLiks = responses.map((r, i) => logLik(r, at(base, `${field}[${i}]`)));
 
   const { prompt, continuations, path } = requests(o);
   if (continuations) {
-    if (continuations.length !== logLiks.length) throw new FieldProblem(`${at(base, 'arguments')}: has ${continuations.length} requests for ${logLiks.length} responses in ${field}`);
+    if (continuations.length !== logLiks.length) throw problem('import.request-count', { path: at(base, 'arguments'), requests: continuations.length, responses: logLiks.length, field });
     continuations.forEach((c, i) => {
-      if (typeof c !== 'string' || c.trim() !== OPTION_LETTERS[i]) fail(at(base, path(i)), `the choice ${JSON.stringify(` ${OPTION_LETTERS[i]}`)} (this site reads tasks whose choices are the letters A–D in order)`, c);
+      if (typeof c !== 'string' || c.trim() !== OPTION_LETTERS[i]) fail(at(base, path(i)), { expected: 'choice-letter', choice: ` ${OPTION_LETTERS[i]}` }, c);
     });
   }
   if (prompt !== null) text(prompt, at(base, 'arguments (prompt)'));
@@ -215,17 +214,17 @@ const DTYPE_NAMES: Readonly<Record<string, Dtype>> = { float32: 'fp32', fp32: 'f
 
 const shortName = (value: string): string => value.replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, '').slice(0, RUN_IMPORT_LIMITS.shortChars);
 
-function modelOf(facts: HarnessFacts, warnings: string[]): { source: ModelSource; dtype: Dtype; contextLimit: number } {
+function modelOf(facts: HarnessFacts, warnings: Notice[]): { source: ModelSource; dtype: Dtype; contextLimit: number } {
   const args = modelArgs(facts.config?.model_args);
   const named = args.pretrained ?? (typeof facts.config?.model_name === 'string' ? facts.config.model_name : undefined) ?? (typeof facts.config?.model === 'string' ? facts.config.model : undefined);
-  if (!named) warnings.push('The file does not name the model (a samples file alone carries no configuration); it is recorded as "unknown".');
+  if (!named) warnings.push(notice('import.model-unnamed'));
   const source: ModelSource = { kind: 'hub', id: shortName(named || 'unknown') || 'unknown' };
   if (args.revision) source.revision = shortName(args.revision);
   const stated = args.dtype;
   let dtype = stated ? DTYPE_NAMES[stated] : undefined;
   if (!dtype) {
     dtype = 'fp32';
-    if (facts.config) warnings.push(`lm-eval ran the model with dtype ${stated ? JSON.stringify(shortName(stated)) : 'unstated (the checkpoint\'s own)'}, which this site has no name for; it is recorded as fp32.`);
+    if (facts.config) warnings.push(notice('import.dtype-unknown', { dtype: stated ? shortName(stated) : null }));
   }
   const maxLength = Number(args.max_length);
   return { source, dtype, contextLimit: Number.isInteger(maxLength) && maxLength > 0 ? maxLength : 0 };
@@ -272,10 +271,10 @@ async function promptHashes(prompts: readonly string[]): Promise<string[]> {
 /** Builds the run and its results from samples grouped by harness task (the caller has read them). */
 async function buildRun(samplesByTask: Map<string, Sample[]>, facts: HarnessFacts, fileName: string, importedAt: string): Promise<ImportedRun> {
   const mapped = [...samplesByTask.keys()].map((name) => ({ name, ...LM_EVAL_TASKS[name] }));
-  if (mapped.length === 0) throw new FieldProblem('samples: the file has no samples');
+  if (mapped.length === 0) throw problem('import.no-samples');
   const datasets = [...new Set(mapped.map((m) => m.datasetId))];
   if (datasets.length > 1) {
-    throw new FieldProblem(`samples: all tasks of one file must belong to one dataset, but ${mapped.map((m) => `${m.name} is ${m.datasetId}`).join(', ')}; import each dataset's samples_<task>_<time>.jsonl files separately`);
+    throw problem('import.mixed-datasets', { tasks: mapped.map((m) => m.name), datasets: mapped.map((m) => m.datasetId) });
   }
   const datasetId = datasets[0];
   const protocol = protocolForDataset(datasetId);
@@ -283,27 +282,29 @@ async function buildRun(samplesByTask: Map<string, Sample[]>, facts: HarnessFact
   const catalogTasks = getDataset(datasetId).tasks.map((t) => t.key);
   mapped.sort((a, b) => catalogTasks.indexOf(a.task) - catalogTasks.indexOf(b.task));
 
-  const warnings: string[] = [
-    `Imported from an lm-evaluation-harness file (${fileName}): the prompts, few-shot exemplars and scoring are the harness's, not this site's ${protocol.id} protocol (its template hash is recorded as "${LM_EVAL_TEMPLATE_HASH}"). The harness scores each choice by the log-likelihood of its continuation (" A", " B", …) after the prompt; compare with runs made here with that in mind.`,
-    `The harness loads ${datasetId} from its own copy (a Hugging Face dataset), not from this site's pinned files; item ids assume its rows are in the upstream files' order.`,
+  const warnings: Notice[] = [
+    notice('import.lm-eval-protocol', { fileName, protocolId: protocol.id, templateHash: LM_EVAL_TEMPLATE_HASH }),
+    notice('import.lm-eval-data', { datasetId }),
   ];
   const model = modelOf(facts, warnings);
   const shotsByTask = new Map(mapped.map((m) => [m.name, shotsOf(facts, m.name)]));
   const stated = [...shotsByTask.values()].filter((n): n is number => n !== null);
   const shots = stated.length ? Math.max(...stated) : 0;
-  if (stated.length < mapped.length) warnings.push(`The file does not say how many few-shot exemplars ${mapped.filter((m) => shotsByTask.get(m.name) === null).map((m) => m.name).join(', ')} used; recorded as ${shots}.`);
-  if (new Set(stated).size > 1) warnings.push(`The harness tasks used different numbers of exemplars (${mapped.map((m) => `${m.name}: ${shotsByTask.get(m.name) ?? '?'}`).join(', ')}); the run records the largest, ${shots}, and each item its own.`);
+  if (stated.length < mapped.length) warnings.push(notice('import.shots-unstated', { tasks: mapped.filter((m) => shotsByTask.get(m.name) === null).map((m) => m.name), shots }));
+  if (new Set(stated).size > 1) {
+    warnings.push(notice('import.shots-differ', { tasks: mapped.map((m) => m.name), shotsPerTask: mapped.map((m) => String(shotsByTask.get(m.name) ?? '?')), shots }));
+  }
 
   const runId = crypto.randomUUID();
   const createdAt = facts.date !== null ? new Date(facts.date * 1000).toISOString() : importedAt;
   const ordered = mapped.flatMap((m) => [...(samplesByTask.get(m.name) ?? [])].sort((a, b) => a.docId - b.docId).map((sample) => ({ m, sample })));
   const hashes = await promptHashes(ordered.map(({ sample }) => sample.prompt ?? ''));
-  const accDisagree: string[] = [];
+  const accDisagree: { task: string; docId: number }[] = [];
   let hashDisagree = 0;
   const results: McItemResult[] = ordered.map(({ m, sample }, index) => {
     const letters = OPTION_LETTERS.slice(0, sample.logLiks.length) as OptionLetter[];
     const scored = scoreLetters(letters, sample.logLiks, sample.gold);
-    if (sample.acc !== null && sample.acc !== scored.correct) accDisagree.push(`${m.name} doc ${sample.docId}`);
+    if (sample.acc !== null && sample.acc !== scored.correct) accDisagree.push({ task: m.name, docId: sample.docId });
     if (sample.prompt !== null && sample.promptHash !== null && sample.promptHash !== hashes[index]) hashDisagree++;
     const shotsUsed = shotsByTask.get(m.name) ?? 0;
     return {
@@ -329,11 +330,12 @@ async function buildRun(samplesByTask: Map<string, Sample[]>, facts: HarnessFact
     };
   });
   if (accDisagree.length) {
+    const shown = accDisagree.slice(0, 5);
     warnings.push(
-      `${accDisagree.length} of ${results.length} samples have an "acc" that disagrees with the prediction recomputed from their log-likelihoods (argmax against the target): ${accDisagree.slice(0, 5).join(', ')}${accDisagree.length > 5 ? ', …' : ''}. The recomputed values are used.`,
+      notice('import.acc-disagrees', { count: accDisagree.length, total: results.length, tasks: shown.map((d) => d.task), docIds: shown.map((d) => d.docId), more: accDisagree.length > 5 }),
     );
   }
-  if (hashDisagree) warnings.push(`${hashDisagree} samples have a prompt_hash that is not the sha256 of their prompt; the hash of the prompt is used.`);
+  if (hashDisagree) warnings.push(notice('import.prompt-hash-disagrees', { count: hashDisagree }));
 
   const config: McRunRecord['config'] = {
     kind: 'multiple-choice',
@@ -406,9 +408,7 @@ function storedSummaryOf(facts: HarnessFacts, datasetId: DatasetId): Record<stri
  */
 export async function readLmEvalResults(root: Obj, fileName: string, importedAt: string): Promise<ImportedRun> {
   if (root.samples === undefined) {
-    throw new FieldProblem(
-      'samples: the file has lm-eval results but no per-sample records, so there is nothing to recompute or inspect. Run lm_eval with --log_samples and import a samples_<task>_<time>.jsonl file, or dump the dict simple_evaluate(..., log_samples=True) returns.',
-    );
+    throw problem('import.results-without-samples');
   }
   const samples = anyObject(root.samples, 'samples');
   const facts: HarnessFacts = {
@@ -425,10 +425,10 @@ export async function readLmEvalResults(root: Obj, fileName: string, importedAt:
   let total = 0;
   for (const [taskName, list] of Object.entries(samples)) {
     harnessTask(taskName, `samples.${taskName.slice(0, 80)}`);
-    if (!Array.isArray(list)) fail(`samples.${taskName}`, 'a list of per-sample records', list);
+    if (!Array.isArray(list)) fail(`samples.${taskName}`, { expected: 'sample-list' }, list);
     total += list.length;
   }
-  if (total > RUN_IMPORT_LIMITS.results) throw new FieldProblem(`samples: the file has ${total} samples; the most one import takes is ${RUN_IMPORT_LIMITS.results}`);
+  if (total > RUN_IMPORT_LIMITS.results) throw problem('import.too-many-samples', { count: total, max: RUN_IMPORT_LIMITS.results });
   const byTask = new Map<string, Sample[]>();
   for (const [taskName, list] of Object.entries(samples)) {
     byTask.set(taskName, readTaskSamples(list as unknown[], (i) => `samples.${taskName}[${i}]`));
@@ -441,7 +441,7 @@ function readTaskSamples(list: readonly unknown[], pathOf: (i: number) => string
   return list.map((value, i) => {
     const sample = readSample(value, pathOf(i));
     const first = seen.get(sample.docId);
-    if (first !== undefined) throw new FieldProblem(`${at(pathOf(i), 'doc_id')}: ${sample.docId} appears twice (also at ${pathOf(first).replace(/:$/, '')})`);
+    if (first !== undefined) throw problem('import.doc-twice', { path: at(pathOf(i), 'doc_id'), docId: sample.docId, first: pathOf(first).replace(/:$/, '') });
     seen.set(sample.docId, i);
     return sample;
   });
@@ -463,19 +463,20 @@ export function taskFromSamplesFileName(fileName: string): string | null {
 export async function readLmEvalSamplesFile(source: string, fileName: string, importedAt: string): Promise<ImportedRun> {
   const taskName = taskFromSamplesFileName(fileName);
   if (taskName === null) {
-    throw new FieldProblem(`file name: expected lm-eval's samples_<task>_<timestamp>.jsonl, which names the task; rename the file as the harness wrote it`);
+    throw problem('import.samples-file-name');
   }
-  harnessTask(taskName, `file name (task ${JSON.stringify(taskName.slice(0, 80))})`);
+  harnessTask(taskName, null);
   const lines = source.split('\n');
   const records: { value: unknown; line: number }[] = [];
   for (const [i, raw] of lines.entries()) {
     const line = raw.trim();
     if (line === '') continue;
-    if (records.length >= RUN_IMPORT_LIMITS.results) throw new FieldProblem(`the file has more than ${RUN_IMPORT_LIMITS.results} samples; the most one import takes is ${RUN_IMPORT_LIMITS.results}`);
+    if (records.length >= RUN_IMPORT_LIMITS.results) throw problem('import.too-many-lines', { max: RUN_IMPORT_LIMITS.results });
     try {
       records.push({ value: parseJson(line), line: i + 1 });
     } catch (error) {
-      throw new FieldProblem(`line ${i + 1}: ${error instanceof Error ? error.message : String(error)}`);
+      if (error instanceof FieldProblem) throw new FieldProblem({ ...error.refusal, params: { ...error.refusal.params, path: `line ${i + 1}` } });
+      throw error;
     }
   }
   const samples = readTaskSamples(

@@ -5,9 +5,10 @@
 // store/runs.ts importRun).
 import { readJianguRun } from './import-jiangu.ts';
 import { readLmEvalResults, readLmEvalSamplesFile, taskFromSamplesFileName } from './import-lm-eval.ts';
-import { FieldProblem, RUN_IMPORT_LIMITS, RunImportError, describe, parseJson, type ImportedRun, type Obj } from './import-validate.ts';
+import type { Found } from '../notices/catalog-import.ts';
+import { FieldProblem, RUN_IMPORT_LIMITS, RunImportError, describe, parseJson, problem, refusal, type ImportedRun, type Obj } from './import-validate.ts';
 
-export { RunImportError, RUN_IMPORT_LIMITS, type ImportedRun } from './import-validate.ts';
+export { RunImportError, RUN_IMPORT_LIMITS, refusal, type ImportedRun, type Refusal, type RefusalCode } from './import-validate.ts';
 export { LM_EVAL_TASKS, taskFromSamplesFileName, type HarnessTask } from './import-lm-eval.ts';
 export { LM_EVAL_TEMPLATE_HASH } from './import-jiangu.ts';
 
@@ -23,7 +24,7 @@ const MIB = 1024 * 1024;
  */
 export function checkRunFileSize(fileName: string, bytes: number): void {
   if (bytes > RUN_IMPORT_LIMITS.bytes) {
-    throw new RunImportError(fileName, `the file is ${(bytes / MIB).toFixed(1)} MiB; the most a run file may be is ${RUN_IMPORT_LIMITS.bytes / MIB} MiB. Export fewer items (a smaller run) or split an lm-eval file by task.`);
+    throw new RunImportError(fileName, refusal('import.file-too-large', { mib: (bytes / MIB).toFixed(1), limitMib: RUN_IMPORT_LIMITS.bytes / MIB }));
   }
 }
 
@@ -42,14 +43,11 @@ function utf8Bytes(text: string): number {
   return bytes;
 }
 
-function describeRoot(root: unknown): string {
+function describeRoot(root: unknown): Found {
   if (typeof root !== 'object' || root === null || Array.isArray(root)) return describe(root);
   const keys = Object.keys(root);
-  return `an object with the fields ${keys.slice(0, 8).map((k) => JSON.stringify(k.slice(0, 40))).join(', ')}${keys.length > 8 ? ', …' : ''}`;
+  return { found: 'fields', fields: keys.slice(0, 8).map((k) => JSON.stringify(k.slice(0, 40))), moreFields: keys.length > 8 };
 }
-
-const UNKNOWN_FORMAT =
-  'is not a run file this site reads: expected a Jiangu run export ("format": "jiangu-run") or an lm-evaluation-harness results file with per-sample records ("samples")';
 
 async function read(text: string, fileName: string, importedAt: string): Promise<ImportedRun> {
   // A samples file is JSON Lines, told by its extension (or, renamed .json, by the harness's name
@@ -63,20 +61,18 @@ async function read(text: string, fileName: string, importedAt: string): Promise
     if (samplesName && error instanceof FieldProblem) return readLmEvalSamplesFile(text, fileName, importedAt);
     throw error;
   }
-  if (typeof root !== 'object' || root === null || Array.isArray(root)) throw new FieldProblem(`${UNKNOWN_FORMAT}; got ${describeRoot(root)}`);
+  if (typeof root !== 'object' || root === null || Array.isArray(root)) throw problem('import.unknown-format', { path: null, ...describeRoot(root) });
   const o = root as Obj;
   if (samplesName && o.doc_id !== undefined) return readLmEvalSamplesFile(text, fileName, importedAt);
   if (o.format !== undefined) {
-    if (o.format !== 'jiangu-run') throw new FieldProblem(`format: ${UNKNOWN_FORMAT}; got ${describe(o.format)}`);
-    if (o.formatVersion !== 1) {
-      throw new FieldProblem(`formatVersion: this version of the site reads Jiangu run files of format version 1, got ${describe(o.formatVersion)}; open the file with the version of the site that wrote it, or update this one (reload the page)`);
-    }
+    if (o.format !== 'jiangu-run') throw problem('import.unknown-format', { path: 'format', ...describe(o.format) });
+    if (o.formatVersion !== 1) throw problem('import.format-version', describe(o.formatVersion));
     return readJianguRun(o, fileName, importedAt);
   }
   if (o.samples !== undefined || (o.results !== undefined && (o.versions !== undefined || o.configs !== undefined || o['n-shot'] !== undefined))) {
     return readLmEvalResults(o, fileName, importedAt);
   }
-  throw new FieldProblem(`${UNKNOWN_FORMAT}; got ${describeRoot(root)}`);
+  throw problem('import.unknown-format', { path: null, ...describeRoot(root) });
 }
 
 /**
@@ -98,7 +94,7 @@ export async function parseRunFile(text: string, fileName: string): Promise<Impo
     return await read(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text, fileName, new Date().toISOString());
   } catch (error) {
     if (error instanceof RunImportError) throw error;
-    if (error instanceof FieldProblem) throw new RunImportError(fileName, error.message);
-    throw new RunImportError(fileName, `could not be read: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    if (error instanceof FieldProblem) throw new RunImportError(fileName, error.refusal);
+    throw new RunImportError(fileName, refusal('import.unreadable', { detail: error instanceof Error ? error.message : String(error) }), { cause: error });
   }
 }

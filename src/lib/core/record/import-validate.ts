@@ -2,6 +2,9 @@
 // (`results[12].prediction`) and says what was expected and what was there; objects are rebuilt from
 // the known fields only, so nothing unexpected (a `__proto__` key, a field of a newer version)
 // reaches the store. Unknown fields are not an error: they are dropped and listed in a warning.
+// Every problem is a refusal (a code and parameters, catalog-import.ts), worded where it is shown.
+import { importRefusals, type Expected, type Found } from '../notices/catalog-import.ts';
+import { JianguError, notice, type Notice, type NoticeParam, type NoticeParams } from '../notices/index.ts';
 import type { ItemResult, RunRecord } from './run.ts';
 
 /** A run read from a file, with `run.origin` set and every result's runId equal to `run.id`; not yet stored. */
@@ -10,23 +13,58 @@ export interface ImportedRun {
   results: ItemResult[];
 }
 
-/** Thrown by parseRunFile for anything wrong with a file; the message starts with the file name. */
-export class RunImportError extends Error {
+export type RefusalCode = keyof typeof importRefusals;
+type RefusalArgs<C extends RefusalCode> = Parameters<(typeof importRefusals)[C]['en']>;
+
+/** What is wrong with a file, as a code and parameters, without the file's name. */
+export interface Refusal {
+  code: RefusalCode;
+  params: NoticeParams;
+}
+
+/** Builds a refusal, its parameters checked against the message. */
+export function refusal<C extends RefusalCode>(code: C, ...params: RefusalArgs<C>): Refusal {
+  return { code, params: (params[0] ?? {}) as NoticeParams };
+}
+
+const refusalEnglish = (r: Refusal): string => (importRefusals[r.code].en as (p: NoticeParams) => string)(r.params);
+
+/**
+ * Thrown by parseRunFile (and store/runs.ts importRun) for anything wrong with a file. Its notice is
+ * the refusal's code with the file name added to its parameters; its message, the English sentence
+ * `<file>: <detail>`.
+ */
+export class RunImportError extends JianguError {
   override readonly name = 'RunImportError';
   readonly fileName: string;
-  /** The message without the file name. */
+  readonly refusal: Refusal;
+  /** The English message without the file name. */
   readonly detail: string;
 
-  constructor(fileName: string, detail: string, options?: ErrorOptions) {
-    super(`${fileName}: ${detail}`, options);
+  /** `detail` as a string is a sentence without a code (shown as it is, in English): prefer a Refusal. */
+  constructor(fileName: string, detail: Refusal | string, options?: ErrorOptions) {
+    const r = typeof detail === 'string' ? refusal('import.failed', { detail }) : detail;
+    super(notice(r.code, { ...r.params, fileName } as never), options);
     this.fileName = fileName;
-    this.detail = detail;
+    this.refusal = r;
+    this.detail = refusalEnglish(r);
   }
 }
 
 /** A problem at one place in the file; parseRunFile turns it into a RunImportError with the file name. */
 export class FieldProblem extends Error {
   override readonly name = 'FieldProblem';
+  readonly refusal: Refusal;
+
+  constructor(r: Refusal) {
+    super(refusalEnglish(r));
+    this.refusal = r;
+  }
+}
+
+/** `throw problem('import.letter-twice', { path, letter })`. */
+export function problem<C extends RefusalCode>(code: C, ...params: RefusalArgs<C>): FieldProblem {
+  return new FieldProblem(refusal(code, ...params));
 }
 
 /** The most an imported file may hold; each is named in the message when exceeded. */
@@ -52,17 +90,22 @@ const SHA256_HEX = /^[0-9a-f]{64}$/;
 const NON_FINITE_STRINGS = new Set(['NaN', 'Infinity', '-Infinity']);
 
 /** Says what a value is, briefly, for a message. */
-export function describe(value: unknown): string {
-  if (value === undefined) return 'nothing (the field is missing)';
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return `a list of ${value.length}`;
-  if (typeof value === 'string') return value.length > 40 ? `${JSON.stringify(value.slice(0, 40))}… (${value.length} characters)` : JSON.stringify(value);
-  if (typeof value === 'object') return 'an object';
-  return String(value);
+export function describe(value: unknown): Found {
+  if (value === undefined) return { found: 'missing' };
+  if (value === null) return { found: 'null' };
+  if (Array.isArray(value)) return { found: 'list', length: value.length };
+  if (typeof value === 'string') return { found: 'string', quoted: JSON.stringify(value.slice(0, 40)), length: value.length, cut: value.length > 40 };
+  if (typeof value === 'object') return { found: 'object' };
+  return { found: 'other', text: String(value) };
 }
 
-export function fail(path: string, expected: string, value: unknown): never {
-  throw new FieldProblem(`${path}: expected ${expected}, got ${describe(value)}`);
+export function fail(path: string, expected: Expected, value: unknown): never {
+  throw problem('import.field-wrong', { path, ...expected, ...describe(value) });
+}
+
+/** fail, for a value already described (a bare NaN is named as such, not quoted). */
+export function failFound(path: string, expected: Expected, found: Found): never {
+  throw problem('import.field-wrong', { path, ...expected, ...found });
 }
 
 /** `results[12].letters[0]` → `results[*].letters[*]`, so one unknown field of many results is listed once. */
@@ -75,36 +118,35 @@ export class FieldReader {
 
   /** An object with every key of `required`; keys in neither list are recorded in `ignored`. */
   object(value: unknown, path: string, required: readonly string[], optional: readonly string[] = []): Obj {
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) fail(path, 'an object', value);
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) fail(path, { expected: 'object' }, value);
     const known = new Set([...required, ...optional]);
     for (const key of Object.keys(value)) if (!known.has(key)) this.ignored.add(generalPath(`${path}.${key.slice(0, 60)}`));
-    for (const key of required) if (!Object.hasOwn(value, key)) fail(`${path}.${key}`, 'a value', undefined);
+    for (const key of required) if (!Object.hasOwn(value, key)) fail(`${path}.${key}`, { expected: 'value' }, undefined);
     return value as Obj;
   }
 
   /** A warning listing the ignored fields, or null. */
-  ignoredWarning(): string | null {
+  ignoredWarning(): Notice | null {
     if (this.ignored.size === 0) return null;
     const list = [...this.ignored];
-    const shown = list.slice(0, 10).join(', ');
-    return `The file had fields this version does not know; they were left out: ${shown}${list.length > 10 ? ` and ${list.length - 10} more` : ''}.`;
+    return notice('import.unknown-fields', { fields: list.slice(0, 10), more: Math.max(0, list.length - 10) });
   }
 }
 
 /** Any JSON object (no field checks), for formats with many fields we do not read (lm-eval). */
 export function anyObject(value: unknown, path: string): Obj {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) fail(path, 'an object', value);
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) fail(path, { expected: 'object' }, value);
   return value as Obj;
 }
 
 /** A name-like string: an id, a task key, a path, a version. No control or direction characters. */
 export function name(value: unknown, path: string, max: number = RUN_IMPORT_LIMITS.shortChars): string {
-  if (typeof value !== 'string') fail(path, 'a string', value);
-  if (value.length > max) throw new FieldProblem(`${path}: expected at most ${max} characters, got ${value.length}`);
+  if (typeof value !== 'string') fail(path, { expected: 'string' }, value);
+  if (value.length > max) throw problem('import.too-long', { path, max, length: value.length });
   const bad = FORBIDDEN_IN_NAMES.exec(value);
   if (bad) {
     const code = bad[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0');
-    throw new FieldProblem(`${path}: contains the control character U+${code} at position ${bad.index}; names and ids may not hold control characters`);
+    throw problem('import.control-character', { path, codePoint: `U+${code}`, position: bad.index });
   }
   return value;
 }
@@ -112,65 +154,88 @@ export function name(value: unknown, path: string, max: number = RUN_IMPORT_LIMI
 /** A non-empty name. */
 export function id(value: unknown, path: string): string {
   const s = name(value, path);
-  if (s.length === 0) fail(path, 'a non-empty string', value);
+  if (s.length === 0) fail(path, { expected: 'non-empty-string' }, value);
   return s;
 }
 
 /** Free text (a prompt, an output): any characters, bounded length. */
 export function text(value: unknown, path: string, max: number = RUN_IMPORT_LIMITS.textChars): string {
-  if (typeof value !== 'string') fail(path, 'a string', value);
-  if (value.length > max) throw new FieldProblem(`${path}: expected at most ${max} characters, got ${value.length}`);
+  if (typeof value !== 'string') fail(path, { expected: 'string' }, value);
+  if (value.length > max) throw problem('import.too-long', { path, max, length: value.length });
   return value;
 }
 
 export function sha256(value: unknown, path: string): string {
-  if (typeof value !== 'string' || !SHA256_HEX.test(value)) fail(path, '64 lower-case hex digits (a sha256)', value);
+  if (typeof value !== 'string' || !SHA256_HEX.test(value)) fail(path, { expected: 'sha256' }, value);
   return value;
 }
 
 /** An ISO 8601 date-time, as toISOString writes it (any string Date.parse reads is accepted). */
 export function isoDate(value: unknown, path: string): string {
-  if (typeof value !== 'string' || value.length > 40 || !Number.isFinite(Date.parse(value))) fail(path, 'an ISO 8601 date-time', value);
+  if (typeof value !== 'string' || value.length > 40 || !Number.isFinite(Date.parse(value))) fail(path, { expected: 'iso-date' }, value);
   return value;
 }
 
 export function int(value: unknown, path: string, min: number, max: number): number {
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) fail(path, `an integer from ${min} to ${max}`, value);
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) fail(path, { expected: 'integer', min, max }, value);
   return value;
 }
 
 /** A finite number in [min, max]. NaN and infinities (Python writes them bare) are named as such. */
 export function finite(value: unknown, path: string, min = -Number.MAX_VALUE, max = Number.MAX_VALUE): number {
-  if (typeof value === 'string' && NON_FINITE_STRINGS.has(value)) throw new FieldProblem(`${path}: expected a finite number, got ${value}`);
+  if (typeof value === 'string' && NON_FINITE_STRINGS.has(value)) failFound(path, { expected: 'finite', min: null, max: null }, { found: 'other', text: value });
   const low = min !== -Number.MAX_VALUE;
   const high = max !== Number.MAX_VALUE;
-  const range = low && high ? `a finite number from ${min} to ${max}` : low ? `a finite number ≥ ${min}` : high ? `a finite number ≤ ${max}` : 'a finite number';
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < min || value > max) fail(path, range, value);
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < min || value > max) fail(path, { expected: 'finite', min: low ? min : null, max: high ? max : null }, value);
   return value;
 }
 
 export function bool(value: unknown, path: string): boolean {
-  if (typeof value !== 'boolean') fail(path, 'true or false', value);
+  if (typeof value !== 'boolean') fail(path, { expected: 'boolean' }, value);
   return value;
 }
 
 /** One of a fixed set; a Record (not an array) so a new member of the union must be listed to compile. */
 export function oneOf<T extends string>(value: unknown, path: string, set: Record<T, true>): T {
-  if (typeof value !== 'string' || !Object.hasOwn(set, value)) fail(path, `one of ${Object.keys(set).join(', ')}`, value);
+  if (typeof value !== 'string' || !Object.hasOwn(set, value)) fail(path, { expected: 'one-of', set: Object.keys(set) }, value);
   return value as T;
 }
 
 export function list<T>(value: unknown, path: string, max: number, item: (v: unknown, path: string) => T): T[] {
-  if (!Array.isArray(value)) fail(path, 'a list', value);
-  if (value.length > max) throw new FieldProblem(`${path}: expected at most ${max} entries, got ${value.length}`);
+  if (!Array.isArray(value)) fail(path, { expected: 'list' }, value);
+  if (value.length > max) throw problem('import.too-many-entries', { path, max, count: value.length });
   return value.map((v, i) => item(v, `${path}[${i}]`));
+}
+
+/**
+ * A stored warning: a plain sentence (records of older versions) or a notice, rebuilt from its code
+ * and its parameters of the JSON kinds a notice may hold. A code this version does not know is kept:
+ * the page shows it as its code and parameters.
+ */
+export function storedWarning(value: unknown, path: string, max: number): string | Notice {
+  if (typeof value === 'string') return text(value, path, max);
+  if (typeof value !== 'object' || value === null || Array.isArray(value) || !('code' in value) || !('params' in value)) fail(path, { expected: 'warning' }, value);
+  const o = value as Obj;
+  const code = id(o.code, `${path}.code`);
+  const params = anyObject(o.params, `${path}.params`);
+  const entries = Object.entries(params);
+  if (entries.length > 100) throw problem('import.too-many-entries', { path: `${path}.params`, max: 100, count: entries.length });
+  const param = (v: unknown, p: string): NoticeParam => {
+    if (v === null || typeof v === 'boolean') return v;
+    if (typeof v === 'number') return finite(v, p);
+    if (typeof v === 'string') return text(v, p, max);
+    if (Array.isArray(v) && v.every((x) => typeof x === 'number')) return list(v, p, RUN_IMPORT_LIMITS.listEntries, (x, q) => finite(x, q));
+    return list(v, p, RUN_IMPORT_LIMITS.listEntries, (x, q) => text(x, q, max));
+  };
+  // fromEntries defines own properties, so a key named __proto__ stays a plain key.
+  return { code, params: Object.fromEntries(entries.map(([key, v]) => [name(key, `${path}.params key ${JSON.stringify(key.slice(0, 60))}`), param(v, `${path}.params.${key.slice(0, 60)}`)])) };
 }
 
 /** A flat summary (key → number or null), as runSummary makes. */
 export function summaryRecord(value: unknown, path: string): Record<string, number | null> {
   const o = anyObject(value, path);
   const entries = Object.entries(o);
-  if (entries.length > RUN_IMPORT_LIMITS.listEntries) throw new FieldProblem(`${path}: expected at most ${RUN_IMPORT_LIMITS.listEntries} entries, got ${entries.length}`);
+  if (entries.length > RUN_IMPORT_LIMITS.listEntries) throw problem('import.too-many-entries', { path, max: RUN_IMPORT_LIMITS.listEntries, count: entries.length });
   // fromEntries defines own properties, so a key named __proto__ stays a plain key.
   return Object.fromEntries(
     entries.map(([key, v]) => {
@@ -198,7 +263,7 @@ export function parseJson(source: string): unknown {
         // Report the original error: the rewrite is ours, its positions are not the file's.
       }
     }
-    throw new FieldProblem(`not JSON: ${jsonErrorWhere(source, strictError)}`);
+    throw new FieldProblem(jsonErrorWhere(source, strictError));
   }
 }
 
@@ -234,15 +299,15 @@ function quoteNonFinite(source: string): string | null {
   return found ? out + source.slice(last) : null;
 }
 
-function jsonErrorWhere(source: string, error: unknown): string {
+function jsonErrorWhere(source: string, error: unknown): Refusal {
   // Engines differ in what they say (and newer V8 quotes the source, newlines and all): say it ourselves.
   const offset = syntaxErrorOffset(source);
-  if (offset === null) return error instanceof Error ? error.message : String(error);
+  if (offset === null) return refusal('import.not-json-other', { path: null, detail: error instanceof Error ? error.message : String(error) });
   const before = source.slice(0, offset);
   const line = before.split('\n').length;
   const column = offset - before.lastIndexOf('\n');
-  if (offset >= source.length) return `the file ends too early (line ${line}, column ${column}); it may be cut off`;
-  return `unexpected ${JSON.stringify(String.fromCodePoint(source.codePointAt(offset)!))} at line ${line}, column ${column}`;
+  if (offset >= source.length) return refusal('import.json-cut-off', { path: null, line, column });
+  return refusal('import.not-json', { path: null, character: JSON.stringify(String.fromCodePoint(source.codePointAt(offset)!)), line, column });
 }
 
 /**

@@ -4,6 +4,7 @@ import type { KeyCheck } from './key-check.ts';
 import type { DatasetId, GenerationTask, OptionLetter } from '../benchmarks/types.ts';
 import type { McProtocolId } from '../protocols/mc-protocols.ts';
 import type { BackendChoice, BackendInfo, Dtype, ModelSource, ResolvedRevision } from '../models/model-types.ts';
+import type { Notice } from '../notices/notice.ts';
 
 export type RunStatus = 'created' | 'running' | 'paused' | 'completed' | 'failed' | 'cancelled';
 
@@ -120,7 +121,7 @@ interface RunRecordBase {
   datasetId: DatasetId;
   status: RunStatus;
   environment?: RunEnvironment;
-  warnings: string[];
+  warnings: (string | Notice)[];
   error?: string;
   /** Set on a run imported from a file (see RunOrigin); absent on runs made here. */
   origin?: RunOrigin;
@@ -162,7 +163,7 @@ export interface McRunRecord {
   check?: BackendCheck;
   letterTokens?: LetterToken[];
   /** Things a reader of the result should know (a letter that is not one token, prompts over the limit, …). */
-  warnings: string[];
+  warnings: (string | Notice)[];
   error?: string;
   /** Set on a run imported from a file (see RunOrigin); absent on runs made here. */
   origin?: RunOrigin;
