@@ -1,7 +1,8 @@
 // Runs and their per-item results. A run is written before its first item and each result the
 // moment it exists, so closing the tab loses at most the item in flight.
-import { RunImportError, type ImportedRun } from '../core/record/import-validate.ts';
+import { RunImportError, refusal, type ImportedRun } from '../core/record/import-validate.ts';
 import type { ItemResult, McRunRecord, RunRecord, RunStatus } from '../core/record/run.ts';
+import { jianguError } from '../core/notices/index.ts';
 import { checkAgainstLocalKey, type LocalKey } from '../core/record/key-check.ts';
 import type { DatasetId } from '../core/benchmarks/types.ts';
 import { getDataset, loadItems } from './datasets.ts';
@@ -34,7 +35,7 @@ export async function updateRun<R extends RunRecord = RunRecord>(
 ): Promise<R> {
   const tx = db.transaction('runs', 'readwrite');
   const run = await tx.store.get(id);
-  if (!run) throw new Error(`No run ${id} is stored.`);
+  if (!run) throw jianguError('runs.not-stored', { runId: id });
   const next = { ...run, ...patch, updatedAt: new Date().toISOString() } as R;
   if (patch.status !== 'failed' && 'error' in run && patch.error === undefined && patch.status) delete next.error;
   await tx.store.put(next);
@@ -122,11 +123,10 @@ export async function importRun(db: JianguDatabase, imported: ImportedRun): Prom
 
   const cause = (failed && !isAbortError(failed.error) ? failed.error : null) ?? (end.committed ? null : end.error) ?? failed?.error;
   if (isQuotaError(cause) || isQuotaError(end.committed ? null : end.error)) {
-    throw new RunImportError(fileName, `not enough browser storage to keep this run (${results.length} results). Delete old runs or datasets to make room; nothing was stored.`, { cause });
+    throw new RunImportError(fileName, refusal('import.storage-full', { results: results.length }), { cause });
   }
-  const where = failed?.itemId ? `the result for item ${failed.itemId} could not be stored` : 'the run could not be stored';
   const detail = cause instanceof Error || cause instanceof DOMException ? `${cause.name}: ${cause.message}` : String(cause ?? 'the transaction was aborted');
-  throw new RunImportError(fileName, `${where} (${detail}); nothing was stored.`, { cause });
+  throw new RunImportError(fileName, refusal('import.store-failed', { itemId: failed?.itemId || null, detail }), { cause });
 }
 
 /** This browser's copy of a benchmark, as the key imported runs are checked against; null when not stored. */
