@@ -87,7 +87,7 @@ function backendText(backend: string, zh: boolean): string {
 /** A task subset is named when it is small (task keys are the benchmark's own, shown as they are), counted otherwise. */
 function tasksText(tasks: readonly string[], words: LabelWords): string {
   const count = words.countOf(tasks.length, 'task', 'tasks', '个任务');
-  return tasks.length <= 2 ? `${count}: ${tasks.join(words.lang === 'zh' ? '、' : ', ')}` : count;
+  return tasks.length <= 2 ? (words.lang === 'zh' ? `${count}：${tasks.join('、')}` : `${count}: ${tasks.join(', ')}`) : count;
 }
 
 /**

@@ -23,6 +23,6 @@ export function modelId(source: ModelSource): string {
 export function modelLabel(source: ModelSource, lang: Locale): string {
   const id = modelId(source);
   if (source.kind === 'hub') return id;
-  if (isFixtureModel(source)) return lang === 'zh' ? `${id}（本站测试模型，随机权重）` : `${id} (this site's test model, random weights)`;
+  if (isFixtureModel(source)) return lang === 'zh' ? `${id}（测试模型，随机权重）` : `${id} (test model, random weights)`;
   return lang === 'zh' ? `${id}（本站模型）` : `${id} (this site's model)`;
 }
