@@ -147,6 +147,66 @@ describe('run records, comparisons and languages', () => {
     expect(Number(await page.getByTestId('compare-mcnemar-pooled-2').getAttribute('data-c'))).toBe(0);
   });
 
+  it('labels two runs that differ only in backend apart in Compare', async () => {
+    const { page } = session.opened;
+    // The first run as another browser would have made it on WebGPU: the same run file, but the backend.
+    await page.goto(`${session.url}/#/run/${runs[0]}`);
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-json').click()]);
+    const file = JSON.parse(readFileSync((await download.path())!, 'utf8')) as { run: { config: { model: { backend: string } }; environment?: { backendInfo: { backend: string } } } };
+    file.run.config.model.backend = 'webgpu';
+    if (file.run.environment) file.run.environment.backendInfo.backend = 'webgpu';
+    await page.goto(`${session.url}/#/evaluate`);
+    await page.getByTestId('import-run-input').setInputFiles({ name: 'webgpu-run.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(file)) });
+    await page.waitForURL(/#\/run\//);
+    const webgpuRun = decodeURIComponent(page.url().split('#/run/')[1]);
+
+    await page.goto(`${session.url}/#/compare/${runs[0]},${webgpuRun}`);
+    await page.reload(); // shared links added earlier stay for the visit; this comparison is of these two alone
+    await page.getByTestId('compare-table').waitFor();
+    const heads = page.locator('[data-testid=compare-table] th.run .label');
+    const labels = await heads.allTextContents();
+    expect(labels).toHaveLength(2);
+    expect(labels[0], 'the two columns read the same').not.toBe(labels[1]);
+    expect(labels.map((l) => l.trim())).toEqual(['WASM', 'WebGPU']);
+    // What they share is said once, and each column's full description is on hover.
+    expect(await page.getByTestId('compare-common').textContent()).toContain('jiangu-tiny (test model, random weights) · fp32');
+    expect(await heads.first().getAttribute('title')).toMatch(/^jiangu-tiny \(test model, random weights\) · fp32 · WASM · 0-shot · letter log-probs/);
+    expect(await page.locator('[data-testid=compare-chart-bars] [data-legend]').evaluateAll((els) => els.map((el) => el.getAttribute('data-legend')))).toEqual(['1. WASM', '2. WebGPU']);
+
+    // Three runs: each label names what sets it apart from the others; narrow screens scroll inside the table.
+    await page.goto(`${session.url}/#/compare/${runs[0]},${webgpuRun},${runs[1]}`);
+    await page.getByTestId('compare-charts').waitFor();
+    const three = (await heads.allTextContents()).map((l) => l.trim());
+    expect(new Set(three).size).toBe(3);
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    for (const lang of ['en', 'zh'] as const) {
+      await page.getByTestId(`lang-${lang}`).click();
+      for (const width of [1200, 390]) {
+        await page.setViewportSize({ width, height: 1000 });
+        await expectNoPageOverflow(page, `compare (${lang}, ${width} px)`);
+        writeFileSync(join(SCREENSHOTS, `compare-three-${lang}-${width}.png`), await page.screenshot({ fullPage: true }));
+      }
+    }
+    await page.setViewportSize({ width: 1200, height: 1000 });
+    await page.getByTestId('lang-en').click();
+  });
+
+  it('wraps a long bar label in Compare between words, never cutting one', async () => {
+    const { page } = session.opened;
+    await page.goto(`${session.url}/#/compare/${runs[0]},${runs[1]}`);
+    await page.getByTestId('compare-charts').waitFor();
+    // "Phonetic Loan Character" is wider than the bar chart's label column: it is wrapped, not cut.
+    const label = 'Phonetic Loan Character';
+    const text = page.locator(`[data-testid=compare-chart-bars] text[data-row="${label}"]`);
+    const spans = await text.locator('tspan').allTextContents();
+    const lines = spans.length > 0 ? spans : [(await text.textContent()) ?? ''];
+    const words = new Set(label.split(' '));
+    for (const line of lines) {
+      for (const word of line.replace(/…$/, '').split(' ').filter(Boolean)) expect(words.has(word), `"${line}" cuts a word of "${label}"`).toBe(true);
+    }
+    expect(lines.join(' ')).toBe(label);
+  });
+
   it('renders the results, compare and classroom pages in English and in Chinese, switchable, with locale numbers', async () => {
     const { page } = session.opened;
     mkdirSync(SCREENSHOTS, { recursive: true });

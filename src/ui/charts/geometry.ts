@@ -1,4 +1,4 @@
-// Pure geometry for the SVG charts: scales, ticks, radar coordinates, label fitting. No DOM: the
+// Pure geometry for the SVG charts: scales, ticks, radar coordinates, label wrapping. No DOM: the
 // charts must draw the same thing in every browser and in tests, so text widths are estimated from
 // the characters (CJK ideographs are one em wide, everything else is taken as 0.6 em) rather than
 // measured.
@@ -80,19 +80,6 @@ export function sideAnchor(x: number, centerX: number, tolerance = 1): 'start' |
   return x > centerX ? 'start' : 'end';
 }
 
-/**
- * The label cut to `maxChars` characters by an ellipsis in the middle, which keeps both the start and
- * the distinguishing end ("…(3 shots)"). Counts code points, so an astral CJK character is one.
- */
-export function truncateMiddle(label: string, maxChars = 14): string {
-  const chars = Array.from(label);
-  if (chars.length <= maxChars) return label;
-  if (maxChars <= 1) return '…';
-  const head = Math.ceil((maxChars - 1) / 2);
-  const tail = maxChars - 1 - head;
-  return `${chars.slice(0, head).join('')}…${tail > 0 ? chars.slice(-tail).join('') : ''}`;
-}
-
 /** East Asian wide characters: CJK ideographs, kana, hangul, full-width forms and CJK punctuation. */
 function isWide(codePoint: number): boolean {
   return (
@@ -112,4 +99,86 @@ export function estimateTextWidth(text: string, fontSize: number): number {
   let ems = 0;
   for (const char of text) ems += isWide(char.codePointAt(0)!) ? 1 : 0.6;
   return ems * fontSize;
+}
+
+/** A label laid out on at most a few lines, and whether words had to be left off the end. */
+export interface WrappedLabel {
+  lines: string[];
+  /** True when the label did not fit and its last line ends in an ellipsis. */
+  shortened: boolean;
+}
+
+interface LabelToken {
+  text: string;
+  /** Whether whitespace stood before it in the label (kept between words, dropped at line starts). */
+  spaced: boolean;
+}
+
+/**
+ * The places a label may break: between words (runs of non-space characters) and around each wide
+ * character (a Chinese phrase has no spaces, and breaking between two characters splits no word).
+ * CJK closing punctuation stays with the character before it.
+ */
+function labelTokens(label: string): LabelToken[] {
+  const tokens: LabelToken[] = [];
+  let word = '';
+  let spaced = false;
+  let pendingSpace = false;
+  const flush = () => {
+    if (word) tokens.push({ text: word, spaced });
+    word = '';
+    spaced = false;
+  };
+  for (const char of label) {
+    const code = char.codePointAt(0)!;
+    if (/\s/u.test(char)) {
+      flush();
+      pendingSpace = tokens.length > 0;
+      continue;
+    }
+    if (isWide(code)) {
+      const closing = /[，。、；：！？）」』》〉】]/u.test(char);
+      if (closing && (word || tokens.length > 0) && !pendingSpace) {
+        if (word) word += char;
+        else tokens[tokens.length - 1].text += char;
+        continue;
+      }
+      flush();
+      tokens.push({ text: char, spaced: pendingSpace });
+    } else {
+      if (!word) spaced = pendingSpace;
+      word += char;
+    }
+    pendingSpace = false;
+  }
+  flush();
+  return tokens;
+}
+
+/**
+ * `label` broken into lines of at most `maxWidth` (estimated at `fontSize`), at most `maxLines` of
+ * them. Lines break only between words or between wide characters, never inside a word: a single word
+ * wider than `maxWidth` gets a line of its own, whole. A label that needs more lines keeps whole words
+ * on its last line and ends it with "…" (the caller shows the full label on hover).
+ */
+export function wrapLabel(label: string, maxWidth: number, fontSize: number, maxLines = 2): WrappedLabel {
+  const tokens = labelTokens(label);
+  const lines: LabelToken[][] = [];
+  let line: LabelToken[] = [];
+  const text = (ts: readonly LabelToken[]) => ts.map((tk, i) => (i > 0 && tk.spaced ? ' ' : '') + tk.text).join('');
+  for (const token of tokens) {
+    if (line.length > 0 && estimateTextWidth(text([...line, token]), fontSize) > maxWidth) {
+      lines.push(line);
+      line = [];
+    }
+    line.push(token);
+  }
+  if (line.length > 0) lines.push(line);
+  const limit = Math.max(1, Math.floor(maxLines));
+  if (lines.length <= limit) return { lines: lines.map(text), shortened: false };
+  const kept = lines.slice(0, limit);
+  const last = [...kept[limit - 1]];
+  // Drop whole words from the end until the ellipsis fits; the first word always stays.
+  while (last.length > 1 && estimateTextWidth(`${text(last)}…`, fontSize) > maxWidth) last.pop();
+  return { lines: [...kept.slice(0, limit - 1).map(text), `${text(last)}…`], shortened: true };
 }

@@ -3,30 +3,16 @@
 import type { SharedRun } from '../../lib/core/record/share-link.ts';
 import type { GenItemResult, ItemResult, McItemResult, RunRecord } from '../../lib/core/record/run.ts';
 import type { ComparableRun } from '../../lib/core/metrics/compare.ts';
-import type { ModelSource } from '../../lib/core/models/model-types.ts';
-import { describeSource } from '../../lib/engine/model-errors.ts';
 import type { SharedItemRow } from '../../lib/engine/shared-items.ts';
-
-/** The model as a short name: the hub id (with revision), or `models/<folder>` for the site's own. */
-function modelName(source: ModelSource): string {
-  return source.kind === 'hub' ? describeSource(source) : `models/${source.name}`;
-}
-
-type RunConfigLike = RunRecord['config'] | SharedRun['config'];
+import { describedShared, describedStored, runFacets, type DescribedRun } from './run-label.ts';
 
 /**
- * "Qwen/Qwen2.5-0.5B-Instruct · q8 · 0-shot": what tells two runs of one benchmark apart. Model
- * names and ids are data, shown as they are (never translated).
+ * The run's full description in English, for the core's own messages (a comparison it refuses names
+ * the run). What the page shows is worded per language by run-label.ts.
  */
-export function runLabel(config: RunConfigLike): string {
-  const parts = [modelName(config.model.source), config.model.dtype];
-  if (config.kind === 'multiple-choice') {
-    parts.push(`${config.shots}-shot`);
-    if (config.scoring === 'generate-extract') parts.push('generate');
-  } else {
-    parts.push(config.decoding.kind === 'greedy' ? 'greedy' : `sampled, seed ${config.decoding.seed}`);
-  }
-  return parts.join(' · ');
+function coreLabel(run: DescribedRun): string {
+  const words = { lang: 'en' as const, countOf: (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`, dateTime: (iso: string) => iso };
+  return runFacets(run, words).map((f) => f.text).join(' · ');
 }
 
 /** Whether a stored run came from a run file. */
@@ -36,7 +22,7 @@ export function isImported(run: RunRecord): boolean {
 
 /** A run stored in this browser with its results (as loadResults gives them). */
 export function fromStoredRun(run: RunRecord, results: ItemResult[]): ComparableRun {
-  const base = { id: run.id, label: runLabel(run.config), origin: isImported(run) ? ('imported' as const) : ('local' as const), datasetId: run.datasetId };
+  const base = { id: run.id, label: coreLabel(describedStored(run)), origin: isImported(run) ? ('imported' as const) : ('local' as const), datasetId: run.datasetId };
   if (run.config.kind === 'multiple-choice') {
     const mc = results as McItemResult[];
     return { ...base, kind: 'multiple-choice', mcItems: mc.map((r) => ({ itemId: r.itemId, task: r.task, correct: r.correct, prediction: r.prediction })) };
@@ -60,7 +46,7 @@ export function sharedRunId(shared: SharedRun): string {
  * Items the link lists as having no result yet are left out, as a stored run would not have them.
  */
 export function fromSharedRun(shared: SharedRun, rows: readonly SharedItemRow[] | null): ComparableRun {
-  const base = { id: sharedRunId(shared), label: runLabel(shared.config), origin: 'shared' as const, datasetId: shared.datasetId, kind: shared.kind };
+  const base = { id: sharedRunId(shared), label: coreLabel(describedShared(shared)), origin: 'shared' as const, datasetId: shared.datasetId, kind: shared.kind };
   if (shared.kind === 'multiple-choice' && rows) {
     return {
       ...base,

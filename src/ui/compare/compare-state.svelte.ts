@@ -2,16 +2,17 @@
 // baseline), shared links added for this visit, and the comparison the core computes from them.
 // Only stored run ids go into the URL (`#/compare/<id>,<id>`): a link's payload is long and is the
 // sharer's to pass on, not ours to copy into another URL.
-import { getDataset } from '../../lib/core/benchmarks/catalog.ts';
 import { compareRuns, type ComparableKind, type ComparableRun, type Comparison } from '../../lib/core/metrics/compare.ts';
 import type { RunRecord } from '../../lib/core/record/run.ts';
 import { decodeShareLink, SHARED_ROUTE, type SharedRun } from '../../lib/core/record/share-link.ts';
 import { resolveSharedItems, type SharedItemRow } from '../../lib/engine/shared-items.ts';
 import { listRuns, loadResults } from '../../lib/store/runs.ts';
 import { openJianguDb, type JianguDatabase } from '../../lib/store/schema.ts';
-import { t } from '../i18n/locale.svelte.ts';
+import { notice, noticeOf, type Notice } from '../../lib/core/notices/index.ts';
+import { fmt, locale, t } from '../i18n/locale.svelte.ts';
 import { router } from '../router.svelte.ts';
-import { fromSharedRun, fromStoredRun, runLabel, sharedRunId } from './comparable.ts';
+import { fromSharedRun, fromStoredRun, sharedRunId } from './comparable.ts';
+import { describedShared, describedStored, distinguishingLabels, sharedDescription, type DescribedRun, type LabelWords, type RunLabel } from './run-label.ts';
 import type { DatasetId } from '../../lib/core/benchmarks/types.ts';
 
 /** A shared link added on this page, and why it is summary-only when it is. */
@@ -20,16 +21,16 @@ export interface SharedEntry {
   shared: SharedRun;
   /**
    * null: its items were matched to this browser's data (per item, pairable). `generation`: a
-   * generation link carries no outputs. `unresolved`: see `detail` (English, from src/lib).
+   * generation link carries no outputs. `unresolved`: see `detail` (why its items could not be matched).
    */
   summaryOnly: 'generation' | 'unresolved' | null;
-  detail: string | null;
+  detail: Notice | null;
 }
 
 /** What one chosen run is, for the chosen list and the baseline control. */
 export interface ChosenEntry {
   id: string;
-  label: string;
+  label: RunLabel;
   kind: 'stored' | 'shared';
   /** Loaded and ready to compare. */
   ready: boolean;
@@ -70,8 +71,8 @@ export class CompareState {
   private comparables = $state.raw<Record<string, ComparableRun>>({});
   /** Each loaded stored run's updatedAt: a run that has moved on since (resumed, finished) is read again. */
   private loadedVersion = new Map<string, string>();
-  /** An error to show (English from src/lib, or worded here with t). */
-  error = $state<string | null>(null);
+  /** An error to show, as a notice: worded by the page, so a change of language rewords it. */
+  error = $state<Notice | null>(null);
   /** Stored ids named in the URL that this browser does not hold. */
   missing = $state<string[]>([]);
   adding = $state(false);
@@ -87,7 +88,7 @@ export class CompareState {
     try {
       this.runs = await listRuns(await this.db());
     } catch (e) {
-      this.error = messageOf(e);
+      this.error = noticeOf(e);
     }
     this.loaded = true;
   }
@@ -132,7 +133,7 @@ export class CompareState {
       this.loadedVersion.set(runId, run.updatedAt);
       this.comparables = { ...this.comparables, [runId]: fromStoredRun(run, results) };
     } catch (e) {
-      this.error = messageOf(e);
+      this.error = noticeOf(e);
     }
   }
 
@@ -160,15 +161,11 @@ export class CompareState {
   }
 
   /** Why a stored run cannot be chosen now, or null when it can. */
-  disabledReason(run: RunRecord): string | null {
+  disabledReason(run: RunRecord): Notice | null {
     const ref = this.reference;
     if (!ref || this.order.includes(run.id)) return null;
     if (run.datasetId !== ref.datasetId || run.config.kind !== ref.kind) {
-      const title = getDataset(ref.datasetId).title;
-      return t(
-        `Only ${title} ${kindText(ref.kind)} runs can join this comparison (the baseline's benchmark and kind).`,
-        `只能加入 ${title} ${kindText(ref.kind)}评测（与基准相同的评测集和题型）。`,
-      );
+      return notice('compare.run-other-benchmark', { referenceId: ref.datasetId, referenceKind: ref.kind });
     }
     return null;
   }
@@ -202,7 +199,7 @@ export class CompareState {
     this.error = null;
     const payload = payloadOf(text);
     if (payload.length === 0) {
-      this.error = t('Paste a share link (…#/shared/…) or its payload first.', '请先粘贴分享链接（…#/shared/…）或其内容。');
+      this.error = notice('compare.link-empty');
       return false;
     }
     this.adding = true;
@@ -210,15 +207,12 @@ export class CompareState {
       const shared = await decodeShareLink(payload);
       const id = sharedRunId(shared);
       if (this.order.includes(id)) {
-        this.error = t('This link is already in the comparison.', '这个链接已经在比较中。');
+        this.error = notice('compare.link-already-added');
         return false;
       }
       const ref = this.reference;
       if (ref && (shared.datasetId !== ref.datasetId || shared.kind !== ref.kind)) {
-        this.error = t(
-          `This link is a ${getDataset(shared.datasetId).title} ${kindText(shared.kind)} run; the comparison holds ${getDataset(ref.datasetId).title} ${kindText(ref.kind)} runs only.`,
-          `这个链接是 ${getDataset(shared.datasetId).title} ${kindText(shared.kind)}评测；当前比较只包含 ${getDataset(ref.datasetId).title} ${kindText(ref.kind)}评测。`,
-        );
+        this.error = notice('compare.link-other-benchmark', { datasetId: shared.datasetId, kind: shared.kind, referenceId: ref.datasetId, referenceKind: ref.kind });
         return false;
       }
       let rows: SharedItemRow[] | null = null;
@@ -228,7 +222,7 @@ export class CompareState {
           rows = await resolveSharedItems(await this.db(), shared);
           entry = { ...entry, summaryOnly: null };
         } catch (e) {
-          entry = { ...entry, summaryOnly: 'unresolved', detail: messageOf(e) };
+          entry = { ...entry, summaryOnly: 'unresolved', detail: noticeOf(e) };
         }
       }
       this.shared = [...this.shared, entry];
@@ -236,7 +230,7 @@ export class CompareState {
       this.order = [...this.order, id];
       return true;
     } catch (e) {
-      this.error = messageOf(e);
+      this.error = noticeOf(e);
       return false;
     } finally {
       this.adding = false;
@@ -248,31 +242,61 @@ export class CompareState {
     this.shared = this.shared.filter((s) => s.id !== id);
   }
 
+  /** What describes a chosen run (stored or shared), for its label. */
+  private described(id: string): DescribedRun | null {
+    const entry = this.shared.find((s) => s.id === id);
+    if (entry) return describedShared(entry.shared);
+    const run = this.runs.find((r) => r.id === id);
+    return run ? describedStored(run) : null;
+  }
+
+  /** Each chosen run's label: what differs between the chosen runs, the full description on hover. */
+  labels = $derived.by((): Record<string, RunLabel> => {
+    const ids = this.order.filter((id) => this.described(id) !== null);
+    const labels = distinguishingLabels(ids.map((id) => this.described(id)!), labelWords());
+    return Object.fromEntries(ids.map((id, i) => [id, labels[i]]));
+  });
+
+  /** What all chosen runs share (left out of their labels), said once above them. */
+  common = $derived(sharedDescription(this.order.map((id) => this.described(id)).filter((d): d is DescribedRun => d !== null), labelWords()));
+
+  /** Labels for the stored-runs table: what differs among all stored runs of the same benchmark and kind. */
+  storedLabels = $derived.by((): Record<string, RunLabel> => {
+    const out: Record<string, RunLabel> = {};
+    const groups = new Map<string, RunRecord[]>();
+    for (const run of this.runs) groups.set(`${run.datasetId}|${run.config.kind}`, [...(groups.get(`${run.datasetId}|${run.config.kind}`) ?? []), run]);
+    for (const group of groups.values()) {
+      const labels = distinguishingLabels(group.map(describedStored), labelWords());
+      group.forEach((run, i) => (out[run.id] = labels[i]));
+    }
+    return out;
+  });
+
   /** The chosen runs, in order. */
   get chosen(): ChosenEntry[] {
     return this.order.map((id): ChosenEntry => {
       const entry = this.shared.find((s) => s.id === id);
-      const run = this.runs.find((r) => r.id === id);
-      const label = entry ? runLabel(entry.shared.config) : run ? runLabel(run.config) : id;
+      const label = this.labels[id] ?? { short: id, full: id };
       return { id, label, kind: entry ? 'shared' : 'stored', ready: this.comparables[id] !== undefined };
     });
   }
 
   /** The comparison of the chosen runs once all are loaded (null before, or with fewer than two). */
-  comparison = $derived.by((): { value: Comparison | null; error: string | null } => {
+  comparison = $derived.by((): { value: Comparison | null; error: Notice | null } => {
     if (this.order.length < 2) return { value: null, error: null };
     const runs = this.order.map((id) => this.comparables[id]);
     if (runs.some((r) => r === undefined)) return { value: null, error: null };
     try {
       return { value: compareRuns(runs), error: null };
     } catch (e) {
-      return { value: null, error: messageOf(e) };
+      return { value: null, error: noticeOf(e) };
     }
   });
 }
 
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+/** The interface language's formatters for labels (read inside $derived, so labels follow a switch). */
+function labelWords(): LabelWords {
+  return { lang: locale.current, countOf: fmt.countOf, dateTime: (iso) => fmt.dateTime(iso) };
 }
 
 export const compareState = new CompareState();

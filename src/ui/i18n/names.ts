@@ -5,6 +5,10 @@ import type { DatasetId } from '../../lib/core/benchmarks/types.ts';
 import type { ModelSource } from '../../lib/core/models/model-types.ts';
 import type { RunStatus } from '../../lib/core/record/run.ts';
 import { locale } from './locale.svelte.ts';
+import { modelLabel } from './model-label.ts';
+import { titleIn } from './dataset-title.ts';
+
+export { isFixtureModel } from './model-label.ts';
 
 /** A task's name; an unknown key (from an imported file) is shown as it is. */
 export function taskName(datasetId: DatasetId, key: string): string {
@@ -20,9 +24,9 @@ export function groupName(datasetId: DatasetId, key: string): string {
   return locale.current === 'zh' ? group.zh : group.en;
 }
 
-/** The dataset's title (the catalog's titles are already bilingual where it matters). */
+/** The dataset's title in the interface language, where the catalog's title carries both. */
 export function datasetTitle(datasetId: DatasetId): string {
-  return getDataset(datasetId).title;
+  return titleIn(getDataset(datasetId).title, locale.current);
 }
 
 /** A summary key (`overall`, `pooled`, `items`, `task:<key>`) as a reader would call it. */
@@ -33,10 +37,9 @@ export function summaryKeyName(datasetId: DatasetId, key: string): string {
   return pair ? (locale.current === 'zh' ? pair[1] : pair[0]) : key;
 }
 
-/** A model source as a reader would name it: the hub id (with its revision), or the site's folder. */
+/** A model source as a reader would name it (see model-label.ts: one naming for every page). */
 export function modelName(source: ModelSource): string {
-  if (source.kind === 'hub') return `${source.id}${source.revision ? `@${source.revision}` : ''}`;
-  return locale.current === 'zh' ? `${source.name}（本站模型）` : `${source.name} (this site's model)`;
+  return modelLabel(source, locale.current);
 }
 
 const STATUS: Record<RunStatus, [string, string]> = {

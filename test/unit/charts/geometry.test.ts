@@ -8,7 +8,6 @@ import {
   radarPoint,
   round2,
   sideAnchor,
-  truncateMiddle,
 } from '../../../src/ui/charts/geometry.ts';
 
 const center = { x: 200, y: 150 };
@@ -90,25 +89,6 @@ describe('polygonPath', () => {
   it('closes the path and rounds to hundredths', () => {
     expect(polygonPath([{ x: 1, y: 2 }, { x: 3.14159, y: 4.005 }, { x: -0.001, y: 6 }])).toBe('M1 2 L3.14 4.01 L0 6 Z');
     expect(polygonPath([])).toBe('');
-  });
-});
-
-describe('truncateMiddle', () => {
-  it('keeps labels up to the limit', () => {
-    expect(truncateMiddle('glyph', 14)).toBe('glyph');
-    expect(truncateMiddle('古文字理解与书法鉴赏能力评测', 14)).toBe('古文字理解与书法鉴赏能力评测');
-  });
-
-  it('cuts longer ones in the middle to exactly maxChars characters', () => {
-    const cut = truncateMiddle('Classical Chinese Reading Comprehension', 14);
-    expect(cut).toBe('Classic…ension');
-    expect(Array.from(cut)).toHaveLength(14);
-    expect(truncateMiddle('古代汉语词汇语义理解与古诗词鉴赏综合评测', 10)).toBe('古代汉语词…综合评测');
-  });
-
-  it('counts astral characters as one', () => {
-    expect(truncateMiddle('𠀀𠀁𠀂𠀃𠀄', 4)).toBe('𠀀𠀁…𠀄');
-    expect(truncateMiddle('abc', 1)).toBe('…');
   });
 });
 

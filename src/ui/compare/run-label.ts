@@ -1,0 +1,118 @@
+// What tells compared runs apart. Each run is described by its facets (model, dtype, backend, shots,
+// scoring, prompt, tasks, items per task, date); a label shows only the facets whose values differ
+// between the runs compared, and the full description goes on hover. Pure: the page passes the
+// language and its formatters in, so Node tests can check both languages.
+import type { Locale } from '../i18n/choose.ts';
+import { modelLabel } from '../i18n/model-label.ts';
+import type { RunRecord } from '../../lib/core/record/run.ts';
+import type { SharedRun } from '../../lib/core/record/share-link.ts';
+
+export type RunConfigLike = RunRecord['config'] | SharedRun['config'];
+
+/** What a label is made from: a stored run or a shared link, reduced to what describes it. */
+export interface DescribedRun {
+  config: RunConfigLike;
+  createdAt: string;
+  /** The backend the run really ran on (`auto` resolves to one), when recorded. */
+  backendUsed?: string | null;
+}
+
+/** The page's formatters in the interface language (fmt.countOf and fmt.dateTime on the page). */
+export interface LabelWords {
+  lang: Locale;
+  countOf: (n: number, one: string, many: string, zh: string) => string;
+  dateTime: (iso: string) => string;
+}
+
+export type FacetKey = 'model' | 'dtype' | 'backend' | 'shots' | 'scoring' | 'prompt' | 'tasks' | 'limit' | 'date';
+
+export interface Facet {
+  key: FacetKey;
+  text: string;
+}
+
+export interface RunLabel {
+  /** The facets that differ between the runs compared (all of them for a run compared with nothing). */
+  short: string;
+  /** Every facet: for a title attribute. */
+  full: string;
+}
+
+const SEP = ' · ';
+
+export function describedStored(run: RunRecord): DescribedRun {
+  return { config: run.config, createdAt: run.createdAt, backendUsed: run.environment?.backendInfo.backend ?? null };
+}
+
+export function describedShared(shared: SharedRun): DescribedRun {
+  return { config: shared.config, createdAt: shared.createdAt, backendUsed: shared.environment?.backend ?? null };
+}
+
+/** The run's facets, in reading order, worded in `words.lang`. */
+export function runFacets(run: DescribedRun, words: LabelWords): Facet[] {
+  const zh = words.lang === 'zh';
+  const { config } = run;
+  const facets: Facet[] = [
+    { key: 'model', text: modelLabel(config.model.source, words.lang) },
+    { key: 'dtype', text: config.model.dtype },
+    { key: 'backend', text: backendText(run.backendUsed ?? config.model.backend, zh) },
+  ];
+  if (config.kind === 'multiple-choice') {
+    facets.push({ key: 'shots', text: zh ? `${config.shots} 个示例` : `${config.shots}-shot` });
+    facets.push({
+      key: 'scoring',
+      text: config.scoring === 'generate-extract' ? (zh ? '生成后提取字母' : 'generate, extract letter') : zh ? '字母对数概率' : 'letter log-probs',
+    });
+  } else {
+    const d = config.decoding;
+    facets.push({ key: 'scoring', text: d.kind === 'greedy' ? (zh ? '贪心解码' : 'greedy') : zh ? `采样，种子 ${d.seed}` : `sampled, seed ${d.seed}` });
+  }
+  facets.push({ key: 'prompt', text: config.chatTemplate ? (zh ? '对话模板' : 'chat template') : zh ? '无对话模板' : 'plain prompt' });
+  facets.push({ key: 'tasks', text: tasksText(config.tasks, words) });
+  facets.push({
+    key: 'limit',
+    text: config.limitPerTask === null ? (zh ? '全部题目' : 'all items') : zh ? `每任务前 ${config.limitPerTask} 题` : `first ${config.limitPerTask} per task`,
+  });
+  facets.push({ key: 'date', text: words.dateTime(run.createdAt) });
+  return facets;
+}
+
+function backendText(backend: string, zh: boolean): string {
+  if (backend === 'webgpu') return 'WebGPU';
+  if (backend === 'wasm') return 'WASM';
+  if (backend === 'auto') return zh ? '自动选择后端' : 'auto backend';
+  return backend;
+}
+
+/** A task subset is named when it is small (task keys are the benchmark's own, shown as they are), counted otherwise. */
+function tasksText(tasks: readonly string[], words: LabelWords): string {
+  const count = words.countOf(tasks.length, 'task', 'tasks', '个任务');
+  return tasks.length <= 2 ? (words.lang === 'zh' ? `${count}：${tasks.join('、')}` : `${count}: ${tasks.join(', ')}`) : count;
+}
+
+/**
+ * One label per run: the facets whose text differs among `runs` (the date only as a last resort,
+ * as every run has its own), so seven runs that differ in backend alone read "WASM" / "WebGPU".
+ * Runs alike in every facet but the date are told apart by their dates; the same date too, by number.
+ */
+export function distinguishingLabels(runs: readonly DescribedRun[], words: LabelWords): RunLabel[] {
+  const facets = runs.map((run) => runFacets(run, words));
+  const differs = (key: FacetKey) => new Set(facets.map((fs) => fs.find((f) => f.key === key)?.text ?? '')).size > 1;
+  const keys = (facets[0] ?? []).map((f) => f.key).filter((key) => key !== 'date' && differs(key));
+  const chosen: FacetKey[] = runs.length < 2 ? (facets[0] ?? []).map((f) => f.key).filter((k) => k !== 'date') : keys.length > 0 ? keys : differs('date') ? ['date'] : [];
+  return facets.map((fs, i) => {
+    const full = fs.map((f) => f.text).join(SEP);
+    const short = chosen.length > 0 ? fs.filter((f) => chosen.includes(f.key)).map((f) => f.text).join(SEP) : `#${i + 1}`;
+    return { short, full };
+  });
+}
+
+/** What every compared run shares (the facets left out of their labels), to say once above them. */
+export function sharedDescription(runs: readonly DescribedRun[], words: LabelWords): string {
+  if (runs.length < 2) return '';
+  const facets = runs.map((run) => runFacets(run, words));
+  return facets[0]
+    .filter((f) => f.key !== 'date' && facets.every((fs) => fs.find((g) => g.key === f.key)?.text === f.text))
+    .map((f) => f.text)
+    .join(SEP);
+}

@@ -1,0 +1,65 @@
+// What the Evaluate page tells a user before Start: how many items the selection holds, and how long
+// it may take, judged from this browser's earlier runs of the same model. Pure, for Node tests.
+import type { ItemResult, RunRecord } from '../../lib/core/record/run.ts';
+import type { ModelSource } from '../../lib/core/models/model-types.ts';
+import { modelId } from '../i18n/model-label.ts';
+
+/** Test items a run of `selected` tasks would hold: each task's count, at most `limit` when one is set. */
+export function selectionTotal(counts: Readonly<Record<string, number>>, selected: readonly string[], limit: number | null): number {
+  const cap = limit !== null && limit > 0 ? Math.floor(limit) : Infinity;
+  return selected.reduce((sum, key) => sum + Math.min(counts[key] ?? 0, cap), 0);
+}
+
+/**
+ * Items per task suggested for a first run of a large selection: enough to see every step and a
+ * rough score per task, small enough to finish in minutes on a laptop. Runs take the first items in
+ * file order, so such a run is a look, not a result to compare with the papers.
+ */
+export const FIRST_RUN_LIMIT = 20;
+/** Selections above this many items get FIRST_RUN_LIMIT on a first run (ACLUE: 5,041; the AncientBench sample: 280). */
+export const FIRST_RUN_THRESHOLD = 1000;
+
+/** The limit to fill in before a first run (no run stored here yet), or null for all items. */
+export function firstRunLimit(hasRuns: boolean, fullTotal: number): number | null {
+  return !hasRuns && fullTotal > FIRST_RUN_THRESHOLD ? FIRST_RUN_LIMIT : null;
+}
+
+/** What a speed is looked up by: the model, its dtype and backend, and how items are scored. */
+export interface SpeedKey {
+  source: ModelSource;
+  dtype: string;
+  backend: string;
+  kind: 'multiple-choice' | 'generation';
+  scoring?: 'letter-logits' | 'generate-extract';
+  shots?: number;
+}
+
+/**
+ * The newest run here made with the same model, dtype, backend and scoring (the same shots when
+ * one exists, as 5-shot prompts are several times longer), or null. Imported runs ran elsewhere.
+ */
+export function speedSource(runs: readonly RunRecord[], key: SpeedKey): RunRecord | null {
+  const alike = runs.filter((run) => {
+    const c = run.config;
+    if (run.origin || c.kind !== key.kind || c.model.dtype !== key.dtype || c.model.backend !== key.backend) return false;
+    if (modelId(c.model.source) !== modelId(key.source)) return false;
+    return c.kind !== 'multiple-choice' || key.scoring === undefined || c.scoring === key.scoring;
+  });
+  const newest = (list: RunRecord[]) => [...list].sort((a, b) => b.createdAt.localeCompare(a.createdAt))[0] ?? null;
+  const sameShots = alike.filter((run) => run.config.kind !== 'multiple-choice' || key.shots === undefined || run.config.shots === key.shots);
+  return newest(sameShots) ?? newest(alike);
+}
+
+/** Items per second over a run's results (model time per item, without loading), or null with none timed. */
+export function itemsPerSecond(results: readonly ItemResult[]): number | null {
+  let ms = 0;
+  let n = 0;
+  for (const r of results) {
+    const took = 'forwardMs' in r ? r.forwardMs : r.ms;
+    if (typeof took === 'number' && Number.isFinite(took) && took >= 0) {
+      ms += took;
+      n += 1;
+    }
+  }
+  return n > 0 && ms > 0 ? (n * 1000) / ms : null;
+}
