@@ -24,7 +24,10 @@ describe('notices', () => {
   it('has every message in both languages, the Chinese one in Chinese', () => {
     // Any parameter reads as 1 (or [1]): enough to render most sentences without knowing their types.
     const params = new Proxy({}, { get: (_t, key) => (key === Symbol.toPrimitive ? undefined : 1) });
+    // Codes whose sentence is a text handed over as it is (an older caller's English string).
+    const verbatim = new Set(['import.failed']);
     for (const [code, entry] of Object.entries(catalog)) {
+      if (verbatim.has(code)) continue;
       let en: string, zh: string;
       try {
         en = (entry.en as (p: unknown) => string)(params);
