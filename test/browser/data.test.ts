@@ -129,6 +129,8 @@ describe('Data page', () => {
     await mapping.waitFor();
     expect(await page.getByTestId('role-text').inputValue()).toBe('classical_Chinese');
     await page.getByTestId('c3-import').click();
+    // Another file than the stored one: the page asks before replacing it.
+    await page.getByTestId('replace-yes').click();
     await expect.poll(() => storedText(page, 'c3bench')).toContain('from flat.json');
   });
 
@@ -239,6 +241,7 @@ describe('Data page, refusals in both languages, replacing an import, other layo
   const ready = async () => {
     page = session.opened.page;
     await page.locator('[data-testid=catalog][data-loaded=true]').waitFor();
+    await page.getByTestId('lang-en').click();
   };
   /** Each test starts from its own state: no AncientBench stored. */
   const clearAncientBench = async () => {

@@ -33,6 +33,12 @@ export class PreparedImport {
    * @throws ImportFailure with the adapter's notices (DataError, DataProblemsError).
    */
   static async prepare(request: Extract<ImportRequest, { type: 'prepare' }>, factory: WorkerFactory = defaultImportWorker): Promise<PreparedImport> {
+    // Plain copies: what the page holds may be reactive proxies, which postMessage cannot clone.
+    request = {
+      ...request,
+      files: request.files.map(({ path, bytes, sha256 }) => ({ path, bytes, sha256 })),
+      c3Mapping: request.c3Mapping ? { ...request.c3Mapping } : undefined,
+    };
     const worker = factory();
     try {
       // Two views of one buffer must not be transferred twice (a DataCloneError).
