@@ -251,6 +251,14 @@ describe('Data page, refusals in both languages, replacing an import, other layo
   /** The page's alerts that name `file`: an import's error shows once, in the import panel. */
   const alertsNaming = (file: string) => page.locator('[role=alert]', { hasText: file }).count();
 
+  it("shows a refused import's error once, in the import panel (not on the dataset's card too)", async () => {
+    await ready();
+    await importFile(page, 'ancientbench', 'once.csv', Buffer.from(`${header}Radical,q,a,b,c,d,E,test,x1\n`));
+    await importError(page);
+    expect(await alertsNaming('once.csv')).toBe(1);
+    expect(await card(page, 'ancientbench').locator('[role=alert]').count()).toBe(0);
+  });
+
   it('words a refused file in 中文, naming file, line and field, once; a language switch rewords it', async () => {
     await ready();
     await page.getByTestId('lang-zh').click();
