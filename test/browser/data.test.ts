@@ -1,11 +1,13 @@
 // The Data page in Chromium with real IndexedDB: download through the mirror with progress, survive a
 // reload, import the AncientBench sample and C3Bench-shaped files through the mapping step, and
 // refuse every bad input with a message and the store exactly as it was.
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Page, Route } from 'playwright-core';
 import { projectRoot } from '../../scripts/site-routes.ts';
+import { bigAncientBenchCsv } from './big-ancientbench.ts';
 import { useBrowserSession } from './session.ts';
 
 const sample = readFileSync(join(projectRoot, 'public', 'samples', 'ancientbench-sample.csv'));
@@ -93,12 +95,15 @@ describe('Data page', () => {
     await page.locator('[data-testid=dataset-ancientbench][data-stored=yes]').waitFor();
     expect(await storedText(page, 'ancientbench')).toContain('80 items in 10 tasks');
 
+    // Other bytes than the stored file's: the page asks before replacing it.
     const withBom = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), sample]);
     await importFile(page, 'ancientbench', 'with-bom.csv', withBom);
+    await page.getByTestId('replace-yes').click();
     await page.getByTestId('import-done').waitFor();
     expect(await storedText(page, 'ancientbench')).toContain('80 items in 10 tasks, from with-bom.csv');
 
     await importFile(page, 'ancientbench', 'ancientbench-sample.jsonl', readFileSync(join(projectRoot, 'public', 'samples', 'ancientbench-sample.jsonl')));
+    await page.getByTestId('replace-yes').click();
     await expect.poll(() => storedText(page, 'ancientbench')).toContain('from ancientbench-sample.jsonl');
   });
 
@@ -124,6 +129,8 @@ describe('Data page', () => {
     await mapping.waitFor();
     expect(await page.getByTestId('role-text').inputValue()).toBe('classical_Chinese');
     await page.getByTestId('c3-import').click();
+    // Another file than the stored one: the page asks before replacing it.
+    await page.getByTestId('replace-yes').click();
     await expect.poll(() => storedText(page, 'c3bench')).toContain('from flat.json');
   });
 
@@ -174,8 +181,13 @@ describe('Data page', () => {
       await page.unroute(tenth);
     }
 
-    // A full disk: the browser refuses a write part-way through the import.
-    await page.evaluate(() => {
+    // A full disk: the browser refuses a write part-way through the import. The import worker
+    // writes; it waits (holding the adapted items) while the page asks about replacing the stored copy.
+    await page.getByTestId('import-sample').click();
+    await page.getByTestId('replace-confirm').waitFor();
+    const worker = page.workers().find((w) => /import\.worker/.test(w.url()));
+    expect(worker).toBeDefined();
+    await worker!.evaluate(() => {
       const put = IDBObjectStore.prototype.put;
       let calls = 0;
       IDBObjectStore.prototype.put = function (this: IDBObjectStore, ...args: Parameters<IDBObjectStore['put']>) {
@@ -183,7 +195,7 @@ describe('Data page', () => {
         return put.apply(this, args);
       };
     });
-    await page.getByTestId('import-sample').click();
+    await page.getByTestId('replace-yes').click();
     const full = await importError(page);
     expect(full).toMatch(/Not enough browser storage to save AncientBench .*needs about [\d.]+ [kKM]B/);
     expect(full).toMatch(/Delete a stored dataset to make room: .*ACLUE \(aclue, about [\d.]+ MB\)/);
@@ -219,5 +231,134 @@ describe('Data page, dropping and deleting', () => {
     expect(snapshot.records.map((r) => r.id)).toEqual(['ancientbench']);
     expect(Object.keys(snapshot.perDataset)).toEqual(['ancientbench']);
     expect(snapshot.perDataset.ancientbench.count).toBe(80);
+  });
+});
+
+describe('Data page, refusals in both languages, replacing an import, other layouts, big files', () => {
+  const session = useBrowserSession({ webgpu: false, path: '/#/data' });
+  let page: Page;
+  const header = 'task,question,A,B,C,D,answer,split,id\n';
+  const ready = async () => {
+    page = session.opened.page;
+    await page.locator('[data-testid=catalog][data-loaded=true]').waitFor();
+    await page.getByTestId('lang-en').click();
+  };
+  /** Each test starts from its own state: no AncientBench stored. */
+  const clearAncientBench = async () => {
+    if ((await card(page, 'ancientbench').getAttribute('data-stored')) === 'yes') await card(page, 'ancientbench').getByTestId('delete').click();
+    await page.locator('[data-testid=dataset-ancientbench][data-stored=no]').waitFor();
+  };
+  /** The page's alerts that name `file`: an import's error shows once, in the import panel. */
+  const alertsNaming = (file: string) => page.locator('[role=alert]', { hasText: file }).count();
+
+  it("shows a refused import's error once, in the import panel (not on the dataset's card too)", async () => {
+    await ready();
+    await importFile(page, 'ancientbench', 'once.csv', Buffer.from(`${header}Radical,q,a,b,c,d,E,test,x1\n`));
+    await importError(page);
+    expect(await alertsNaming('once.csv')).toBe(1);
+    expect(await card(page, 'ancientbench').locator('[role=alert]').count()).toBe(0);
+  });
+
+  it('words a refused file in 中文, naming file, line and field, once; a language switch rewords it', async () => {
+    await ready();
+    await page.getByTestId('lang-zh').click();
+    await importFile(page, 'ancientbench', 'bad.csv', Buffer.from(`${header}Radical,q,a,b,c,d,A,test,x1\nRadical,q2,a,b,c,d,E,test,x2\n`));
+    expect(await importError(page)).toBe('bad.csv，第 3 行，字段“answer”：应为字母 A–D，实为“E”');
+    expect(await alertsNaming('bad.csv')).toBe(1);
+    await page.getByTestId('lang-en').click();
+    await expect.poll(() => page.getByTestId('import-error').textContent()).toBe('bad.csv, line 3, field "answer": expected a letter A–D, got "E"');
+    // The page goes on: a good file imports after the refused one.
+    await page.getByTestId('import-sample').click();
+    await page.locator('[data-testid=dataset-ancientbench][data-stored=yes]').waitFor();
+    expect(await page.getByTestId('import-done').textContent()).toBe('Stored 80 items.');
+  });
+
+  it('asks before a second AncientBench file replaces the first, naming what is stored and the runs made on it', async () => {
+    await ready();
+    await clearAncientBench();
+    await page.getByTestId('import-sample').click();
+    await page.locator('[data-testid=dataset-ancientbench][data-stored=yes]').waitFor();
+    // A run made on the stored sample (only the fields that tie it to its data matter here).
+    await page.evaluate(async () => {
+      const db = await new Promise<IDBDatabase>((resolve, reject) => {
+        const request = indexedDB.open('jiangu');
+        request.onsuccess = () => resolve(request.result);
+        request.onerror = () => reject(request.error);
+      });
+      const tx = db.transaction(['datasets', 'runs'], 'readwrite');
+      const record = await new Promise<{ files: { path: string; sha256: string }[] }>((resolve) => {
+        const request = tx.objectStore('datasets').get('ancientbench');
+        request.onsuccess = () => resolve(request.result as { files: { path: string; sha256: string }[] });
+      });
+      const files = record.files.map(({ path, sha256 }) => ({ path, sha256 }));
+      tx.objectStore('runs').put({ id: 'run-on-sample', datasetId: 'ancientbench', createdAt: '2026-11-30T08:00:00.000Z', config: { datasetFiles: files } });
+      await new Promise((resolve) => (tx.oncomplete = resolve));
+      db.close();
+    });
+    const before = await storeSnapshot(page);
+    const mine = Buffer.from(`${header}Radical,「江」的部首是？,氵,工,冫,丶,A,test,m1\nRadical,「河」的部首是？,氵,可,口,丁,A,test,m2\nRadical,「湖」的部首是？,月,古,氵,口,C,test,m3\n`);
+    await importFile(page, 'ancientbench', 'mine.csv', mine);
+    const confirm = page.getByTestId('replace-confirm');
+    await confirm.waitFor({ timeout: 30_000 });
+    const asked = (await confirm.textContent()) ?? '';
+    expect(asked).toMatch(/AncientBench is already stored: 80 items from http:\/\/127\.0\.0\.1:\d+\/samples\/ancientbench-sample\.csv/);
+    expect(asked).toContain('1 run in this browser used it');
+    expect(asked).toContain('Replace it with 3 items from mine.csv?');
+    // Nothing is replaced while the question is open, nor when the user keeps the stored copy.
+    expect(await storeSnapshot(page)).toBe(before);
+    await page.getByTestId('replace-no').click();
+    await confirm.waitFor({ state: 'detached' });
+    expect(await storeSnapshot(page)).toBe(before);
+    expect(await storedText(page, 'ancientbench')).toContain('80 items in 10 tasks');
+
+    await importFile(page, 'ancientbench', 'mine.csv', mine);
+    await confirm.waitFor({ timeout: 30_000 });
+    await page.getByTestId('replace-yes').click();
+    await expect.poll(() => storedText(page, 'ancientbench')).toContain('3 items in 1 task, from mine.csv');
+  });
+
+  it("reads a file in CMMLU's and ACLUE's layout named after its task, and lists every problem of one that is not", async () => {
+    await ready();
+    await clearAncientBench();
+    const aclueLayout = 'Question,A,B,C,D,Answer\n「蚤」通哪个字？,早,骚,搔,爪,A\n「说」通哪个字？,悦,脱,税,述,A\n「反」通哪个字？,返,板,饭,贩,A\n';
+    await importFile(page, 'ancientbench', '通假字.csv', Buffer.from(aclueLayout));
+    await page.getByTestId('import-done').waitFor();
+    expect(await storedText(page, 'ancientbench')).toContain('3 items in 1 task, from 通假字.csv');
+    const stored = await storeSnapshot(page);
+    expect(JSON.parse(stored).perDataset.ancientbench.count).toBe(3);
+
+    // CMMLU's own layout (a leading index column) under a name that is no task, with bad rows too.
+    const cmmlu = ',Question,A,B,C,D,Answer\n0,q1,a,b,c,d,E\n1,,a,b,c,d,A\n2,q3,a,,c,d,B\n';
+    await importFile(page, 'ancientbench', 'ancient_chinese.csv', Buffer.from(cmmlu));
+    const error = page.getByTestId('import-error');
+    await error.waitFor();
+    expect(await error.locator('p').textContent()).toMatch(/^ancient_chinese\.csv has 4 problems; nothing was stored/);
+    const problems = await error.getByTestId('import-error-problems').locator('li').allTextContents();
+    expect(problems).toHaveLength(4);
+    expect(problems[0]).toMatch(/^ancient_chinese\.csv, line 1: this is CMMLU's and ACLUE's layout .*rename the file after its task .*or add a "task" column/);
+    expect(problems.slice(1)).toEqual([
+      'ancient_chinese.csv, line 2, field "Answer": expected a letter A–D, got "E"',
+      'ancient_chinese.csv, line 3, field "Question": the question is empty',
+      'ancient_chinese.csv, line 4, field "B": option is empty but a later option is not',
+    ]);
+    expect(await storeSnapshot(page)).toBe(stored);
+  });
+
+  it('imports a big generated file in the import worker, with every item counted', async () => {
+    await ready();
+    await clearAncientBench();
+    const workers: string[] = [];
+    page.on('worker', (worker) => workers.push(worker.url()));
+    const { csv, rows } = bigAncientBenchCsv(50e6);
+    // Over playwright's limit for a file given as a buffer: it goes through a temporary file.
+    const path = join(mkdtempSync(join(tmpdir(), 'jiangu-big-')), 'big.csv');
+    writeFileSync(path, csv);
+    await page.getByTestId('import-kind').selectOption('ancientbench');
+    await page.getByTestId('file-input').setInputFiles(path);
+    await page.locator('[data-testid=dataset-ancientbench][data-stored=yes]').waitFor({ timeout: 180_000 });
+    expect(await storedText(page, 'ancientbench')).toContain(`${rows.toLocaleString('en')} items in 10 tasks, from big.csv`);
+    expect(JSON.parse(await storeSnapshot(page)).perDataset.ancientbench.count).toBe(rows);
+    // Parsed and adapted off the page's thread.
+    expect(workers.some((url) => /import\.worker/.test(url))).toBe(true);
   });
 });

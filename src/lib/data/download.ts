@@ -1,5 +1,6 @@
 // Fetches one file with progress, a size limit and cancellation, and says exactly what went wrong:
-// the URL, the HTTP status, or how far a broken download got.
+// the URL, the HTTP status, or how far a broken download got, as a notice ('data.*') the page words.
+import { JianguError, notice, type Notice } from '../core/notices/index.ts';
 
 export interface DownloadProgress {
   url: string;
@@ -10,14 +11,14 @@ export interface DownloadProgress {
 
 export type DownloadFailure = 'http' | 'network' | 'too-large' | 'cancelled';
 
-export class DownloadError extends Error {
+export class DownloadError extends JianguError {
   constructor(
     readonly url: string,
     readonly failure: DownloadFailure,
-    message: string,
+    what: Notice,
     readonly status?: number,
   ) {
-    super(message);
+    super(what);
     this.name = 'DownloadError';
   }
 }
@@ -30,7 +31,6 @@ export interface DownloadOptions {
   fetchImpl?: typeof fetch;
 }
 
-const mb = (n: number) => `${(n / 1e6).toFixed(1)} MB`;
 
 export async function downloadBytes(url: string, options: DownloadOptions): Promise<Uint8Array> {
   const { signal, maxBytes, onProgress } = options;
@@ -39,16 +39,16 @@ export async function downloadBytes(url: string, options: DownloadOptions): Prom
   try {
     response = await fetchImpl(url, { signal, cache: 'no-cache' });
   } catch (error) {
-    if (signal?.aborted) throw new DownloadError(url, 'cancelled', `Download of ${url} was cancelled.`);
-    throw new DownloadError(url, 'network', `Could not reach ${url} (${String(error)}). Check the connection or set a data mirror.`);
+    if (signal?.aborted) throw new DownloadError(url, 'cancelled', notice('data.download-cancelled', { url }));
+    throw new DownloadError(url, 'network', notice('data.unreachable', { url, reason: String(error) }));
   }
   if (!response.ok) {
-    throw new DownloadError(url, 'http', `${url} answered ${response.status} ${response.statusText || ''}`.trim() + '.', response.status);
+    throw new DownloadError(url, 'http', notice('data.http-status', { url, status: response.status, statusText: response.statusText || '' }), response.status);
   }
   const header = response.headers.get('content-length');
   const total = header !== null && /^\d+$/.test(header) ? Number(header) : null;
   if (total !== null && total > maxBytes) {
-    throw new DownloadError(url, 'too-large', `${url} is ${mb(total)}, over the ${mb(maxBytes)} limit for one file.`);
+    throw new DownloadError(url, 'too-large', notice('data.download-too-large', { url, bytes: total, limit: maxBytes }));
   }
   if (!response.body) return new Uint8Array(await response.arrayBuffer());
   const reader = response.body.getReader();
@@ -62,19 +62,18 @@ export async function downloadBytes(url: string, options: DownloadOptions): Prom
       loaded += value.byteLength;
       if (loaded > maxBytes) {
         await reader.cancel();
-        throw new DownloadError(url, 'too-large', `${url} is over the ${mb(maxBytes)} limit for one file.`);
+        throw new DownloadError(url, 'too-large', notice('data.download-too-large', { url, bytes: null, limit: maxBytes }));
       }
       chunks.push(value);
       onProgress?.({ url, loaded, total });
     }
   } catch (error) {
     if (error instanceof DownloadError) throw error;
-    if (signal?.aborted) throw new DownloadError(url, 'cancelled', `Download of ${url} was cancelled.`);
-    const of = total !== null ? ` of ${total.toLocaleString('en')}` : '';
-    throw new DownloadError(url, 'network', `The download of ${url} broke off after ${loaded.toLocaleString('en')}${of} bytes (${String(error)}).`);
+    if (signal?.aborted) throw new DownloadError(url, 'cancelled', notice('data.download-cancelled', { url }));
+    throw new DownloadError(url, 'network', notice('data.download-broke-off', { url, loaded, total, reason: String(error) }));
   }
   if (total !== null && loaded !== total) {
-    throw new DownloadError(url, 'network', `The download of ${url} ended after ${loaded.toLocaleString('en')} of ${total.toLocaleString('en')} bytes.`);
+    throw new DownloadError(url, 'network', notice('data.download-ended-early', { url, loaded, total }));
   }
   const bytes = new Uint8Array(loaded);
   let offset = 0;

@@ -12,6 +12,7 @@ import type { JianguDatabase } from '../store/schema.ts';
 import { requestPersistence } from '../store/storage.ts';
 import { downloadBytes } from './download.ts';
 import { checkSha256 } from './hash.ts';
+import { jianguError } from '../core/notices/index.ts';
 
 /** A file as fetched or picked, with the sha256 computed here. */
 export interface CheckedFile extends RawFile {
@@ -36,7 +37,7 @@ export async function fetchCatalogFiles(
   options: { mirror?: string | null; signal?: AbortSignal; onProgress?: (p: FetchProgress) => void; fetchImpl?: typeof fetch } = {},
 ): Promise<CheckedFile[]> {
   const plan = downloadPlan(id, options.mirror ?? undefined);
-  if (plan.length === 0) throw new Error(`${getDataset(id).title} has no public files: import your own file instead.`);
+  if (plan.length === 0) throw jianguError('data.no-public-files', { title: getDataset(id).title });
   const known = plan.every((f) => f.bytes !== null);
   const total = known ? plan.reduce((n, f) => n + (f.bytes ?? 0), 0) : null;
   let done = 0;
@@ -82,6 +83,17 @@ export interface StoredDataset {
  * the store unchanged. Asks the browser to keep the data (persist) after the first store.
  */
 export async function storeDataset(db: JianguDatabase, id: DatasetId, files: readonly CheckedFile[], options: StoreOptions): Promise<StoredDataset> {
+  const prepared = prepareDataset(id, files, options);
+  await saveDataset(db, prepared.record, prepared.adapted.items);
+  await requestPersistence();
+  return prepared;
+}
+
+/**
+ * Adapts checked files and builds the record that would be stored, without storing anything: the
+ * first half of storeDataset, which the import worker runs off the page's thread. Throws DataError.
+ */
+export function prepareDataset(id: DatasetId, files: readonly CheckedFile[], options: StoreOptions): StoredDataset {
   const adapted = adaptDataset(id, files, { c3Mapping: options.c3Mapping });
   const recordFiles: DatasetFile[] = files.map((f) => ({ path: f.path, sha256: f.sha256, bytes: f.bytes.byteLength }));
   const record = buildDatasetRecord({
@@ -93,7 +105,5 @@ export async function storeDataset(db: JianguDatabase, id: DatasetId, files: rea
     source: options.source,
     fieldMapping: options.c3Mapping ? { ...options.c3Mapping } : adapted.fieldMapping,
   });
-  await saveDataset(db, record, adapted.items);
-  await requestPersistence();
   return { record, adapted };
 }

@@ -1,6 +1,7 @@
 // Datasets and their items: saving an import all-or-nothing, reading tasks in file order, deleting.
 import type { DatasetId, DatasetRecord, Item, Split } from '../core/benchmarks/types.ts';
-import { DatasetNotFoundError, DatasetSaveError, DatasetValidationError, StorageFullError, describeItem, isQuotaError } from './errors.ts';
+import { notice, type Notice } from '../core/notices/index.ts';
+import { DatasetNotFoundError, DatasetSaveError, DatasetValidationError, StorageFullError, isQuotaError, type ValidationProblem } from './errors.ts';
 import type { JianguDatabase } from './schema.ts';
 import { approxBytes, type DatasetSize } from './sizes.ts';
 import { abortQuietly, transactionEnd } from './transaction-end.ts';
@@ -14,12 +15,12 @@ function prefixRange(...prefix: (string | number)[]): IDBKeyRange {
 }
 
 function validate(record: DatasetRecord, items: readonly Item[]): void {
-  const problems: string[] = [];
+  const problems: ValidationProblem[] = [];
   const seen = new Map<string, Item>();
   for (const item of items) {
-    if (item.datasetId !== record.id) problems.push(`${describeItem(item)} belongs to dataset ${item.datasetId}, not ${record.id}`);
+    if (item.datasetId !== record.id) problems.push({ kind: 'foreign', item });
     const first = seen.get(item.id);
-    if (first) problems.push(`item id ${item.id} appears twice (${first.source.file} line ${first.source.line} and ${item.source.file} line ${item.source.line})`);
+    if (first) problems.push({ kind: 'duplicate', first, second: item });
     else seen.set(item.id, item);
   }
   if (problems.length) throw new DatasetValidationError(record.id, problems);
@@ -206,4 +207,65 @@ export async function datasetSizes(db: JianguDatabase): Promise<DatasetSize[]> {
   }
   await tx.done;
   return sizes.sort((a, b) => b.approxBytes - a.approxBytes);
+}
+
+/** What a run needs to know whether its questions are still stored. */
+export interface RunDataClaim {
+  datasetId: DatasetId;
+  /** The files (and their sha256) the run's items came from; empty when the run does not say. */
+  datasetFiles: readonly { path: string; sha256: string }[];
+  itemIds: readonly string[];
+}
+
+/** Whether a stored record holds exactly the files a run was made on (same sha256s, as a set). */
+function sameFiles(record: DatasetRecord, files: RunDataClaim['datasetFiles']): boolean {
+  const stored = new Set(record.files.map((file) => file.sha256));
+  return files.length === record.files.length && files.every((file) => stored.has(file.sha256));
+}
+
+/**
+ * Says why a run's items are not (all) in this browser's copy of its dataset, or null when they
+ * are. Called by a run's page (and classroom mode) before it shows questions, so it can say
+ * "replaced by <file> on <date>" rather than "missing".
+ *
+ * - `store.dataset-not-stored`: no copy (never downloaded or imported here, or deleted).
+ * - `store.dataset-replaced`: the stored copy came from other files (another AncientBench file was
+ *   imported over it, a C3Bench file of another hash): names its source and when it was imported.
+ * - `store.items-not-stored`: same files, or the run names none (an lm-eval import), but some of its
+ *   item ids are not there.
+ *
+ * @param db The open database.
+ * @param run The run's dataset, files and item ids (a RunConfig has all three).
+ */
+export async function whyRunItemsAreMissing(db: JianguDatabase, run: RunDataClaim): Promise<Notice | null> {
+  const tx = db.transaction(['datasets', 'items'], 'readonly');
+  const record = await tx.objectStore('datasets').get(run.datasetId);
+  if (!record) return notice('store.dataset-not-stored', { dataset: run.datasetId });
+  if (run.datasetFiles.length > 0 && !sameFiles(record, run.datasetFiles)) {
+    return notice('store.dataset-replaced', { title: record.title, by: record.source, on: record.importedAt });
+  }
+  const keys = new Set((await tx.objectStore('items').index('by-dataset').getAllKeys(run.datasetId)).map((key) => key[1]));
+  const missing = run.itemIds.filter((id) => !keys.has(id)).length;
+  return missing === 0 ? null : notice('store.items-not-stored', { title: record.title, missing, total: run.itemIds.length });
+}
+
+/** A stored dataset and what depends on it, for asking before it is replaced. */
+export interface DatasetUse {
+  record: DatasetRecord;
+  /** Runs made on exactly these files: their items would no longer be stored after a replacement. */
+  runs: number;
+}
+
+/**
+ * The stored copy of a dataset and how many runs were made on it, or null when none is stored.
+ * Called before an import that would replace it, so the page can ask first.
+ *
+ * @param db The open database.
+ * @param id The dataset about to be imported.
+ */
+export async function datasetUse(db: JianguDatabase, id: DatasetId): Promise<DatasetUse | null> {
+  const tx = db.transaction(['datasets', 'runs'], 'readonly');
+  const [record, runs] = await Promise.all([tx.objectStore('datasets').get(id), tx.objectStore('runs').index('by-dataset').getAll(id)]);
+  if (!record) return null;
+  return { record, runs: runs.filter((run) => sameFiles(record, run.config.datasetFiles)).length };
 }

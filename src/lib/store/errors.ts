@@ -1,35 +1,53 @@
-// One error class per way the store can fail, each message saying what happened and what to do.
+// One error class per way the store can fail, each a notice (notices/catalog-data.ts, 'store.*')
+// that says what happened and what to do, in the page's language; `.message` is the English sentence.
 import type { DatasetId, Item } from '../core/benchmarks/types.ts';
-import { formatBytes, type DatasetSize } from './sizes.ts';
+import { JianguError } from '../core/notices/index.ts';
+import type { DatasetSize } from './sizes.ts';
 
 /** Who is asking for a dataset that is not stored (never imported, or deleted in another tab). */
-export class DatasetNotFoundError extends Error {
+export class DatasetNotFoundError extends JianguError {
   override readonly name = 'DatasetNotFoundError';
   readonly datasetId: DatasetId;
 
   /** @param datasetId The dataset that was asked for. */
   constructor(datasetId: DatasetId) {
-    super(`Dataset ${datasetId} is not stored in this browser. Download or import it first.`);
+    super({ code: 'store.dataset-not-stored', params: { dataset: datasetId } });
     this.datasetId = datasetId;
   }
 }
 
+/** One inconsistency between a dataset record and its items, found before anything is written. */
+export type ValidationProblem =
+  | { kind: 'foreign'; item: Item }
+  | { kind: 'duplicate'; first: Item; second: Item };
+
 /** A dataset handed to saveDataset is inconsistent; raised before anything is written. */
-export class DatasetValidationError extends Error {
+export class DatasetValidationError extends JianguError {
   override readonly name = 'DatasetValidationError';
   readonly datasetId: DatasetId;
+  /** One English line per problem, each naming the item and where it came from. */
   readonly problems: readonly string[];
 
   /**
    * @param datasetId The record's id.
-   * @param problems One line per problem, each naming the item and where it came from.
+   * @param problems Every problem found, in item order.
    */
-  constructor(datasetId: DatasetId, problems: readonly string[]) {
-    const shown = problems.slice(0, 5).join('; ');
-    const more = problems.length > 5 ? `; and ${problems.length - 5} more` : '';
-    super(`Dataset ${datasetId} was not saved: ${shown}${more}. Nothing was written.`);
+  constructor(datasetId: DatasetId, problems: readonly ValidationProblem[]) {
+    // Each problem travels as a small JSON list, so the notice's parameters stay plain strings.
+    const encoded = problems.map((p) =>
+      JSON.stringify(
+        p.kind === 'foreign'
+          ? ['foreign', p.item.id, p.item.source.file, p.item.source.line, p.item.datasetId]
+          : ['duplicate', p.second.id, p.first.source.file, p.first.source.line, p.second.source.file, p.second.source.line],
+      ),
+    );
+    super({ code: 'store.dataset-invalid', params: { dataset: datasetId, problems: encoded } });
     this.datasetId = datasetId;
-    this.problems = problems;
+    this.problems = problems.map((p) =>
+      p.kind === 'foreign'
+        ? `${describeItem(p.item)} belongs to dataset ${p.item.datasetId}, not ${datasetId}`
+        : `item id ${p.second.id} appears twice (${p.first.source.file} line ${p.first.source.line} and ${p.second.source.file} line ${p.second.source.line})`,
+    );
   }
 }
 
@@ -44,7 +62,7 @@ function describeCause(cause: unknown): string {
 }
 
 /** A save failed for a reason other than quota; the transaction was aborted, nothing changed. */
-export class DatasetSaveError extends Error {
+export class DatasetSaveError extends JianguError {
   override readonly name = 'DatasetSaveError';
   readonly datasetId: DatasetId;
   /** The item whose write failed, when the failure can be tied to one. */
@@ -56,12 +74,20 @@ export class DatasetSaveError extends Error {
    * @param cause What IndexedDB threw or aborted with.
    */
   constructor(datasetId: DatasetId, item: Item | undefined, cause: unknown) {
-    const where = item ? `${describeItem(item)} could not be stored` : 'the write was aborted';
-    const hint =
-      cause instanceof Error && cause.name === 'DataCloneError'
-        ? ' (it holds a value that cannot be stored, such as a function)'
-        : '';
-    super(`Dataset ${datasetId} was not saved: ${where}${hint}: ${describeCause(cause)}. The stored data is unchanged.`, { cause });
+    super(
+      {
+        code: 'store.save-failed',
+        params: {
+          dataset: datasetId,
+          item: item?.id ?? null,
+          itemFile: item?.source.file ?? null,
+          itemLine: item?.source.line ?? null,
+          clone: cause instanceof Error && cause.name === 'DataCloneError',
+          cause: describeCause(cause),
+        },
+      },
+      { cause },
+    );
     this.datasetId = datasetId;
     this.itemId = item?.id;
   }
@@ -79,7 +105,7 @@ export interface StorageFullDetails {
 }
 
 /** The browser refused a save for lack of space; nothing was written. */
-export class StorageFullError extends Error {
+export class StorageFullError extends JianguError {
   override readonly name = 'StorageFullError';
   readonly datasetId: DatasetId;
   readonly neededBytes: number;
@@ -88,14 +114,18 @@ export class StorageFullError extends Error {
   /** @param details What was being saved, how big it was, and what could be deleted. */
   constructor(details: StorageFullDetails) {
     const { datasetId, title, neededBytes, suggestions } = details;
-    const toDelete = suggestions.length
-      ? `Delete a stored dataset to make room: ${suggestions
-          .map((s) => `${s.title} (${s.id}, about ${formatBytes(s.approxBytes)}${s.id === datasetId ? ', an older import of this one' : ''})`)
-          .join(', ')}.`
-      : 'No datasets are stored to delete: free space in the browser (other sites’ data) or use a profile with more room.';
     super(
-      `Not enough browser storage to save ${title} (${datasetId}): it needs about ${formatBytes(neededBytes)} ` +
-        `(approximate: its JSON size as UTF-16). ${toDelete} Nothing was saved; the stored data is unchanged.`,
+      {
+        code: 'store.full',
+        params: {
+          dataset: datasetId,
+          title,
+          needed: neededBytes,
+          ids: suggestions.map((s) => s.id),
+          titles: suggestions.map((s) => s.title),
+          sizes: suggestions.map((s) => s.approxBytes),
+        },
+      },
       { cause: details.cause },
     );
     this.datasetId = datasetId;

@@ -26,14 +26,5 @@ export function approxBytes(value: unknown): number {
   }
 }
 
-/**
- * Formats a byte count for a message, e.g. "12.3 MB". Called when building error messages.
- *
- * @param bytes A non-negative byte count.
- */
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
-  if (bytes < 1024 ** 3) return `${(bytes / 1024 ** 2).toFixed(1)} MB`;
-  return `${(bytes / 1024 ** 3).toFixed(2)} GB`;
-}
+/** Byte counts for messages; lives in core so the message catalog words sizes the same way. */
+export { formatBytes } from '../core/benchmarks/byte-text.ts';

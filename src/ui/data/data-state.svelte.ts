@@ -1,37 +1,54 @@
 // What the Data page shows and does: the stored datasets, storage use, and one job per dataset
-// (downloading, waiting for a C3Bench field mapping, storing) with its progress or its error.
+// (downloading, waiting for a C3Bench field mapping, adapting and storing, asking before replacing)
+// with its progress or its error. Errors are kept as notices and worded where they are shown, so a
+// language switch rewords them. Adapting runs in workers/import.worker.ts, off this thread.
 import type { C3Mapping } from '../../lib/core/benchmarks/adapters/index.ts';
+import { noticesOf } from '../../lib/core/benchmarks/errors.ts';
 import { getDataset } from '../../lib/core/benchmarks/catalog.ts';
 import type { DatasetId, DatasetRecord } from '../../lib/core/benchmarks/types.ts';
-import { checkUserFile, fetchCatalogFiles, storeDataset, type CheckedFile, type FetchProgress } from '../../lib/data/import-dataset.ts';
+import type { Notice } from '../../lib/core/notices/index.ts';
+import { checkUserFile, fetchCatalogFiles, type CheckedFile, type FetchProgress } from '../../lib/data/import-dataset.ts';
+import { ImportFailure, PreparedImport } from '../../lib/data/import-client.ts';
 import { downloadBytes } from '../../lib/data/download.ts';
 import { currentMirror } from '../../lib/data/settings.ts';
 import { MAX_FILE_BYTES } from '../../lib/core/benchmarks/text.ts';
-import { deleteDataset, listDatasets } from '../../lib/store/datasets.ts';
+import { datasetUse, deleteDataset, listDatasets } from '../../lib/store/datasets.ts';
 import { openJianguDb, type JianguDatabase } from '../../lib/store/schema.ts';
-import { storageEstimate, type StorageEstimate } from '../../lib/store/storage.ts';
+import { requestPersistence, storageEstimate, type StorageEstimate } from '../../lib/store/storage.ts';
 import { fmt, t } from '../i18n/locale.svelte.ts';
 
+/** Where a job was started: a catalog card (download) or the import panel. Each shows only its own. */
+export type JobOrigin = 'catalog' | 'import';
+
+/** What would replace a stored dataset, waiting for the user to agree. */
+export interface PendingReplacement {
+  stored: DatasetRecord;
+  /** Runs made on the stored files: their questions would no longer be stored. */
+  runs: number;
+  incoming: DatasetRecord;
+}
+
 export type Job =
-  | { phase: 'downloading'; progress: FetchProgress | null; abort: AbortController }
-  | { phase: 'mapping'; files: CheckedFile[]; origin: 'catalog' | 'import'; source: string }
-  | { phase: 'storing' }
-  | { phase: 'failed'; message: string }
+  | { phase: 'downloading'; origin: JobOrigin; progress: FetchProgress | null; abort: AbortController }
+  | { phase: 'mapping'; origin: JobOrigin; files: CheckedFile[]; source: string }
+  | { phase: 'storing'; origin: JobOrigin }
+  | ({ phase: 'confirm-replace'; origin: JobOrigin } & PendingReplacement)
+  /** Every notice of the failure, headline first. */
+  | { phase: 'failed'; origin: JobOrigin; notices: Notice[] }
   // Counts, not a sentence: the page words it in the interface language of the moment.
-  | { phase: 'done'; itemCount: number; skipped: number };
+  | { phase: 'done'; origin: JobOrigin; itemCount: number; skipped: number };
 
 /** What a finished job says, e.g. "Stored 80 items." */
 export function doneMessage(job: { itemCount: number; skipped: number }): string {
-  const items = fmt.count(job.itemCount);
-  const skipped = fmt.count(job.skipped);
+  const items = fmt.countOf(job.itemCount, 'item', 'items', '道题');
+  const skipped = fmt.countOf(job.skipped, 'source item', 'source items', '项');
   return job.skipped
-    ? t(`Stored ${items} items (${skipped} source items not imported).`, `已存储 ${items} 道题（源文件中有 ${skipped} 项未导入）。`)
-    : t(`Stored ${items} items.`, `已存储 ${items} 道题。`);
+    ? t(`Stored ${items} (${skipped} not imported).`, `已存储 ${items}（源文件中有 ${skipped}未导入）。`)
+    : t(`Stored ${items}.`, `已存储 ${items}。`);
 }
 
-/** Every failure here already carries a message naming the file, line, URL or size involved. */
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+function failureNotices(error: unknown): Notice[] {
+  return error instanceof ImportFailure ? [...error.notices] : noticesOf(error);
 }
 
 export class DataState {
@@ -43,6 +60,8 @@ export class DataState {
   /** Set once the stored list has been read (the page shows nothing as stored before). */
   loaded = $state(false);
   private database: Promise<JianguDatabase> | null = null;
+  /** The prepared import a confirm-replace job waits on, per dataset (not state: it holds a worker). */
+  private readonly pending = new Map<DatasetId, PreparedImport>();
 
   private db(): Promise<JianguDatabase> {
     this.database ??= openJianguDb();
@@ -60,61 +79,78 @@ export class DataState {
     return this.stored.find((r) => r.id === id);
   }
 
+  /** The job of `id` if it was started from `origin` (a card and the import panel each show their own). */
+  job(id: DatasetId, origin: JobOrigin): Job | undefined {
+    const job = this.jobs[id];
+    return job?.origin === origin ? job : undefined;
+  }
+
   /** Downloads a catalog dataset, checks it, and stores it (C3Bench first asks for its field mapping). */
   async download(id: DatasetId): Promise<void> {
     const abort = new AbortController();
-    this.jobs[id] = { phase: 'downloading', progress: null, abort };
+    this.drop(id);
+    this.jobs[id] = { phase: 'downloading', origin: 'catalog', progress: null, abort };
     try {
       const files = await fetchCatalogFiles(id, {
         mirror: this.mirror,
         signal: abort.signal,
-        onProgress: (progress) => (this.jobs[id] = { phase: 'downloading', progress, abort }),
+        onProgress: (progress) => (this.jobs[id] = { phase: 'downloading', origin: 'catalog', progress, abort }),
       });
       if (id === 'c3bench') {
-        this.jobs[id] = { phase: 'mapping', files, origin: 'catalog', source: getDataset(id).repository ?? 'C3Bench' };
+        this.jobs[id] = { phase: 'mapping', origin: 'catalog', files, source: getDataset(id).repository ?? 'C3Bench' };
         return;
       }
       await this.store(id, files, 'catalog');
     } catch (error) {
-      this.jobs[id] = { phase: 'failed', message: messageOf(error) };
+      this.jobs[id] = { phase: 'failed', origin: 'catalog', notices: failureNotices(error) };
     }
   }
 
   cancel(id: DatasetId): void {
     const job = this.jobs[id];
     if (job?.phase === 'downloading') job.abort.abort();
-    else if (job?.phase === 'mapping') delete this.jobs[id];
+    else if (job?.phase === 'mapping' || job?.phase === 'confirm-replace') {
+      this.drop(id);
+      delete this.jobs[id];
+    }
   }
 
   /** A file the user dropped or picked: AncientBench stores at once, C3Bench asks for its mapping. */
   async importFile(id: 'ancientbench' | 'c3bench', name: string, bytes: Uint8Array, source = name): Promise<void> {
+    this.drop(id);
     try {
       const file = await checkUserFile(name, bytes);
       if (id === 'c3bench') {
-        this.jobs[id] = { phase: 'mapping', files: [file], origin: 'import', source };
+        this.jobs[id] = { phase: 'mapping', origin: 'import', files: [file], source };
         return;
       }
       await this.store(id, [file], 'import', source);
     } catch (error) {
-      this.jobs[id] = { phase: 'failed', message: messageOf(error) };
+      this.jobs[id] = { phase: 'failed', origin: 'import', notices: failureNotices(error) };
     }
   }
 
   /** A file at a URL the user typed (their own copy, a colleague's server). */
   async importUrl(id: 'ancientbench' | 'c3bench', url: string): Promise<void> {
     const abort = new AbortController();
-    this.jobs[id] = { phase: 'downloading', progress: null, abort };
+    this.drop(id);
+    this.jobs[id] = { phase: 'downloading', origin: 'import', progress: null, abort };
     try {
       const bytes = await downloadBytes(url, {
         maxBytes: MAX_FILE_BYTES,
         signal: abort.signal,
         onProgress: (p) =>
-          (this.jobs[id] = { phase: 'downloading', progress: { file: url, filesDone: 0, filesTotal: 1, loaded: p.loaded, total: p.total }, abort }),
+          (this.jobs[id] = {
+            phase: 'downloading',
+            origin: 'import',
+            progress: { file: url, filesDone: 0, filesTotal: 1, loaded: p.loaded, total: p.total },
+            abort,
+          }),
       });
       const name = decodeURIComponent(new URL(url).pathname.split('/').pop() || 'download');
       await this.importFile(id, name, bytes, url);
     } catch (error) {
-      this.jobs[id] = { phase: 'failed', message: messageOf(error) };
+      this.jobs[id] = { phase: 'failed', origin: 'import', notices: failureNotices(error) };
     }
   }
 
@@ -125,7 +161,20 @@ export class DataState {
     try {
       await this.store('c3bench', job.files, job.origin, job.source, mapping);
     } catch (error) {
-      this.jobs.c3bench = { phase: 'failed', message: messageOf(error) };
+      this.jobs.c3bench = { phase: 'failed', origin: job.origin, notices: failureNotices(error) };
+    }
+  }
+
+  /** The user agreed to replace the stored dataset with the prepared one. */
+  async confirmReplace(id: DatasetId): Promise<void> {
+    const job = this.jobs[id];
+    const prepared = this.pending.get(id);
+    if (job?.phase !== 'confirm-replace' || !prepared) return;
+    this.pending.delete(id);
+    try {
+      await this.commit(id, prepared, job.origin);
+    } catch (error) {
+      this.jobs[id] = { phase: 'failed', origin: job.origin, notices: failureNotices(error) };
     }
   }
 
@@ -134,16 +183,44 @@ export class DataState {
       await deleteDataset(await this.db(), id);
       delete this.jobs[id];
     } catch (error) {
-      this.jobs[id] = { phase: 'failed', message: messageOf(error) };
+      this.jobs[id] = { phase: 'failed', origin: 'catalog', notices: failureNotices(error) };
     }
     await this.refresh();
   }
 
-  private async store(id: DatasetId, files: CheckedFile[], origin: 'catalog' | 'import', source?: string, c3Mapping?: C3Mapping) {
-    this.jobs[id] = { phase: 'storing' };
-    const { record, adapted } = await storeDataset(await this.db(), id, files, { origin, source, c3Mapping });
-    const skipped = adapted.skipped.reduce((n, s) => n + s.count, 0);
-    this.jobs[id] = { phase: 'done', itemCount: record.itemCount, skipped };
+  /** Ends a prepared import nobody will store (a new import of the same dataset, a cancel). */
+  private drop(id: DatasetId): void {
+    this.pending.get(id)?.discard();
+    this.pending.delete(id);
+  }
+
+  /**
+   * Adapts the files in the import worker, then stores them; when they would replace a stored copy
+   * made from other files, first asks (the job waits in confirm-replace, nothing is written).
+   */
+  private async store(id: DatasetId, files: CheckedFile[], origin: JobOrigin, source?: string, c3Mapping?: C3Mapping) {
+    this.jobs[id] = { phase: 'storing', origin };
+    const prepared = await PreparedImport.prepare({ type: 'prepare', id, files, origin, source, c3Mapping });
+    const use = await datasetUse(await this.db(), id).catch(() => null);
+    if (use && !sameFiles(use.record, prepared.record)) {
+      this.pending.set(id, prepared);
+      this.jobs[id] = { phase: 'confirm-replace', origin, stored: use.record, runs: use.runs, incoming: prepared.record };
+      return;
+    }
+    await this.commit(id, prepared, origin);
+  }
+
+  private async commit(id: DatasetId, prepared: PreparedImport, origin: JobOrigin) {
+    this.jobs[id] = { phase: 'storing', origin };
+    await prepared.store();
+    await requestPersistence();
+    this.jobs[id] = { phase: 'done', origin, itemCount: prepared.record.itemCount, skipped: prepared.skipped };
     await this.refresh();
   }
+}
+
+/** The same files by content: downloading the pinned files again, or importing the same file, replaces nothing. */
+function sameFiles(a: DatasetRecord, b: DatasetRecord): boolean {
+  const hashes = new Set(a.files.map((file) => file.sha256));
+  return a.files.length === b.files.length && b.files.every((file) => hashes.has(file.sha256));
 }

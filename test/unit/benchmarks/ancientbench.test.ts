@@ -4,6 +4,7 @@ import { adaptAncientBench, adaptDataset } from '../../../src/lib/core/benchmark
 import { ANCIENTBENCH_TASKS } from '../../../src/lib/core/benchmarks/catalog-tasks.ts';
 import { buildDatasetRecord, summarizeItems } from '../../../src/lib/core/benchmarks/summary.ts';
 import type { MultipleChoiceItem } from '../../../src/lib/core/benchmarks/types.ts';
+import { DataProblemsError, MAX_LISTED_PROBLEMS } from '../../../src/lib/core/benchmarks/errors.ts';
 import { catchDataError, repoFile, textFile } from './helpers.ts';
 
 const csv = () => repoFile('public/samples/ancientbench-sample.csv');
@@ -65,8 +66,17 @@ describe('AncientBench samples', () => {
     expect(record.attribution).toMatch(/^Zhihan Zhou, .*arXiv:2512\.17756/);
   });
 
-  it('refuse the same ids imported twice, naming both files and lines', () => {
-    const error = catchDataError(() => adaptDataset('ancientbench', [csv(), jsonl()]));
+  it('refuse the same ids imported twice, naming both files and lines, every one of them', () => {
+    let thrown: unknown;
+    try {
+      adaptDataset('ancientbench', [csv(), jsonl()]);
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(DataProblemsError);
+    const all = thrown as DataProblemsError;
+    expect([all.count, all.problems.length]).toEqual([80, MAX_LISTED_PROBLEMS]);
+    const [error] = all.problems;
     expect([error.file, error.line, error.field]).toEqual(['ancientbench-sample.jsonl', 1, 'id']);
     expect(error.detail).toBe('duplicate id "sample-01" (first used at ancientbench-sample.csv, line 2)');
   });

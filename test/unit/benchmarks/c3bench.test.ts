@@ -1,5 +1,6 @@
 // C3Bench-shaped fixtures (test/fixtures/c3bench) through detect -> preview -> adapt.
 import { describe, expect, it } from 'vitest';
+import { renderNotice } from '../../../src/lib/core/notices/index.ts';
 import {
   adaptC3Bench,
   adaptDataset,
@@ -98,11 +99,15 @@ describe('samplePreview', () => {
   });
 
   it('reports a missing text role or a bad record instead of throwing', () => {
-    expect(samplePreview(records, { translation: 'modern_Chinese' }, 1)[0].problem).toBe('choose the field that holds the classical text (role "text")');
+    const noText = samplePreview(records, { translation: 'modern_Chinese' }, 1)[0].problem;
+    expect(noText && renderNotice(noText, 'en')).toBe('choose the field that holds the classical text (role "text")');
     const bad = parseC3Records(fixture('bad-wrong-shape.json'));
     const preview = samplePreview(bad, { text: 'classical_Chinese', source: 'source' }, 5);
     expect(preview.length).toBe(3);
-    expect(preview[2]).toEqual({ record: 2, items: [], problem: 'expected a string or a list of strings (book, chapter, …), got an object with keys "book", "chapter"' });
+    expect(preview[2]).toMatchObject({ record: 2, items: [] });
+    // The preview names the record itself; its notice keeps only the field.
+    expect(renderNotice(preview[2].problem!, 'en')).toBe('field "source": expected a string or a list of strings (book, chapter, …), got an object with keys "book", "chapter"');
+    expect(renderNotice(preview[2].problem!, 'zh')).toBe('字段“source”：应为字符串或字符串列表（书名、篇名……），实为含键 “book”、“chapter” 的对象');
   });
 });
 

@@ -16,6 +16,7 @@ import {
   type TaskInfo,
 } from './catalog-tasks.ts';
 import { AC_EVAL_FILES, ACLUE_FILES, CMMLU_ANCIENT_FILES, WENMIND_FILES, type PinnedFile } from './catalog-files.ts';
+import { jianguError } from '../notices/index.ts';
 import type { DatasetId } from './types.ts';
 
 export type { TaskGroup, TaskInfo } from './catalog-tasks.ts';
@@ -42,7 +43,10 @@ export interface DatasetInfo {
   /** GitHub owner/name; null where the data is not public (AncientBench: the user's own file only). */
   repository: string | null;
   commit: string | null;
+  /** The licence line as stored with the data (English). */
   license: string;
+  /** The licence line in each interface language: a licence's name stays as it is, a sentence is translated. */
+  licenseText: { en: string; zh: string };
   attribution: Attribution;
   /**
    * The folder that holds this dataset in a mirror laid out like the shared data folder. Not always
@@ -64,6 +68,7 @@ export interface DatasetInfo {
 
 const pinned = (files: readonly PinnedFile[]): CatalogFile[] => files.map(([path, sha256, bytes]) => ({ path, sha256, bytes }));
 const CC_BY_NC_SA = 'CC BY-NC-SA 4.0';
+const CC_BY_NC_SA_TEXT = { en: CC_BY_NC_SA, zh: CC_BY_NC_SA };
 
 export const DATASETS: readonly DatasetInfo[] = [
   {
@@ -72,6 +77,7 @@ export const DATASETS: readonly DatasetInfo[] = [
     repository: 'isen-zhang/ACLUE',
     commit: 'c05ab433d9b0709a77dfc2aeebdf1f0d0c615153',
     license: CC_BY_NC_SA,
+    licenseText: CC_BY_NC_SA_TEXT,
     attribution: {
       authors: 'Yixuan Zhang, Haonan Li',
       paper: 'Can Large Language Model Comprehend Ancient Chinese? A Preliminary Test on ACLUE (ALP 2023, arXiv:2310.09550)',
@@ -91,6 +97,7 @@ export const DATASETS: readonly DatasetInfo[] = [
     repository: 'haonan-li/CMMLU',
     commit: 'd6e7b716d8ac694f38969a6c0407437d1fded799',
     license: CC_BY_NC_SA,
+    licenseText: CC_BY_NC_SA_TEXT,
     attribution: {
       authors: 'Haonan Li, Yixuan Zhang, Fajri Koto, Yifei Yang, Hai Zhao, Yeyun Gong, Nan Duan, Timothy Baldwin',
       paper: 'CMMLU: Measuring Massive Multitask Language Understanding in Chinese (Findings of ACL 2024, arXiv:2306.09212)',
@@ -110,6 +117,7 @@ export const DATASETS: readonly DatasetInfo[] = [
     repository: 'yuting-wei/AC-EVAL',
     commit: '4a8be8fa84dbd77e2148aa4894c078a067cc1a7b',
     license: CC_BY_NC_SA,
+    licenseText: CC_BY_NC_SA_TEXT,
     attribution: {
       authors: 'Yuting Wei, Yuanxing Xu, Xinru Wei, Simin Yang, Yangfu Zhu, Yuqing Li, Di Liu, Bin Wu',
       paper: 'AC-EVAL: Evaluating Ancient Chinese Language Understanding in Large Language Models (Findings of EMNLP 2024, arXiv:2403.06574)',
@@ -129,6 +137,7 @@ export const DATASETS: readonly DatasetInfo[] = [
     repository: 'SCUT-DLVCLab/WenMind',
     commit: '91e8c05ac796f4f31ffaadacecd68daa2928f7e1',
     license: CC_BY_NC_SA,
+    licenseText: CC_BY_NC_SA_TEXT,
     attribution: {
       authors: 'Jiahuan Cao et al. (SCUT-DLVCLab)',
       paper: 'WenMind: A Comprehensive Benchmark for Evaluating Large Language Models in Chinese Classical Literature and Language Arts (NeurIPS 2024 Datasets and Benchmarks)',
@@ -148,6 +157,10 @@ export const DATASETS: readonly DatasetInfo[] = [
     repository: null,
     commit: null,
     license: 'not public: the user supplies the file, under whatever terms they obtained it',
+    licenseText: {
+      en: 'not public: the user supplies the file, under whatever terms they obtained it',
+      zh: '未公开：文件由用户自行提供，使用条件以用户取得时的约定为准',
+    },
     attribution: {
       authors: 'Zhihan Zhou, Daqian Shi, Rui Song, Lida Shi, Xiaolei Diao, Hao Xu',
       paper: 'AncientBench: Towards Comprehensive Evaluation on Excavated and Transmitted Chinese Corpora (arXiv:2512.17756)',
@@ -167,6 +180,7 @@ export const DATASETS: readonly DatasetInfo[] = [
     repository: 'SCUT-DLVCLab/C3bench',
     commit: '49b1913dcd0f54bbf67578b2c4f491de21443c72',
     license: 'none stated in the repository',
+    licenseText: { en: 'none stated in the repository', zh: '仓库中未声明许可' },
     attribution: {
       authors: 'Jiahuan Cao, Yongxin Shi, Dezhi Peng, Yang Liu, Lianwen Jin',
       paper: 'C³Bench: A Comprehensive Classical Chinese Understanding Benchmark for Large Language Models (arXiv:2405.17732)',
@@ -191,7 +205,7 @@ export function listDatasets(): readonly DatasetInfo[] {
 
 export function getDataset(id: DatasetId): DatasetInfo {
   const dataset = byId.get(id);
-  if (!dataset) throw new RangeError(`unknown dataset id "${id}"`);
+  if (!dataset) throw jianguError('data.unknown-dataset', { id });
   return dataset;
 }
 
@@ -214,7 +228,7 @@ export function encodePath(path: string): string {
 /** `https://raw.githubusercontent.com/<owner>/<repo>/<commit>/<path>`; throws for datasets with no public repository. */
 export function rawUrl(id: DatasetId, path: string): string {
   const dataset = getDataset(id);
-  if (!dataset.repository || !dataset.commit) throw new RangeError(`dataset "${id}" has no public repository to download from`);
+  if (!dataset.repository || !dataset.commit) throw jianguError('data.no-repository', { id });
   return `https://raw.githubusercontent.com/${dataset.repository}/${dataset.commit}/${encodePath(path)}`;
 }
 

@@ -4,7 +4,7 @@
 // errors that point at a file line rather than at papaparse's row index, which drifts from the line
 // number as soon as one field spans several lines.
 import Papa from 'papaparse';
-import { DataError } from './errors.ts';
+import { DataError, type ProblemList } from './errors.ts';
 import { decodeUtf8, type RawFile } from './text.ts';
 
 /** The columns an adapter expects, matched by exact name (order is free). */
@@ -33,6 +33,20 @@ export function parseCsv(file: RawFile, spec: CsvHeaderSpec): CsvTable {
 
 /** Parses CSV text already decoded; `path` is only used in error messages. */
 export function parseCsvText(path: string, text: string, spec: CsvHeaderSpec): CsvTable {
+  const { columns, body } = parseCsvRecords(path, text);
+  checkHeader(path, columns, spec);
+  if (body.length === 0) throw new DataError({ file: path, line: 2 }, 'data.header-only');
+  return { columns, rows: namedRows(path, columns, body) };
+}
+
+/** A CSV file's rows before any header check: the header's fields, then every other row's. */
+export interface CsvRecords {
+  columns: string[];
+  body: { line: number; fields: string[] }[];
+}
+
+/** Splits CSV text into the header and its rows (maybe none), each with the line it starts on. Throws DataError. */
+export function parseCsvRecords(path: string, text: string): CsvRecords {
   const records: { line: number; fields: string[] }[] = [];
   // Set inside the step callback, which TypeScript's narrowing cannot see.
   let failure = null as DataError | null;
@@ -49,7 +63,7 @@ export function parseCsvText(path: string, text: string, spec: CsvHeaderSpec): C
       for (; counted < rowStart; counted++) if (text[counted] === breakChar) line++;
       const fields = result.data;
       if (result.errors.length > 0) {
-        failure = new DataError({ file: path, line }, `malformed CSV: ${result.errors[0].message}`);
+        failure = new DataError({ file: path, line }, 'data.malformed-csv', { reason: result.errors[0].message });
         parser.abort();
         return;
       }
@@ -59,43 +73,41 @@ export function parseCsvText(path: string, text: string, spec: CsvHeaderSpec): C
     },
   });
   if (failure) throw failure;
-  if (records.length === 0) throw new DataError({ file: path }, 'the file is empty');
-
+  if (records.length === 0) throw new DataError({ file: path }, 'data.empty-file');
   const [head, ...body] = records;
-  const columns = head.fields;
-  checkHeader(path, columns, spec);
-  if (body.length === 0) throw new DataError({ file: path, line: 2 }, 'the file has a header but no rows');
-  const rows = body.map(({ line: rowLine, fields }) => {
+  return { columns: head.fields, body };
+}
+
+/**
+ * Names each row's fields by the header. A row with the wrong number of fields throws, or, when
+ * `problems` is given, is noted there and left out, so the other rows are still checked.
+ */
+export function namedRows(path: string, columns: readonly string[], body: CsvRecords['body'], problems?: ProblemList): CsvRow[] {
+  const rows: CsvRow[] = [];
+  for (const { line: rowLine, fields } of body) {
     if (fields.length !== columns.length) {
-      throw new DataError(
-        { file: path, line: rowLine },
-        `expected ${columns.length} fields (${showColumns(columns)}), got ${fields.length}`,
-      );
+      const error = new DataError({ file: path, line: rowLine }, 'data.field-count', { columns, got: fields.length });
+      if (!problems) throw error;
+      problems.add(error);
+      continue;
     }
     const values: Record<string, string> = {};
     columns.forEach((name, i) => (values[name] = fields[i]));
-    return { line: rowLine, values };
-  });
-  return { columns, rows };
+    rows.push({ line: rowLine, values });
+  }
+  return rows;
 }
 
-function checkHeader(path: string, columns: readonly string[], spec: CsvHeaderSpec): void {
+/** Refuses a header that is not exactly `spec`'s columns (order free), naming what is missing or extra. */
+export function checkHeader(path: string, columns: readonly string[], spec: CsvHeaderSpec): void {
   const allowed = new Set([...spec.required, ...(spec.optional ?? [])]);
-  const expected = `expected ${showColumns(spec.required)}${spec.optional?.length ? ` (optional: ${showColumns(spec.optional)})` : ''}`;
+  const expected = { required: spec.required, optional: spec.optional ?? [] };
   const seen = new Set<string>();
   for (const name of columns) {
-    if (seen.has(name)) throw new DataError({ file: path, line: 1, field: name }, `column appears twice in the header; ${expected}`);
+    if (seen.has(name)) throw new DataError({ file: path, line: 1, field: name }, 'data.column-twice', expected);
     seen.add(name);
   }
   const missing = spec.required.filter((name) => !seen.has(name));
   const unexpected = columns.filter((name) => !allowed.has(name));
-  const problems: string[] = [];
-  if (missing.length > 0) problems.push(`missing column${missing.length > 1 ? 's' : ''} ${showColumns(missing)}`);
-  if (unexpected.length > 0) problems.push(`unexpected column${unexpected.length > 1 ? 's' : ''} ${showColumns(unexpected)}`);
-  if (problems.length > 0) throw new DataError({ file: path, line: 1 }, `wrong header: ${problems.join('; ')}; ${expected}`);
-}
-
-/** Column names for messages; the unnamed index column of CMMLU and AC-EVAL shows as `""`. */
-function showColumns(names: readonly string[]): string {
-  return names.map((name) => JSON.stringify(name)).join(', ');
+  if (missing.length > 0 || unexpected.length > 0) throw new DataError({ file: path, line: 1 }, 'data.wrong-header', { ...expected, missing, unexpected });
 }

@@ -18,10 +18,7 @@ export const MAX_FILE_BYTES = 64 * 1024 * 1024;
 /** Decodes a whole file as UTF-8, or throws a DataError naming the file (and the first bad byte). */
 export function decodeUtf8(file: RawFile): string {
   if (file.bytes.length > MAX_FILE_BYTES) {
-    throw new DataError(
-      { file: file.path },
-      `the file is ${file.bytes.length} bytes, over the ${MAX_FILE_BYTES}-byte limit for one file`,
-    );
+    throw new DataError({ file: file.path }, 'data.file-too-large', { bytes: file.bytes.length, limit: MAX_FILE_BYTES });
   }
   let text: string;
   try {
@@ -29,12 +26,9 @@ export function decodeUtf8(file: RawFile): string {
     text = new TextDecoder('utf-8', { fatal: true }).decode(file.bytes);
   } catch {
     const offset = firstInvalidUtf8Offset(file.bytes);
-    throw new DataError(
-      { file: file.path },
-      `not valid UTF-8 (first bad byte at offset ${offset}); save the file as UTF-8 and import it again`,
-    );
+    throw new DataError({ file: file.path }, 'data.not-utf8', { offset });
   }
-  if (text.trim() === '') throw new DataError({ file: file.path }, 'the file is empty');
+  if (text.trim() === '') throw new DataError({ file: file.path }, 'data.empty-file');
   return text;
 }
 

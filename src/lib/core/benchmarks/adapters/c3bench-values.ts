@@ -1,6 +1,7 @@
 // How a C3Bench record's values become item inputs and references, and the punctuation the
 // punctuation task removes.
-import { describeJson } from '../json.ts';
+import type { DataDetailCode, JsonShapeParams } from '../../notices/catalog-data.ts';
+import { jsonShape } from '../json.ts';
 
 /**
  * What the punctuation task strips from a sentence to make its input (the reference is the sentence
@@ -20,8 +21,15 @@ export function stripPunctuation(text: string): string {
   return out;
 }
 
-/** A value was given but has a shape this role cannot use; the message says what was expected. */
-export class ValueShapeError extends Error {}
+/** A value was given but has a shape this role cannot use; the adapter adds where (record, field). */
+export class ValueShapeError extends Error {
+  constructor(
+    readonly code: DataDetailCode,
+    readonly params: JsonShapeParams & { textKeys?: readonly string[] },
+  ) {
+    super(code);
+  }
+}
 
 /** True for a missing value: absent key, null, "" or an empty list. Such a record yields no item for the role. */
 export function isAbsent(value: unknown): boolean {
@@ -30,7 +38,7 @@ export function isAbsent(value: unknown): boolean {
 
 /** A plain text value (text, category, translation). */
 export function textValue(value: unknown): string {
-  if (typeof value !== 'string') throw new ValueShapeError(`expected a string, got ${describeJson(value)}`);
+  if (typeof value !== 'string') throw new ValueShapeError('data.expected-string', jsonShape(value));
   return value.trim();
 }
 
@@ -40,7 +48,7 @@ export function sourceValue(value: unknown): string {
   if (Array.isArray(value) && value.every((level) => typeof level === 'string')) {
     return value.map((level: string) => level.trim()).filter((level) => level !== '').join('·');
   }
-  throw new ValueShapeError(`expected a string or a list of strings (book, chapter, …), got ${describeJson(value)}`);
+  throw new ValueShapeError('data.c3-expected-source', jsonShape(value));
 }
 
 /** Keys an entity object may carry its text under (e.g. {"text": "孔子", "type": "人名"}). */
@@ -62,10 +70,10 @@ export function entitiesValue(value: unknown): string {
         const key = ENTITY_TEXT_KEYS.find((k) => typeof record[k] === 'string');
         if (key) return record[key] as string;
       }
-      throw new ValueShapeError(`expected entities as strings or objects with one of ${ENTITY_TEXT_KEYS.join(', ')}, got ${describeJson(entity)} in the list`);
+      throw new ValueShapeError('data.c3-expected-entity', { ...jsonShape(entity), textKeys: ENTITY_TEXT_KEYS });
     });
   } else {
-    throw new ValueShapeError(`expected a list of entities or a string, got ${describeJson(value)}`);
+    throw new ValueShapeError('data.c3-expected-entities', jsonShape(value));
   }
   return entities.map((entity) => entity.trim()).filter((entity) => entity !== '').join('、');
 }

@@ -12,7 +12,8 @@
 // cover every sentence. A mapped field that no record has, or a value of the wrong shape, refuses the
 // file: both mean the mapping is wrong.
 import { DataError, type DataErrorLocation } from '../errors.ts';
-import { isJsonObject, parseJsonList, describeJson } from '../json.ts';
+import { isJsonObject, jsonShape, parseJsonList } from '../json.ts';
+import type { Notice } from '../../notices/index.ts';
 import type { RawFile } from '../text.ts';
 import type { GenerationItem, GenerationTask } from '../types.ts';
 import { entitiesValue, isAbsent, sourceValue, stripPunctuation, textValue, ValueShapeError } from './c3bench-values.ts';
@@ -76,19 +77,20 @@ export interface C3Preview {
   record: number;
   /** The items the record yields under the mapping (empty when it has a problem). */
   items: GenerationItem[];
-  /** Why this record would refuse the file, when it would. */
-  problem?: string;
+  /** Why this record would refuse the file, when it would: a data notice without the file name. */
+  problem?: Notice;
 }
 
 /** The first `n` records as they would be imported, for the user to check a mapping before importing. */
 export function samplePreview(records: readonly unknown[], mapping: Partial<Record<C3Role, string>>, n = 3, file = 'C3_bench.json'): C3Preview[] {
   const orders = new OrderCounter();
   return records.slice(0, Math.max(0, n)).map((record, index) => {
-    if (!isCompleteMapping(mapping)) return { record: index, items: [], problem: 'choose the field that holds the classical text (role "text")' };
+    if (!isCompleteMapping(mapping)) return { record: index, items: [], problem: new DataError({ file: '' }, 'data.c3-choose-text').notice };
     try {
       return { record: index, items: recordItems(record, index, mapping, file, orders) };
     } catch (error) {
-      if (error instanceof DataError) return { record: index, items: [], problem: error.detail };
+      // The preview says which record; the notice keeps the field and drops file and record.
+      if (error instanceof DataError) return { record: index, items: [], problem: new DataError({ file: '', field: error.field }, error.detailCode, error.detailParams as never).notice };
       throw error;
     }
   });
@@ -106,7 +108,7 @@ export function adaptC3Bench(file: RawFile, mapping: C3Mapping): AdaptResult {
     const field = mapping[role];
     if (field === undefined) continue;
     if (!records.some((record) => isJsonObject(record) && field in record)) {
-      throw new DataError({ file: file.path, field }, `mapped to role "${role}", but no record has this field`);
+      throw new DataError({ file: file.path, field }, 'data.c3-field-unused', { role });
     }
   }
   const orders = new OrderCounter();
@@ -125,19 +127,19 @@ const TASK_OF_ROLE: readonly [Exclude<C3Role, 'text'>, GenerationTask, (value: u
 
 function recordItems(record: unknown, index: number, mapping: C3Mapping, file: string, orders: OrderCounter): GenerationItem[] {
   const at: DataErrorLocation = { file, record: index };
-  if (!isJsonObject(record)) throw new DataError(at, `expected an object, got ${describeJson(record)}`);
+  if (!isJsonObject(record)) throw new DataError(at, 'data.expected-object', jsonShape(record));
   const read = (field: string, convert: (value: unknown) => string): string => {
     try {
       return convert(record[field]);
     } catch (error) {
-      if (error instanceof ValueShapeError) throw new DataError({ ...at, field }, error.message);
+      if (error instanceof ValueShapeError) throw new DataError({ ...at, field }, error.code, error.params as never);
       throw error;
     }
   };
-  if (isAbsent(record[mapping.text])) throw new DataError({ ...at, field: mapping.text }, 'missing: every record needs its classical text (role "text")');
+  if (isAbsent(record[mapping.text])) throw new DataError({ ...at, field: mapping.text }, 'data.c3-text-missing');
   const text = read(mapping.text, textValue);
   const unpunctuated = stripPunctuation(text);
-  if (unpunctuated === '') throw new DataError({ ...at, field: mapping.text }, 'the text is nothing but punctuation');
+  if (unpunctuated === '') throw new DataError({ ...at, field: mapping.text }, 'data.c3-only-punctuation');
   const item = (task: GenerationTask, input: string, reference: string): GenerationItem => ({
     kind: 'generation',
     id: `${index}/${task}`,

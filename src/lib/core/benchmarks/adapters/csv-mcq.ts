@@ -31,10 +31,7 @@ export function adaptCsvMcq(files: readonly RawFile[], format: CsvMcqFormat): Ad
   for (const file of files) {
     const match = PATH.exec(file.path);
     if (!match || !format.tasks.includes(match[2])) {
-      throw new DataError(
-        { file: file.path },
-        `not one of the ${format.title} files: expected data/dev/<task>.csv or data/test/<task>.csv for one of its ${format.tasks.length} tasks`,
-      );
+      throw new DataError({ file: file.path }, 'data.not-dataset-file', { title: format.title, count: format.tasks.length });
     }
     const split = match[1] as Split;
     const task = match[2];

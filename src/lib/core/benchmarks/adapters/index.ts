@@ -56,13 +56,13 @@ export function adaptDataset(id: DatasetId, files: readonly RawFile[], options: 
 
 function adaptC3File(files: readonly RawFile[], mapping: C3Mapping | undefined): AdaptResult {
   if (files.length !== 1) {
-    throw new DataError({ file: files.map((file) => file.path).join(', ') || '(no file)' }, 'C3Bench is one JSON file; choose exactly one');
+    throw new DataError({ file: files.map((file) => file.path).join(', ') || '(no file)' }, 'data.c3-one-file');
   }
   const [file] = files;
   if (mapping) return adaptC3Bench(file, mapping);
   const detected = detectC3Mapping(parseC3Records(file)).mapping;
   if (!isCompleteMapping(detected)) {
-    throw new DataError({ file: file.path }, 'no field looks like the classical text; choose which field fills the role "text"');
+    throw new DataError({ file: file.path }, 'data.c3-no-text-field');
   }
   return adaptC3Bench(file, detected);
 }
@@ -72,13 +72,13 @@ function inCatalogOrder(id: DatasetId, files: readonly RawFile[]): RawFile[] {
   const expected = getDataset(id).files.map((file) => file.path);
   const byPath = new Map<string, RawFile>();
   for (const file of files) {
-    if (!expected.includes(file.path)) throw new DataError({ file: file.path }, `not one of the ${expected.length} files of ${id} in the catalog`);
-    if (byPath.has(file.path)) throw new DataError({ file: file.path }, 'given twice');
+    if (!expected.includes(file.path)) throw new DataError({ file: file.path }, 'data.not-in-catalog', { count: expected.length, dataset: id });
+    if (byPath.has(file.path)) throw new DataError({ file: file.path }, 'data.given-twice');
     byPath.set(file.path, file);
   }
   const missing = expected.filter((path) => !byPath.has(path));
   if (missing.length > 0) {
-    throw new DataError({ file: missing[0] }, `missing: ${id} needs all ${expected.length} catalog files (${missing.length} missing)`);
+    throw new DataError({ file: missing[0] }, 'data.catalog-files-missing', { dataset: id, count: expected.length, missing: missing.length });
   }
   return expected.map((path) => byPath.get(path)!);
 }

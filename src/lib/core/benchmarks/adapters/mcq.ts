@@ -1,5 +1,5 @@
 // Options and answer letters of a multiple-choice row, checked the same way for every source.
-import { DataError, quoteValue, type DataErrorLocation } from '../errors.ts';
+import { DataError, shorten, type DataErrorLocation } from '../errors.ts';
 import type { OptionLetter } from '../types.ts';
 
 export const OPTION_LETTERS: readonly OptionLetter[] = ['A', 'B', 'C', 'D'];
@@ -12,8 +12,8 @@ export function readOptions(values: Readonly<Record<string, string>>, at: DataEr
   const options = OPTION_LETTERS.map((letter) => values[letter] ?? '');
   while (options.length > 0 && options[options.length - 1].trim() === '') options.pop();
   const gap = options.findIndex((option) => option.trim() === '');
-  if (gap >= 0) throw new DataError({ ...at, field: OPTION_LETTERS[gap] }, 'option is empty but a later option is not');
-  if (options.length < 2) throw new DataError({ ...at, field: OPTION_LETTERS[options.length] ?? 'B' }, 'needs at least two options');
+  if (gap >= 0) throw new DataError({ ...at, field: OPTION_LETTERS[gap] }, 'data.option-gap');
+  if (options.length < 2) throw new DataError({ ...at, field: OPTION_LETTERS[options.length] ?? 'B' }, 'data.too-few-options');
   return options;
 }
 
@@ -21,15 +21,15 @@ export function readOptions(values: Readonly<Record<string, string>>, at: DataEr
 export function readAnswer(raw: string, optionCount: number, at: DataErrorLocation): OptionLetter {
   const letter = raw.trim().toUpperCase();
   const index = OPTION_LETTERS.indexOf(letter as OptionLetter);
-  if (index < 0) throw new DataError(at, `expected a letter A–D, got ${quoteValue(raw)}`);
+  if (index < 0) throw new DataError(at, 'data.not-a-letter', { got: shorten(raw) });
   if (index >= optionCount) {
-    throw new DataError(at, `answer ${letter} but the item has only ${optionCount} options (A–${OPTION_LETTERS[optionCount - 1]})`);
+    throw new DataError(at, 'data.answer-beyond-options', { letter, count: optionCount, last: OPTION_LETTERS[optionCount - 1] });
   }
   return OPTION_LETTERS[index];
 }
 
 /** Refuses a blank question. */
 export function readQuestion(raw: string, at: DataErrorLocation): string {
-  if (raw.trim() === '') throw new DataError(at, 'the question is empty');
+  if (raw.trim() === '') throw new DataError(at, 'data.empty-question');
   return raw;
 }

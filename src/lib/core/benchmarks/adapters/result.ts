@@ -1,6 +1,6 @@
 // What every adapter returns, and the bookkeeping they share: item order within (task, split),
 // unique ids, and counts of what was deliberately not imported.
-import { DataError, formatLocation, type DataErrorLocation } from '../errors.ts';
+import { DataError, type DataErrorLocation } from '../errors.ts';
 import type { Item, Split } from '../types.ts';
 
 /** Why a source item was not imported (it is counted, never silently dropped). */
@@ -65,8 +65,10 @@ export class IdRegistry {
   claim(id: string, at: DataErrorLocation): void {
     const first = this.seen.get(id);
     if (first) {
-      const where = formatLocation({ ...first, field: undefined });
-      throw new DataError(at, `duplicate id ${JSON.stringify(id)} (first used at ${where})`);
+      const firstAt: { firstFile: string; firstLine?: number; firstRecord?: number } = { firstFile: first.file };
+      if (first.line !== undefined) firstAt.firstLine = first.line;
+      if (first.record !== undefined) firstAt.firstRecord = first.record;
+      throw new DataError(at, 'data.duplicate-id', { id, ...firstAt });
     }
     this.seen.set(id, at);
   }

@@ -6,7 +6,8 @@
 // Everything else is counted in `skipped`, by task and reason. There is no dev split: all items are test.
 // An MCQ item whose answer is one letter but whose options cannot be parsed refuses the whole file.
 import { WENMIND_TOPIC_LABELS } from '../catalog-tasks.ts';
-import { DataError, quoteValue, type DataErrorLocation } from '../errors.ts';
+import { DataError, shorten, type DataErrorLocation } from '../errors.ts';
+import type { DataDetailArgs } from '../../notices/catalog-data.ts';
 import { isJsonObject, parseJsonList, type JsonObject } from '../json.ts';
 import type { RawFile } from '../text.ts';
 import type { GenerationItem, GenerationTask, Item, MultipleChoiceItem } from '../types.ts';
@@ -20,8 +21,8 @@ interface GenerationRule {
   generationTask: GenerationTask;
   /** The instruction line every question of the task starts with; the rest is the item's input. */
   instruction: string;
-  /** The upstream answer as C3Bench-style references, or why it cannot be one. */
-  references: (answer: string) => string[] | { problem: string };
+  /** The upstream answer as C3Bench-style references, or why it cannot be one (given the item id). */
+  references: (answer: string, id: string) => string[] | ProblemOf;
 }
 
 const GENERATION: Readonly<Record<string, GenerationRule>> = {
@@ -29,10 +30,10 @@ const GENERATION: Readonly<Record<string, GenerationRule>> = {
     generationTask: 'classification',
     instruction: '选项：佛藏、史藏、诗藏、集藏、子藏、易藏、艺藏、医藏、道藏、儒藏。下面句子的主题属于上述选项的哪一项：\n',
     // 医藏 -> 医: the one-character label C3Bench's classification answers use.
-    references: (answer) => {
+    references: (answer, id) => {
       const label = answer.trim().replace(/藏$/, '');
       if (WENMIND_TOPIC_LABELS.includes(label)) return [label];
-      return { problem: `expected one of ${WENMIND_TOPIC_LABELS.map((l) => `${l}藏`).join('、')}, got ${quoteValue(answer)}` };
+      return { problem: ['data.wenmind-topic', { id, labels: WENMIND_TOPIC_LABELS.map((l) => `${l}藏`), got: shorten(answer) }] };
     },
   },
   命名实体识别: {
@@ -40,9 +41,9 @@ const GENERATION: Readonly<Record<string, GenerationRule>> = {
     instruction: '抽取下列文言文句子中的命名实体：\n',
     // Upstream separates entities with "，"; C3Bench outputs them joined by "、". Empty entries
     // (two items have "，，") are dropped; entities are otherwise kept exactly, duplicates included.
-    references: (answer) => {
+    references: (answer, id) => {
       const entities = answer.split('，').map((entity) => entity.trim()).filter((entity) => entity !== '');
-      return entities.length > 0 ? [entities.join('、')] : { problem: 'no entities in the answer' };
+      return entities.length > 0 ? [entities.join('、')] : { problem: ['data.wenmind-no-entities', { id }] };
     },
   },
   句读: { generationTask: 'punctuation', instruction: '给下面句子添加标点符号：\n', references: (answer) => [answer] },
@@ -50,6 +51,9 @@ const GENERATION: Readonly<Record<string, GenerationRule>> = {
   // Modern -> classical: the input is modern Chinese here (catalog: direction modern-to-classical).
   白文翻译: { generationTask: 'translation', instruction: '把白话文翻译为文言文：\n', references: (answer) => [answer] },
 };
+
+/** Why an answer cannot become references: a detail code and its parameters. */
+type ProblemOf = { problem: ['data.wenmind-topic', ...DataDetailArgs<'data.wenmind-topic'>] | ['data.wenmind-no-entities', ...DataDetailArgs<'data.wenmind-no-entities'>] };
 
 interface WenMindRecord {
   id: string;
@@ -60,14 +64,14 @@ interface WenMindRecord {
 }
 
 function readRecord(value: unknown, at: DataErrorLocation): WenMindRecord {
-  if (!isJsonObject(value)) throw new DataError(at, 'expected an object');
+  if (!isJsonObject(value)) throw new DataError(at, 'data.not-an-object');
   const text = (record: JsonObject, key: string): string => {
     const field = record[key];
-    if (typeof field !== 'string') throw new DataError({ ...at, field: key }, 'missing or not a string');
+    if (typeof field !== 'string') throw new DataError({ ...at, field: key }, 'data.missing-or-not-string');
     return field;
   };
   const id = value.id;
-  if (typeof id !== 'number' && (typeof id !== 'string' || id === '')) throw new DataError({ ...at, field: 'id' }, 'missing or not a number or string');
+  if (typeof id !== 'number' && (typeof id !== 'string' || id === '')) throw new DataError({ ...at, field: 'id' }, 'data.id-missing');
   return {
     id: String(id),
     format: text(value, 'question_format'),
@@ -79,7 +83,7 @@ function readRecord(value: unknown, at: DataErrorLocation): WenMindRecord {
 
 export function adaptWenMind(files: readonly RawFile[]): AdaptResult {
   if (files.length !== 1 || files[0].path !== WENMIND_PATH) {
-    throw new DataError({ file: files.map((file) => file.path).join(', ') || '(no file)' }, `expected exactly one file, ${WENMIND_PATH}`);
+    throw new DataError({ file: files.map((file) => file.path).join(', ') || '(no file)' }, 'data.wenmind-one-file', { path: WENMIND_PATH });
   }
   const file = files[0];
   const ids = new IdRegistry();
@@ -116,10 +120,7 @@ function multipleChoice(record: WenMindRecord, at: DataErrorLocation, index: num
   }
   const parsed = splitInlineOptions(record.question);
   if (!parsed) {
-    throw new DataError(
-      { ...at, field: 'question' },
-      `item id ${record.id}: cannot find its options (expected "A、… B、… C、…" at the end of the question): ${quoteValue(record.question, 80)}`,
-    );
+    throw new DataError({ ...at, field: 'question' }, 'data.wenmind-no-options', { id: record.id, question: shorten(record.question, 80) });
   }
   if (parsed.options.length > OPTION_LETTERS.length) {
     skipped.add(record.task, 'more-than-four-options', record.id);
@@ -142,13 +143,13 @@ function multipleChoice(record: WenMindRecord, at: DataErrorLocation, index: num
 function generation(record: WenMindRecord, at: DataErrorLocation, index: number, orders: OrderCounter): GenerationItem {
   const rule = GENERATION[record.task];
   if (!record.question.startsWith(rule.instruction) || record.question.length === rule.instruction.length) {
-    throw new DataError(
-      { ...at, field: 'question' },
-      `item id ${record.id}: expected the instruction ${quoteValue(rule.instruction.trim())} then the text on the next line`,
-    );
+    throw new DataError({ ...at, field: 'question' }, 'data.wenmind-no-instruction', { id: record.id, instruction: shorten(rule.instruction.trim()) });
   }
-  const references = rule.references(record.answer);
-  if (!Array.isArray(references)) throw new DataError({ ...at, field: 'answer' }, `item id ${record.id}: ${references.problem}`);
+  const references = rule.references(record.answer, record.id);
+  if (!Array.isArray(references)) {
+    const [code, params] = references.problem;
+    throw new DataError({ ...at, field: 'answer' }, code, params as never);
+  }
   return {
     kind: 'generation',
     id: record.id,
