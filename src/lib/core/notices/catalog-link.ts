@@ -181,6 +181,14 @@ export const linkNotices = {
     en: (p: { value: string; max: number }) => `Max new tokens must be a whole number from 1 to ${p.max}, not ${p.value}.`,
     zh: (p: { value: string; max: number }) => `最多生成的 token 数必须是 1 到 ${p.max} 之间的整数，而不是 ${p.value}。`,
   },
+  'link.hub-model-id': {
+    en: (p: { value: string; chars: number }) => `"${p.value}"${p.chars > 200 ? ` (${p.chars} characters)` : ''} is not a hub model id: owner/name, letters, digits, ".", "-" and "_", at most 96 characters each, no "..".`,
+    zh: (p: { value: string; chars: number }) => `“${p.value}”${p.chars > 200 ? `（${p.chars} 个字符）` : ''}不是模型库的模型 ID：格式为 owner/name，只能用字母、数字、“.”、“-”和“_”，每段最多 96 个字符，不能有“..”。`,
+  },
+  'link.hub-revision': {
+    en: (p: { value: string }) => `"${p.value}" is not a revision: a branch, tag or commit hash (letters, digits, ".", "-", "_", "/"; no "..").`,
+    zh: (p: { value: string }) => `“${p.value}”不是有效的版本：应为分支、标签或提交哈希（字母、数字、“.”、“-”、“_”、“/”；不能有“..”）。`,
+  },
   'link.site-model-name': {
     en: (p: { name: string }) => `"${p.name}" is not a model folder name this site serves: letters, digits, ".", "-" and "_" only, no "..", no slashes.`,
     zh: (p: { name: string }) => `“${p.name}”不是本站可提供的模型文件夹名：只能用字母、数字、“.”、“-”和“_”，不能有“..”或斜杠。`,
