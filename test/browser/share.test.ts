@@ -54,9 +54,9 @@ describe('share links', () => {
       const stores = await fresh.page.evaluate(() => indexedDB.databases().then((dbs) => dbs.length));
       expect(stores).toBe(0);
 
-      // Reproducing needs the same data here; with it, the same model and configuration agree on every item.
+      // Reproducing gets the data as Show the questions does; AncientBench has no public files to fetch.
       await fresh.page.getByTestId('reproduce').click();
-      expect(await fresh.page.getByTestId('reproduce-error').textContent()).toContain('download or import it on the Data page first');
+      expect(await fresh.page.getByTestId('reproduce-error').textContent()).toContain('import the same file the link was made on');
       // AncientBench has no public files to fetch: the questions need the same file imported here.
       await fresh.page.getByTestId('shared-show-items').click();
       expect(await fresh.page.getByTestId('shared-items-error').textContent()).toContain('import the same file the link was made on');
@@ -193,6 +193,9 @@ describe('share links', () => {
       const text = (await error.textContent()) ?? '';
       expect(text, what).toMatch(/^This link cannot be opened: .+/);
       expect(text, what).toMatch(message);
+      // The page around the message still works: the header's navigation leads on.
+      await page.getByTestId('nav-evaluate').click();
+      await page.getByTestId('eval-kind').waitFor();
     }
 
     // Strings with markup are data: shown as text, never parsed as HTML, and nothing in them runs.
