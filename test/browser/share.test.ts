@@ -126,6 +126,49 @@ describe('share links', () => {
     await page.waitForURL(/#\/run\//);
   });
 
+  it("teaches the stored item's own answer when a run's stored gold says otherwise (a forged or altered run file)", async () => {
+    const { page } = session.opened;
+    await page.waitForURL(/#\/run\//); // where the classroom test left it
+    const runId = decodeURIComponent(page.url().split('#/run/')[1]);
+    const results = await readResults(page, runId);
+    const first = results[0];
+    const other = (['A', 'B', 'C', 'D'] as const).find((l) => l !== first.gold && l !== first.prediction)!;
+    // Alter the first result's gold in IndexedDB, as an imported run file could claim it.
+    await page.evaluate(
+      async ({ runId, itemId, gold }) => {
+        const db = await new Promise<IDBDatabase>((resolve, reject) => {
+          const request = indexedDB.open('jiangu');
+          request.onsuccess = () => resolve(request.result);
+          request.onerror = () => reject(request.error);
+        });
+        await new Promise<void>((resolve, reject) => {
+          const tx = db.transaction('results', 'readwrite');
+          const store = tx.objectStore('results');
+          const get = store.get([runId, itemId]);
+          get.onsuccess = () => store.put({ ...get.result, gold, correct: get.result.prediction === gold });
+          tx.oncomplete = () => resolve();
+          tx.onerror = () => reject(tx.error);
+        });
+        db.close();
+      },
+      { runId, itemId: first.itemId, gold: other },
+    );
+    await page.goto(`${session.url}/#/classroom/${runId}`);
+    await page.reload();
+    await page.getByTestId('classroom-position').waitFor();
+    await page.keyboard.press(other);
+    await page.keyboard.press('Space');
+    const reveal = await page.getByTestId('classroom-reveal').textContent();
+    expect(reveal).toContain(`Answer: ${first.gold}`);
+    expect(await page.locator(`li[data-letter=${first.gold}]`).getAttribute('class')).toContain('gold');
+    expect(await page.locator(`li[data-letter=${other}]`).getAttribute('class')).not.toContain('gold');
+    expect(await page.getByTestId('classroom-claimed-gold').textContent()).toContain(`The run file says the answer is ${other}`);
+    // The class guessed the file's answer: not counted right; the model is scored against the key too.
+    expect(await page.getByTestId('classroom-score').textContent()).toBe(`Class 0 · Model ${first.prediction === first.gold ? 1 : 0} of 1`);
+    await page.keyboard.press('Escape');
+    await page.waitForURL(/#\/run\//);
+  });
+
   it('downloads a catalog dataset (hash-checked, through the mirror) to show a link item by item, and flags a summary its letters do not give', async () => {
     const honest = await fabricatedCmmluLink(20);
     const tampered = await fabricatedCmmluLink(20, { tamperSummary: true });
