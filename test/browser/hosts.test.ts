@@ -98,6 +98,19 @@ describe('hosts a link asks for', () => {
     }
   });
 
+  it('asks on the Data page before using a foreign ?mirror= for downloads', async () => {
+    const fresh = await freshPage(`${foreignMirror}#/data`, { savedMirror: false });
+    try {
+      await consentFor(fresh, 'data');
+      expect(await fresh.page.getByTestId('mirror').inputValue()).toBe('');
+      await fresh.page.getByTestId('host-allow').click();
+      expect(await fresh.page.getByTestId('mirror').inputValue()).toBe(FOREIGN);
+      expect(fresh.leaks).toEqual([]);
+    } finally {
+      await fresh.context.close();
+    }
+  });
+
   it("shows a link's model host beside the model, and Reproduce asks before loading the model from it", async () => {
     const link = await fabricatedCmmluLink(8, { modelHost: 'https://other.example/hf' });
     const fresh = await freshPage(`#/shared/${link.payload}`, { savedMirror: true });
@@ -108,8 +121,17 @@ describe('hosts a link asks for', () => {
       await fresh.page.getByTestId('reproduce').click();
       await consentFor(fresh, 'model');
       expect(fresh.leaks).toEqual([]);
-      // Agreed: Reproduce gets the data itself (from this device's mirror), then loads the model from that host.
+      // Agreed: Reproduce gets the data itself (from this device's mirror), saying so, then loads the
+      // model from that host. The mirror's answer is held until the page has said what it is doing.
+      let release = () => {};
+      const held = new Promise<void>((resolve) => (release = resolve));
+      await fresh.page.route('**/mirror/**', async (route) => {
+        await held;
+        await route.continue();
+      });
       await fresh.page.getByTestId('host-allow').click();
+      await fresh.page.getByTestId('reproduce-status').filter({ hasText: /Downloading the data: 0 \/ \d+ files/ }).waitFor();
+      release();
       const error = fresh.page.getByTestId('reproduce-error');
       await error.waitFor({ timeout: 120_000 });
       expect(await error.textContent()).toMatch(/network error/);

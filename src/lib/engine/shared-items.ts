@@ -52,6 +52,8 @@ export async function ensureSharedData(
   const difference = filesDifference(entry.files, shared.config.datasetFiles);
   if (difference) throw jianguError('link.not-catalog-files', { title: entry.title, difference });
   if (options.mirror) assertHostAllowed(options.mirror);
+  // Say a download has begun before the first file answers (a slow mirror would otherwise look idle).
+  options.onProgress?.({ file: entry.files[0].path, filesDone: 0, filesTotal: entry.files.length, loaded: 0, total: null });
   const files = await fetchCatalogFiles(shared.datasetId, options);
   await storeDataset(db, shared.datasetId, files, { origin: 'catalog' });
   return true;
