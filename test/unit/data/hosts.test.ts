@@ -89,3 +89,21 @@ describe('settings: only trusted mirrors and model hosts are used', () => {
     expect(settings.hostVerdict('https://other.example/org/m/resolve/main/config.json').allowed).toBe(false);
   });
 });
+
+describe('the model client applies the rule before asking the worker', () => {
+  it('refuses a model host nobody agreed to, a javascript: host and a site name with "..", posting nothing', async () => {
+    const { ModelClient } = await import('../../../src/lib/engine/model-client.ts');
+    const posted: unknown[] = [];
+    const worker = { addEventListener: () => undefined, postMessage: (m: unknown) => void posted.push(m), terminate: () => undefined };
+    const client = new ModelClient(() => worker as unknown as Worker);
+    const load = (source: Parameters<typeof client.load>[0]['source']) => client.load({ source, dtype: 'fp32', backend: 'wasm' });
+    await expect(load({ kind: 'hub', id: 'org/m', host: 'https://other.example/hf' })).rejects.toMatchObject({ code: 'bad-request', notice: { code: 'link.host-not-agreed', params: { host: 'other.example' } } });
+    await expect(load({ kind: 'hub', id: 'org/m', host: 'javascript:alert(1)' })).rejects.toMatchObject({ notice: { code: 'link.not-http' } });
+    await expect(load({ kind: 'site', name: '../secret' })).rejects.toMatchObject({ notice: { code: 'link.site-model-name' } });
+    expect(posted).toEqual([]);
+    // The hub itself and this site's folders go through.
+    void load({ kind: 'hub', id: 'org/m', host: 'https://huggingface.co/' });
+    void load({ kind: 'site', name: 'jiangu-tiny' });
+    expect(posted).toHaveLength(2);
+  });
+});
