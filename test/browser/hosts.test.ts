@@ -41,6 +41,7 @@ describe('hosts a link asks for', () => {
       await consentFor(fresh, 'data');
       expect(await fresh.page.getByTestId('classroom-position').count()).toBe(0);
       expect(fresh.leaks).toEqual([]);
+      expect(await fresh.page.getByTestId('host-decline').textContent()).toContain('Use my saved mirror instead');
       await fresh.page.getByTestId('host-decline').click();
       const position = fresh.page.getByTestId('classroom-position');
       await position.waitFor({ timeout: 60_000 });
@@ -57,6 +58,7 @@ describe('hosts a link asks for', () => {
     try {
       await consentFor(fresh, 'data');
       expect(fresh.leaks).toEqual([]);
+      expect(await fresh.page.getByTestId('host-decline').textContent()).toContain('Use the pinned sources instead');
       await fresh.page.getByTestId('host-allow').click();
       const error = fresh.page.getByTestId('classroom-error');
       await error.waitFor({ timeout: 60_000 });
