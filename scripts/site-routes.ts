@@ -6,6 +6,7 @@ import { createReadStream, existsSync, readdirSync, statSync } from 'node:fs';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { isSiteModelName } from '../src/lib/core/models/model-names.ts';
 
 export const projectRoot = fileURLToPath(new URL('..', import.meta.url));
 
@@ -34,7 +35,8 @@ export function listModels(): string[] {
   const names = new Set<string>();
   for (const root of modelRoots()) {
     for (const name of readdirSync(root)) {
-      if (existsSync(join(root, name, 'config.json'))) names.add(name);
+      // The page builds /models/<name>/ URLs from these: only names that stay one plain path segment.
+      if (isSiteModelName(name) && existsSync(join(root, name, 'config.json'))) names.add(name);
     }
   }
   return [...names].sort();
@@ -80,7 +82,7 @@ function sendFile(res: ServerResponse, file: string): void {
 function inside(root: string, rel: string): string | null {
   const segments = rel.split(/[\\/]/);
   if (segments.some((segment) => segment === '..' || segment === '.' || segment === '')) return null;
-  if (segments.length < 2 || !existsSync(join(root, segments[0], 'config.json'))) return null;
+  if (segments.length < 2 || !isSiteModelName(segments[0]) || !existsSync(join(root, segments[0], 'config.json'))) return null;
   const path = normalize(join(root, rel));
   return path.startsWith(root + sep) && existsSync(path) && statSync(path).isFile() ? path : null;
 }
@@ -121,7 +123,14 @@ export function fixtureCommit(model: string, revision: string): string {
  */
 export function siteRoutes(options: { serveOrt: boolean }) {
   return (req: IncomingMessage, res: ServerResponse, next: () => void): void => {
-    const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
+    let path: string;
+    try {
+      path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
+    } catch {
+      res.writeHead(400, { ...isolationHeaders, 'Content-Type': 'text/plain' });
+      res.end('malformed percent-encoding in the path');
+      return;
+    }
     if (path === '/models/index.json') {
       const body = JSON.stringify({ models: listModels() });
       res.writeHead(200, { ...isolationHeaders, 'Content-Type': contentTypes['.json'] });

@@ -130,3 +130,64 @@ describe('playground failures', () => {
     await scoreAndCheck(page);
   });
 });
+
+describe('playground: hosts and inputs it must refuse', () => {
+  const session = useBrowserSession({ webgpu: false, path: `/?modelHost=${encodeURIComponent('https://other.example/hf')}#/playground` });
+
+  it('asks before using a ?modelHost= from the address, naming it; declined, the field stays the hub', async () => {
+    const { page, leaks } = session.opened;
+    const consent = page.locator('[data-testid=host-consent][data-purpose=model]');
+    await consent.waitFor();
+    expect(await consent.getAttribute('data-host')).toBe('other.example');
+    expect(await page.getByTestId('load').isDisabled()).toBe(true);
+    await page.getByTestId('host-decline').click();
+    await page.getByTestId('model-choice').selectOption('custom');
+    expect(await page.getByTestId('model-host').inputValue()).toBe('');
+    expect(leaks).toEqual([]);
+  });
+
+  it('refuses javascript: hosts, over-long model ids and max new tokens below 1, without widening the page', async () => {
+    const { page, leaks } = session.opened;
+    await page.getByTestId('model-choice').selectOption('custom');
+    await page.getByTestId('custom-id').fill('org/model');
+    await page.getByTestId('model-host').fill('javascript:alert(1)');
+    await page.getByTestId('load').click();
+    expect(await page.getByTestId('model-host-error').textContent()).toContain('is a javascript: address; a mirror or model host must be an http(s) URL');
+    expect(await page.getByTestId('model-error').count()).toBe(0);
+    await page.getByTestId('model-host').fill('');
+
+    await page.getByTestId('custom-id').fill(`org/${'x'.repeat(5000)}`);
+    expect(await page.getByTestId('model-choice-error').textContent()).toContain('(5004 characters) is not a hub model id');
+    expect(await page.getByTestId('load').isDisabled()).toBe(true);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+
+    for (const value of ['0', '-5']) {
+      await page.getByTestId('max-tokens').fill(value);
+      expect(await page.getByTestId('max-tokens-error').textContent(), value).toContain(`from 1 to 2048, not ${value}`);
+      expect(await page.getByTestId('generate').isDisabled()).toBe(true);
+    }
+    await page.getByTestId('max-tokens').fill('8');
+    expect(await page.getByTestId('max-tokens-error').count()).toBe(0);
+    expect(leaks).toEqual([]);
+  });
+
+  it("drops the letter bars of the model loaded before once another loads", async () => {
+    const { page } = session.opened;
+    await loadModel(page, { choice: 'site:jiangu-tiny', dtype: 'fp32', backend: 'wasm' });
+    expect(await modelError(page)).toBeNull();
+    await page.getByTestId('score').click();
+    await page.getByTestId('letter-bars').waitFor();
+    await loadModel(page, { choice: 'site:jiangu-tiny', dtype: 'q8', backend: 'wasm' });
+    expect(await modelError(page)).toBeNull();
+    expect(await page.getByTestId('letter-bars').count()).toBe(0);
+    expect(await page.getByTestId('loaded-model').textContent()).toContain("jiangu-tiny (this site's model)");
+    await scoreAndCheckShape(page);
+  });
+});
+
+/** Scores again and expects four bars (q8's numbers differ from the fp32 reference). */
+async function scoreAndCheckShape(page: Page) {
+  await page.getByTestId('score').click();
+  await page.getByTestId('letter-bars').waitFor();
+  for (const letter of LETTERS) expect(Number.isFinite(Number(await page.getByTestId(`logprob-${letter}`).textContent()))).toBe(true);
+}

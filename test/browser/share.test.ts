@@ -54,9 +54,9 @@ describe('share links', () => {
       const stores = await fresh.page.evaluate(() => indexedDB.databases().then((dbs) => dbs.length));
       expect(stores).toBe(0);
 
-      // Reproducing needs the same data here; with it, the same model and configuration agree on every item.
+      // Reproducing gets the data as Show the questions does; AncientBench has no public files to fetch.
       await fresh.page.getByTestId('reproduce').click();
-      expect(await fresh.page.getByTestId('reproduce-error').textContent()).toContain('download or import it on the Data page first');
+      expect(await fresh.page.getByTestId('reproduce-error').textContent()).toContain('import the same file the link was made on');
       // AncientBench has no public files to fetch: the questions need the same file imported here.
       await fresh.page.getByTestId('shared-show-items').click();
       expect(await fresh.page.getByTestId('shared-items-error').textContent()).toContain('import the same file the link was made on');
@@ -122,6 +122,49 @@ describe('share links', () => {
     expect(await page.getByTestId('classroom-score').textContent()).toBe(`Class ${classRight} · Model ${modelRight} of 3`);
     await page.keyboard.press('ArrowLeft');
     expect(await page.getByTestId('classroom-position').textContent()).toBe(`3 / ${results.length}`);
+    await page.keyboard.press('Escape');
+    await page.waitForURL(/#\/run\//);
+  });
+
+  it("teaches the stored item's own answer when a run's stored gold says otherwise (a forged or altered run file)", async () => {
+    const { page } = session.opened;
+    await page.waitForURL(/#\/run\//); // where the classroom test left it
+    const runId = decodeURIComponent(page.url().split('#/run/')[1]);
+    const results = await readResults(page, runId);
+    const first = results[0];
+    const other = (['A', 'B', 'C', 'D'] as const).find((l) => l !== first.gold && l !== first.prediction)!;
+    // Alter the first result's gold in IndexedDB, as an imported run file could claim it.
+    await page.evaluate(
+      async ({ runId, itemId, gold }) => {
+        const db = await new Promise<IDBDatabase>((resolve, reject) => {
+          const request = indexedDB.open('jiangu');
+          request.onsuccess = () => resolve(request.result);
+          request.onerror = () => reject(request.error);
+        });
+        await new Promise<void>((resolve, reject) => {
+          const tx = db.transaction('results', 'readwrite');
+          const store = tx.objectStore('results');
+          const get = store.get([runId, itemId]);
+          get.onsuccess = () => store.put({ ...get.result, gold, correct: get.result.prediction === gold });
+          tx.oncomplete = () => resolve();
+          tx.onerror = () => reject(tx.error);
+        });
+        db.close();
+      },
+      { runId, itemId: first.itemId, gold: other },
+    );
+    await page.goto(`${session.url}/#/classroom/${runId}`);
+    await page.reload();
+    await page.getByTestId('classroom-position').waitFor();
+    await page.keyboard.press(other);
+    await page.keyboard.press('Space');
+    const reveal = await page.getByTestId('classroom-reveal').textContent();
+    expect(reveal).toContain(`Answer: ${first.gold}`);
+    expect(await page.locator(`li[data-letter=${first.gold}]`).getAttribute('class')).toContain('gold');
+    expect(await page.locator(`li[data-letter=${other}]`).getAttribute('class')).not.toContain('gold');
+    expect(await page.getByTestId('classroom-claimed-gold').textContent()).toContain(`The run file says the answer is ${other}`);
+    // The class guessed the file's answer: not counted right; the model is scored against the key too.
+    expect(await page.getByTestId('classroom-score').textContent()).toBe(`Class 0 · Model ${first.prediction === first.gold ? 1 : 0} of 1`);
     await page.keyboard.press('Escape');
     await page.waitForURL(/#\/run\//);
   });
@@ -193,6 +236,9 @@ describe('share links', () => {
       const text = (await error.textContent()) ?? '';
       expect(text, what).toMatch(/^This link cannot be opened: .+/);
       expect(text, what).toMatch(message);
+      // The page around the message still works: the header's navigation leads on.
+      await page.getByTestId('nav-evaluate').click();
+      await page.getByTestId('eval-kind').waitFor();
     }
 
     // Strings with markup are data: shown as text, never parsed as HTML, and nothing in them runs.

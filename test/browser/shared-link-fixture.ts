@@ -17,7 +17,11 @@ export interface FabricatedLink {
   rows: { itemId: string; prediction: OptionLetter; gold: OptionLetter | null; correct: boolean | null }[];
 }
 
-export async function fabricatedCmmluLink(count: number, options: { tamperSummary?: boolean; hostile?: string } = {}): Promise<FabricatedLink> {
+/**
+ * `hostile`: a string with markup put in the model id and a task name. `modelHost`: a hub model
+ * served from that host (a link that names its own model host).
+ */
+export async function fabricatedCmmluLink(count: number, options: { tamperSummary?: boolean; hostile?: string; modelHost?: string } = {}): Promise<FabricatedLink> {
   const datasetId = 'cmmlu-ancient' as const;
   const items = adaptDataset(datasetId, readCatalogFiles(SHARED_DATA, datasetId))
     .items.filter((item): item is MultipleChoiceItem => item.kind === 'multiple-choice' && item.split === 'test')
@@ -26,7 +30,15 @@ export async function fabricatedCmmluLink(count: number, options: { tamperSummar
   const { run, results } = await fabricatedMcRun({
     id: 'fabricated',
     datasetId,
-    model: { source: options.hostile ? { kind: 'hub', id: options.hostile } : { kind: 'site', name: 'jiangu-tiny' }, dtype: 'fp32', backend: 'wasm' },
+    model: {
+      source: options.hostile
+        ? { kind: 'hub', id: options.hostile }
+        : options.modelHost
+          ? { kind: 'hub', id: 'fixture/jiangu-tiny', revision: 'main', host: options.modelHost }
+          : { kind: 'site', name: 'jiangu-tiny' },
+      dtype: 'fp32',
+      backend: 'wasm',
+    },
     tasks: ['ancient_chinese'],
     datasetFiles: getDataset(datasetId).files.map((f) => ({ path: f.path, sha256: f.sha256! })),
     limitPerTask: count,
@@ -57,5 +69,9 @@ export async function malformedLinks(): Promise<{ what: string; payload: string;
     { what: 'an oversized field', payload: await craft(JSON.stringify({ ...json, config: { ...json.config, appVersion: 'x'.repeat(501) } })), message: /`config\.appVersion` is 501 characters long/ },
     { what: 'an unknown version', payload: await craft(new TextDecoder().decode(header), 2), message: /format version 2; this page reads version 1 only/ },
     { what: 'a deflate bomb', payload: toBase64Url(await deflateRaw(new Uint8Array(10_000_000))), message: /inflates to more than/ },
+    // A `%` not followed by two hex digits used to throw URIError in the router: nothing rendered.
+    { what: 'a stray percent sign', payload: `${payload.slice(0, 20)}%zz${payload.slice(23)}`, message: /not valid base64url: character "%"/ },
+    // A createdAt that is no date used to pass, then throw in the date formatter: "Opening the link…" forever.
+    { what: 'a createdAt that is not a date', payload: await craft(JSON.stringify({ ...json, createdAt: 'yesterday' })), message: /`createdAt` is the string "yesterday"; expected an ISO date/ },
   ];
 }

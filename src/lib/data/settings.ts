@@ -1,10 +1,41 @@
-// The data mirror: a base URL that replaces each dataset's upstream, laid out
-// `<mirror>/<dataset folder>/<original path>`. Set on the Data page (kept in localStorage) or for one
-// visit with `?mirror=<url>` (which wins, so a shared classroom link can carry it).
+// The hosts this device trusts, and the ones a URL asks for. The data mirror (a base URL laid out
+// `<mirror>/<dataset folder>/<original path>`) and the model host (a server with the hub's layout) are
+// trusted when the user set them here (kept in localStorage). `?mirror=` and `?modelHost=` in the page
+// address, and a link's model host, come from whoever wrote the link: they are used only once the user
+// agrees on the page (see hosts.ts for the rule). An agreement lasts for this visit of the page (until
+// it is reloaded or closed) and is not remembered: to trust a host for good, save it on the Data page
+// or type it in the model picker.
+import { jianguError } from '../core/notices/index.ts';
+import { checkHost, httpOrigin, type HostVerdict, type TrustedHosts } from './hosts.ts';
 
-const KEY = 'jiangu.mirror';
+const MIRROR_KEY = 'jiangu.mirror';
+const MODEL_HOST_KEY = 'jiangu.modelHost';
 
-/** Normalises a mirror URL: absolute http(s) (relative paths resolve against the page), no trailing slash. */
+/** Origins agreed to, and declined, on this visit. */
+const agreed = new Set<string>();
+const declined = new Set<string>();
+
+function stored(key: string): string | null {
+  try {
+    return typeof localStorage === 'undefined' ? null : localStorage.getItem(key);
+  } catch {
+    return null;
+  }
+}
+
+function pageBase(): string {
+  return typeof location === 'undefined' ? 'http://localhost/' : location.href;
+}
+
+function urlParam(name: string): string | null {
+  if (typeof location === 'undefined') return null;
+  return new URLSearchParams(location.search).get(name) || null;
+}
+
+/**
+ * Normalises a mirror or model-host URL: absolute http(s) (relative paths resolve against the page),
+ * no trailing slash. Throws 'link.not-a-url' or 'link.not-http' (javascript:, file:, data: …).
+ */
 export function normalizeMirror(value: string, base: string): string | null {
   const trimmed = value.trim();
   if (!trimmed) return null;
@@ -12,20 +43,139 @@ export function normalizeMirror(value: string, base: string): string | null {
   try {
     url = new URL(trimmed, base);
   } catch {
-    throw new Error(`"${trimmed}" is not a URL.`);
+    throw jianguError('link.not-a-url', { value: trimmed.slice(0, 200) });
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`A mirror must be an http(s) URL, not ${url.protocol}`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw jianguError('link.not-http', { value: trimmed.slice(0, 200), scheme: url.protocol });
   return url.href.replace(/\/+$/, '');
 }
 
+/** The same rule for a model host. */
+export const normalizeHost = normalizeMirror;
+
+/** What this device trusts now: this site, the saved mirror and model host, and hosts agreed to on this visit. */
+export function trustedHosts(): TrustedHosts {
+  const base = pageBase();
+  const chosen = [stored(MIRROR_KEY), stored(MODEL_HOST_KEY)].flatMap((value) => {
+    const origin = value ? httpOrigin(value, base) : null;
+    return origin ? [origin] : [];
+  });
+  return { site: new URL(base).origin, chosen: [...chosen, ...agreed] };
+}
+
+/** The rule applied to `url` with what this device trusts now. */
+export function hostVerdict(url: string): HostVerdict {
+  return checkHost(url, pageBase(), trustedHosts());
+}
+
+/** The user agreed, on this page, to fetch from `origin` (for this visit only). */
+export function agreeToHost(origin: string): void {
+  declined.delete(origin);
+  agreed.add(origin);
+}
+
+/** The user chose the pinned or saved sources over `origin` (for this visit). */
+export function declineHost(origin: string): void {
+  agreed.delete(origin);
+  declined.add(origin);
+}
+
+/** A host in the URL or a link that waits for the user's answer: what to name in the question. */
+export interface HostRequest {
+  /** The URL as given (normalised). */
+  url: string;
+  origin: string;
+  /** `other.example` (with its port, if any): what the page names. */
+  host: string;
+}
+
+/**
+ * Whether `url` (from a link or the page address) needs the user's answer before it is used: null
+ * when it is trusted already or was declined; the request otherwise. Not-http URLs are never asked
+ * about (they are refused where they are normalised).
+ */
+export function pendingRequest(url: string | null): HostRequest | null {
+  if (!url) return null;
+  const verdict = hostVerdict(url);
+  if (verdict.allowed || verdict.reason !== 'needs-consent' || declined.has(verdict.origin)) return null;
+  return { url, origin: verdict.origin, host: verdict.host };
+}
+
+/** The `?mirror=` of the page address, normalised; null when absent or not an http(s) URL. */
+export function urlMirror(): string | null {
+  const raw = urlParam('mirror');
+  if (!raw) return null;
+  try {
+    return normalizeMirror(raw, pageBase());
+  } catch {
+    return null;
+  }
+}
+
+/** Why the address's `?mirror=` cannot be used at all (not a URL, not http), or null. */
+export function urlMirrorProblem(): unknown {
+  const raw = urlParam('mirror');
+  if (!raw) return null;
+  try {
+    normalizeMirror(raw, pageBase());
+    return null;
+  } catch (error) {
+    return error;
+  }
+}
+
+/** The mirror saved on this device, if any. */
+export function savedMirror(): string | null {
+  return stored(MIRROR_KEY);
+}
+
+/** The address's mirror when it waits for the user's answer (see pendingRequest). */
+export function pendingMirror(): HostRequest | null {
+  return pendingRequest(urlMirror());
+}
+
+/**
+ * The mirror every download uses: the address's `?mirror=` when it is this site or the user agreed to
+ * it on this visit, else the one saved on this device, else none (the pinned upstreams).
+ */
 export function currentMirror(): string | null {
-  const fromUrl = new URLSearchParams(location.search).get('mirror');
-  if (fromUrl) return normalizeMirror(fromUrl, location.href);
-  return localStorage.getItem(KEY);
+  const fromUrl = urlMirror();
+  if (fromUrl && hostVerdict(fromUrl).allowed) return fromUrl;
+  return savedMirror();
 }
 
 export function saveMirror(value: string | null): void {
-  const normalized = value === null ? null : normalizeMirror(value, location.href);
-  if (normalized) localStorage.setItem(KEY, normalized);
-  else localStorage.removeItem(KEY);
+  const normalized = value === null ? null : normalizeMirror(value, pageBase());
+  if (normalized) localStorage.setItem(MIRROR_KEY, normalized);
+  else localStorage.removeItem(MIRROR_KEY);
+}
+
+/** The model host saved on this device (typed in the model picker), if any. */
+export function savedModelHost(): string | null {
+  return stored(MODEL_HOST_KEY);
+}
+
+/** Keeps a model host the user typed, so it is trusted on later visits; null forgets it. */
+export function saveModelHost(value: string | null): void {
+  const normalized = value === null ? null : normalizeHost(value, pageBase());
+  if (normalized) localStorage.setItem(MODEL_HOST_KEY, normalized);
+  else localStorage.removeItem(MODEL_HOST_KEY);
+}
+
+/** The `?modelHost=` of the page address, normalised; null when absent or not an http(s) URL. */
+export function urlModelHost(): string | null {
+  const raw = urlParam('modelHost');
+  if (!raw) return null;
+  try {
+    return normalizeHost(raw, pageBase());
+  } catch {
+    return null;
+  }
+}
+
+/** Throws 'link.host-not-agreed' (or 'link.not-http') unless a fetch to `url` is allowed now. */
+export function assertHostAllowed(url: string): void {
+  const verdict = hostVerdict(url);
+  if (verdict.allowed) return;
+  if (verdict.reason === 'not-http') throw jianguError('link.not-http', { value: url.slice(0, 200), scheme: verdict.scheme ?? '?' });
+  throw jianguError('link.host-not-agreed', { host: verdict.host });
 }

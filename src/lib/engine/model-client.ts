@@ -20,7 +20,10 @@ import type {
   WorkerRequest,
   WorkerStats,
 } from './messages.ts';
-import type { Notice } from '../core/notices/index.ts';
+import { noticeOf, renderNotice, type Notice } from '../core/notices/index.ts';
+import { isSiteModelName } from '../core/models/model-names.ts';
+import { assertHostAllowed } from '../data/settings.ts';
+import type { ModelSource } from './messages.ts';
 import { modelError } from './model-errors.ts';
 
 /** A failure the worker reported (or the worker's death), with a code the page can act on. */
@@ -72,8 +75,14 @@ export class ModelClient {
     });
   }
 
-  /** Loads a model, replacing the one loaded before. */
+  /**
+   * Loads a model, replacing the one loaded before. Refused before the worker is asked when the source
+   * breaks the host rule (src/lib/data/hosts.ts): a model host from a link or the page address that
+   * the user has not agreed to, a non-http host, or a site folder name that is not one path segment.
+   */
   load(params: LoadParams, options: RequestOptions & { onProgress?: (p: LoadProgress) => void } = {}): Promise<LoadResult> {
+    const refused = refusal(params.source);
+    if (refused) return Promise.reject(refused);
     return this.request('load', params, options, { onProgress: options.onProgress });
   }
 
@@ -156,5 +165,20 @@ export class ModelClient {
     this.dead = new ModelError(info);
     for (const pending of this.pending.values()) pending.reject(this.dead);
     this.pending.clear();
+  }
+}
+
+/** Why a load of `source` may not start, or null. */
+function refusal(source: ModelSource): ModelError | null {
+  if (source.kind === 'site') {
+    return isSiteModelName(source.name) ? null : new ModelError(modelError('bad-request', 'link.site-model-name', [{ name: source.name.slice(0, 200) }]));
+  }
+  if (!source.host) return null;
+  try {
+    assertHostAllowed(source.host);
+    return null;
+  } catch (error) {
+    const n = noticeOf(error);
+    return new ModelError({ code: 'bad-request', notice: n, message: renderNotice(n, 'en') });
   }
 }

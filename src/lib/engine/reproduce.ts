@@ -8,6 +8,7 @@ import { pairedAgreement } from '../core/metrics/mcnemar.ts';
 import { getDataset } from '../store/datasets.ts';
 import { deleteRun } from '../store/runs.ts';
 import type { JianguDatabase } from '../store/schema.ts';
+import { jianguError } from '../core/notices/index.ts';
 import { createGenRun, createMcRun } from './run-setup.ts';
 
 /** How a set of files differs from the link's (`<path> differs`, `the file lists differ`), or null when they are the same. */
@@ -21,25 +22,41 @@ export function filesDifference(have: readonly { path: string; sha256: string | 
 /** Refuses (with what to do) when this browser does not hold the exact files the link names. */
 export async function checkSharedData(db: JianguDatabase, shared: SharedRun): Promise<void> {
   const stored = await getDataset(db, shared.datasetId);
-  if (!stored) throw new Error(`Reproducing needs ${shared.datasetId}: download or import it on the Data page first.`);
+  if (!stored) throw jianguError('link.data-missing', { dataset: shared.datasetId });
   const difference = filesDifference(stored.files, shared.config.datasetFiles);
-  if (difference) throw new Error(`The stored ${shared.datasetId} is not the data the link was made on (${difference}): import the same files and try again.`);
+  if (difference) throw jianguError('link.data-differs', { dataset: shared.datasetId, difference });
 }
 
-/** The sharer's model; a hub revision like `main` moves, so the commit their files came from when the link names it. */
-function sharedModel(shared: SharedRun): RunModel {
+/**
+ * Where the reproduction loads the model from: the link's own model host (only once the user agreed
+ * to it: the model client refuses it otherwise), or the hub in its place.
+ */
+export type ModelHostChoice = 'link' | 'hub';
+
+/**
+ * The sharer's model; a hub revision like `main` moves, so the commit their files came from when the
+ * link names it. With `hub`, a host the link names is dropped: the same id and revision from the hub.
+ */
+function sharedModel(shared: SharedRun, modelHost: ModelHostChoice): RunModel {
   const commit = shared.environment?.modelCommit;
   const model = shared.config.model;
-  return commit && model.source.kind === 'hub' ? { ...model, source: { ...model.source, revision: commit } } : model;
+  if (model.source.kind !== 'hub') return model;
+  const { host, ...rest } = model.source;
+  const source = { ...rest, ...(commit ? { revision: commit } : {}), ...(host && modelHost === 'link' ? { host } : {}) };
+  return { ...model, source };
 }
 
 /** A new run with the shared configuration, refused (and removed) unless it selects the same items. */
-export async function createReproduction(db: JianguDatabase, shared: SharedMcRun): Promise<McRunRecord>;
-export async function createReproduction(db: JianguDatabase, shared: SharedGenRun): Promise<GenRunRecord>;
-export async function createReproduction(db: JianguDatabase, shared: SharedRun): Promise<RunRecord>;
-export async function createReproduction(db: JianguDatabase, shared: SharedRun): Promise<RunRecord> {
+export interface ReproductionOptions {
+  /** Default `link`: the model host the link names, if any (refused at load unless agreed to). */
+  modelHost?: ModelHostChoice;
+}
+export async function createReproduction(db: JianguDatabase, shared: SharedMcRun, options?: ReproductionOptions): Promise<McRunRecord>;
+export async function createReproduction(db: JianguDatabase, shared: SharedGenRun, options?: ReproductionOptions): Promise<GenRunRecord>;
+export async function createReproduction(db: JianguDatabase, shared: SharedRun, options?: ReproductionOptions): Promise<RunRecord>;
+export async function createReproduction(db: JianguDatabase, shared: SharedRun, options: ReproductionOptions = {}): Promise<RunRecord> {
   await checkSharedData(db, shared);
-  const base = { model: sharedModel(shared), datasetId: shared.datasetId, tasks: shared.config.tasks, limitPerTask: shared.config.limitPerTask, chatTemplate: shared.config.chatTemplate };
+  const base = { model: sharedModel(shared, options.modelHost ?? 'link'), datasetId: shared.datasetId, tasks: shared.config.tasks, limitPerTask: shared.config.limitPerTask, chatTemplate: shared.config.chatTemplate };
   const run =
     shared.kind === 'multiple-choice'
       ? await createMcRun(db, {
@@ -52,7 +69,7 @@ export async function createReproduction(db: JianguDatabase, shared: SharedRun):
       : await createGenRun(db, { ...base, maxNewTokens: shared.config.maxNewTokens, decoding: shared.config.decoding });
   if ((await itemIdsHash(run.config.itemIds)) !== shared.config.itemIdsHash) {
     await deleteRun(db, run.id);
-    throw new Error('The same configuration selects different items here than in the shared run, so its results cannot be compared.');
+    throw jianguError('link.other-items');
   }
   return run;
 }

@@ -58,6 +58,32 @@ describe('createReproduction', () => {
     await expect(createReproduction(db, other)).rejects.toThrow(/is not the data the link was made on/);
     db.close();
   });
+
+  it("keeps a link's model host only when asked to (the user agreed); otherwise the same model from the hub", async () => {
+    const db = await freshDb();
+    const items = makeItems('aclue', [{ task: '通假字', dev: 5, test: 6 }]);
+    await saveDataset(db, makeRecord('aclue', items), items);
+    const model = { source: { kind: 'hub' as const, id: 'org/model', revision: 'main', host: 'https://other.example/hf' }, dtype: 'fp32' as const, backend: 'wasm' as const };
+    const original = await createMcRun(db, { model, datasetId: 'aclue', tasks: ['通假字'], shots: 0, limitPerTask: null, chatTemplate: false });
+    const shared = await decodeShareLink(await encodeShareLink(original, [], {}));
+    if (shared.kind !== 'multiple-choice') throw new Error('expected a multiple-choice link');
+    expect((await createReproduction(db, shared, { modelHost: 'link' })).config.model.source).toEqual(model.source);
+    expect((await createReproduction(db, shared, { modelHost: 'hub' })).config.model.source).toEqual({ kind: 'hub', id: 'org/model', revision: 'main' });
+    db.close();
+  });
+
+  it("says what is missing as a 'link.*' notice", async () => {
+    const db = await freshDb();
+    const items = makeItems('aclue', [{ task: '通假字', dev: 5, test: 6 }]);
+    await saveDataset(db, makeRecord('aclue', items), items);
+    const model = { source: { kind: 'site' as const, name: 'jiangu-tiny' }, dtype: 'fp32' as const, backend: 'wasm' as const };
+    const original = await createMcRun(db, { model, datasetId: 'aclue', tasks: ['通假字'], shots: 0, limitPerTask: null, chatTemplate: false });
+    const shared = await decodeShareLink(await encodeShareLink(original, [], {}));
+    const empty = await freshDb();
+    await expect(createReproduction(empty, shared)).rejects.toMatchObject({ notice: { code: 'link.data-missing', params: { dataset: 'aclue' } } });
+    db.close();
+    empty.close();
+  });
 });
 
 describe('filesDifference', () => {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { OptionLetter } from '../../../src/lib/core/benchmarks/types.ts';
 import type { GenItemResult, GenRunRecord, McItemResult, McRunRecord } from '../../../src/lib/core/record/run.ts';
 import { deflateRaw, frame, fromBase64Url, inflateRaw, toBase64Url, unframe } from '../../../src/lib/core/record/share-bytes.ts';
+import { renderNotice } from '../../../src/lib/core/notices/index.ts';
 import { decodeShareLink, encodeShareLink, itemIdsHash, outputsHash, ShareLinkError, shareUrl } from '../../../src/lib/core/record/share-link.ts';
 
 const HASH = 'a'.repeat(64);
@@ -253,6 +254,40 @@ describe('share link refusals', () => {
       } catch (e) {
         expect(e).toBeInstanceOf(ShareLinkError);
       }
+    }
+  });
+
+  it('refuses fields a formatter or a fetch would choke on: a createdAt that is not a date, a model host that is not http(s), an odd site model name', async () => {
+    const { header, packed } = await validMc();
+    const config = header.config as Record<string, unknown>;
+    const model = config.model as Record<string, unknown>;
+    for (const createdAt of ['yesterday', '2026-13-45T99:99:99Z', '2026-11-30', '']) {
+      expect(await rejection(await craft({ ...header, createdAt }, packed)), createdAt).toMatch(/`createdAt` is .*; expected an ISO date and time/);
+    }
+    for (const host of ['javascript:alert(1)', 'file:///etc/passwd', 'not a url']) {
+      const forged = { ...config, model: { ...model, source: { kind: 'hub', id: 'org/model', host } } };
+      expect(await rejection(await craft({ ...header, config: forged }, packed)), host).toMatch(/`config\.model\.source\.host` .*; expected an http\(s\) URL/);
+    }
+    for (const name of ['..', '../secret', 'a/b', '.hidden', 'a..b']) {
+      const forged = { ...config, model: { ...model, source: { kind: 'site', name } } };
+      expect(await rejection(await craft({ ...header, config: forged }, packed)), name).toMatch(/`config\.model\.source\.name` .*; expected a model folder name/);
+    }
+    // What passes still decodes: an https host and a plain folder name.
+    const hosted = { ...config, model: { ...model, source: { kind: 'hub', id: 'org/model', host: 'https://mirror.example/hf' } } };
+    const decoded = await decodeShareLink(await craft({ ...header, config: hosted }, packed));
+    expect(decoded.config.model.source).toEqual({ kind: 'hub', id: 'org/model', host: 'https://mirror.example/hf' });
+  });
+
+  it("gives every refusal as a 'link.*' notice, worded in both languages", async () => {
+    const { header, packed } = await validMc();
+    try {
+      await decodeShareLink(await craft({ ...header, createdAt: 'soon' }, packed));
+      throw new Error('decoded without error');
+    } catch (e) {
+      const n = (e as ShareLinkError).notice;
+      expect(n.code).toBe('link.field-invalid');
+      expect(n.params).toMatchObject({ path: 'createdAt' });
+      expect(renderNotice(n, 'zh')).toContain('链接字段 `createdAt`');
     }
   });
 });

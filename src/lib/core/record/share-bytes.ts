@@ -1,6 +1,6 @@
 // The byte side of a share link: base64url, deflate-raw through (De)CompressionStream, and the
 // frame that holds a JSON header and the 2-bit packed letters. Every failure is a ShareLinkError.
-import { ShareLinkError } from './share-types.ts';
+import { ShareLinkError, shareLinkError } from './share-types.ts';
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 const LOOKUP = new Map([...ALPHABET].map((c, i) => [c, i]));
@@ -18,7 +18,7 @@ export function toBase64Url(bytes: Uint8Array): string {
 
 /** Strict: only the base64url alphabet, no padding, no whitespace, no impossible length. */
 export function fromBase64Url(text: string): Uint8Array {
-  if (text.length % 4 === 1) throw new ShareLinkError(`The link is not valid base64url: its length (${text.length}) cannot come from any bytes; it was probably cut off when copied.`);
+  if (text.length % 4 === 1) throw shareLinkError('link.base64-length', { chars: text.length });
   const out = new Uint8Array(Math.floor((text.length * 3) / 4));
   let acc = 0;
   let bits = 0;
@@ -26,8 +26,7 @@ export function fromBase64Url(text: string): Uint8Array {
   for (let i = 0; i < text.length; i++) {
     const v = LOOKUP.get(text[i]);
     if (v === undefined) {
-      const shown = JSON.stringify(text[i]);
-      throw new ShareLinkError(`The link is not valid base64url: character ${shown} at position ${i} is not one of A–Z a–z 0–9 - _.`);
+      throw shareLinkError('link.base64-char', { char: JSON.stringify(text[i]), at: i });
     }
     acc = (acc << 6) | v;
     bits += 6;
@@ -53,7 +52,7 @@ async function pipe(stream: CompressionStream | DecompressionStream, input: Uint
     total += value.length;
     if (total > maxBytes) {
       reader.cancel().catch(() => undefined);
-      throw new ShareLinkError(`The link inflates to more than ${maxBytes} bytes, the most a share link may hold.`);
+      throw shareLinkError('link.inflates-too-big', { max: maxBytes });
     }
     chunks.push(value);
   }
@@ -76,7 +75,7 @@ export async function inflateRaw(bytes: Uint8Array, maxBytes: number): Promise<U
     return await pipe(new DecompressionStream('deflate-raw'), bytes, maxBytes);
   } catch (e) {
     if (e instanceof ShareLinkError) throw e;
-    throw new ShareLinkError('The link is not valid deflate data: it is truncated or corrupted (was all of it copied?).');
+    throw shareLinkError('link.bad-deflate');
   }
 }
 
@@ -106,10 +105,10 @@ export function frame(version: number, header: Uint8Array, packed: Uint8Array): 
 }
 
 export function unframe(bytes: Uint8Array, maxHeaderBytes: number): { version: number; header: Uint8Array; packed: Uint8Array } {
-  if (bytes.length < 5) throw new ShareLinkError(`The link's data is ${bytes.length} bytes, too short for even its version and header length.`);
+  if (bytes.length < 5) throw shareLinkError('link.frame-too-short', { bytes: bytes.length });
   const version = bytes[0];
   const length = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(1);
-  if (length > maxHeaderBytes) throw new ShareLinkError(`The link's header is ${length} bytes; the most is ${maxHeaderBytes}.`);
-  if (5 + length > bytes.length) throw new ShareLinkError(`The link's header says ${length} bytes but only ${bytes.length - 5} follow.`);
+  if (length > maxHeaderBytes) throw shareLinkError('link.header-too-big', { bytes: length, max: maxHeaderBytes });
+  if (5 + length > bytes.length) throw shareLinkError('link.header-cut', { bytes: length, follow: bytes.length - 5 });
   return { version, header: bytes.subarray(5, 5 + length), packed: bytes.subarray(5 + length) };
 }

@@ -20,8 +20,9 @@ import type { DatasetId, OptionLetter } from '../benchmarks/types.ts';
 import { sha256Hex } from '../protocols/template-hash.ts';
 import type { GenItemResult, ItemResult, McItemResult, RunRecord } from './run.ts';
 import { deflateRaw, frame, fromBase64Url, inflateRaw, pack2, toBase64Url, unframe, unpack2 } from './share-bytes.ts';
-import { SHARE_LIMITS, SHARE_LINK_VERSION, ShareLinkError, type SharedEnvironment, type SharedGenRun, type SharedMcRun, type SharedRun } from './share-types.ts';
-import { environment, genConfig, hash, int, mcConfig, object, summary, text } from './share-validate.ts';
+import { SHARE_LIMITS, SHARE_LINK_VERSION, ShareLinkError, shareLinkError, type SharedEnvironment, type SharedGenRun, type SharedMcRun, type SharedRun } from './share-types.ts';
+import { environment, genConfig, hash, int, isoDate, mcConfig, object, summary } from './share-validate.ts';
+import { notice, noticeOf, renderNotice } from '../notices/index.ts';
 
 const LETTERS: readonly OptionLetter[] = ['A', 'B', 'C', 'D'];
 const STATUS_LETTER = 0;
@@ -103,8 +104,8 @@ export async function encodeShareLink(run: RunRecord, results: readonly ItemResu
   try {
     await decodeShareLink(payload);
   } catch (e) {
-    const message = e instanceof Error ? e.message : String(e);
-    throw new ShareLinkError(`This run cannot be shared as a link: ${message}`);
+    const why = noticeOf(e);
+    throw new ShareLinkError(notice('link.cannot-share', { en: renderNotice(why, 'en'), zh: renderNotice(why, 'zh') }), { cause: e });
   }
   return payload;
 }
@@ -127,40 +128,39 @@ export async function decodeShareLink(payload: string): Promise<SharedRun> {
     return await decode(payload);
   } catch (e) {
     if (e instanceof ShareLinkError) throw e;
-    throw new ShareLinkError(`The link could not be read: ${e instanceof Error ? e.message : String(e)}`);
+    throw shareLinkError('link.unreadable', { detail: e instanceof Error ? e.message : String(e) });
   }
 }
 
 async function decode(payload: string): Promise<SharedRun> {
-  if (typeof payload !== 'string') throw new ShareLinkError('The link payload is not text.');
-  if (payload.length === 0) throw new ShareLinkError('The link is empty: nothing follows #/shared/.');
-  if (payload.length > SHARE_LIMITS.payloadChars) throw new ShareLinkError(`The link payload is ${payload.length} characters; the most is ${SHARE_LIMITS.payloadChars}.`);
+  if (typeof payload !== 'string' || payload.length === 0) throw shareLinkError('link.empty');
+  if (payload.length > SHARE_LIMITS.payloadChars) throw shareLinkError('link.payload-too-long', { chars: payload.length, max: SHARE_LIMITS.payloadChars });
   const bytes = await inflateRaw(fromBase64Url(payload), MAX_INFLATED);
   if (bytes.length > 0 && bytes[0] !== SHARE_LINK_VERSION) {
-    throw new ShareLinkError(`The link has format version ${bytes[0]}; this page reads version ${SHARE_LINK_VERSION} only (it may come from a newer Jiangu).`);
+    throw shareLinkError('link.version', { version: bytes[0], supported: SHARE_LINK_VERSION });
   }
   const framed = unframe(bytes, SHARE_LIMITS.headerBytes);
   let json: unknown;
   try {
     json = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(framed.header));
   } catch {
-    throw new ShareLinkError("The link inflates correctly but its header is not valid UTF-8 JSON.");
+    throw shareLinkError('link.header-not-json');
   }
   if (typeof json !== 'object' || json === null || Array.isArray(json)) object(json, 'header', []);
   const kind = (json as Record<string, unknown>).kind;
   if (kind === 'multiple-choice') return mcRun(json, framed.packed);
   if (kind === 'generation') return genRun(json, framed.packed);
-  throw new ShareLinkError(`The link's field \`kind\` is ${JSON.stringify(typeof kind === 'string' ? kind.slice(0, 60) : kind ?? null)}; expected "multiple-choice" or "generation".`);
+  throw shareLinkError('link.kind-unknown', { found: JSON.stringify(typeof kind === 'string' ? kind.slice(0, 60) : kind ?? null) });
 }
 
 const BASE_KEYS = ['kind', 'datasetId', 'createdAt', 'environment', 'summary', 'config'] as const;
 
 function base(h: Record<string, unknown>, configDatasetId: DatasetId) {
-  if (h.datasetId !== configDatasetId) throw new ShareLinkError(`The link's field \`datasetId\` (${JSON.stringify(h.datasetId)}) differs from \`config.datasetId\` (${JSON.stringify(configDatasetId)}).`);
+  if (h.datasetId !== configDatasetId) throw shareLinkError('link.dataset-mismatch', { header: String(JSON.stringify(h.datasetId) ?? 'missing').slice(0, 80), config: JSON.stringify(configDatasetId) });
   return {
     version: SHARE_LINK_VERSION,
     datasetId: configDatasetId,
-    createdAt: text(h.createdAt, 'createdAt'),
+    createdAt: isoDate(h.createdAt, 'createdAt'),
     environment: environment(h.environment),
     summary: summary(h.summary),
   } as const;
@@ -170,19 +170,19 @@ function mcRun(json: unknown, packed: Uint8Array): SharedMcRun {
   const h = object(json, 'header', [...BASE_KEYS, 'n', 'gaps']);
   const config = mcConfig(h.config);
   const n = int(h.n, 'n', 0, SHARE_LIMITS.predictions);
-  if (n > config.itemCount) throw new ShareLinkError(`The link holds ${n} predictions but its run has ${config.itemCount} items (\`n\` must not exceed \`config.itemCount\`).`);
-  if (typeof h.gaps !== 'boolean') throw new ShareLinkError(`The link's field \`gaps\` must be true or false.`);
+  if (n > config.itemCount) throw shareLinkError('link.too-many-predictions', { n, items: config.itemCount });
+  if (typeof h.gaps !== 'boolean') throw shareLinkError('link.field-invalid', { path: 'gaps', found: JSON.stringify(h.gaps) ?? 'missing', expected: 'true or false' });
   const plane = Math.ceil(n / 4);
   const expected = h.gaps ? 2 * plane : plane;
   if (packed.length !== expected) {
-    throw new ShareLinkError(`The link's predictions take ${packed.length} bytes; ${n} predictions need exactly ${expected} (${packed.length > expected ? 'more predictions than the header says' : 'the data is cut short'}).`);
+    throw shareLinkError('link.predictions-size', { bytes: packed.length, n, expected, more: packed.length > expected });
   }
   const predictions: (OptionLetter | null)[] = unpack2(packed.subarray(0, plane), n).map((code) => LETTERS[code]);
   const unscored: number[] = [];
   if (h.gaps) {
     unpack2(packed.subarray(plane), n).forEach((code, i) => {
       if (code === STATUS_LETTER) return;
-      if (code !== STATUS_NULL && code !== STATUS_UNSCORED) throw new ShareLinkError(`The link's status for prediction ${i} is ${code}; expected 0 (letter), 1 (no letter) or 2 (no result).`);
+      if (code !== STATUS_NULL && code !== STATUS_UNSCORED) throw shareLinkError('link.prediction-status', { index: i, code });
       if (code === STATUS_UNSCORED) unscored.push(i);
       predictions[i] = null;
     });
@@ -193,7 +193,7 @@ function mcRun(json: unknown, packed: Uint8Array): SharedMcRun {
 function genRun(json: unknown, packed: Uint8Array): SharedGenRun {
   const h = object(json, 'header', [...BASE_KEYS, 'outputsHash', 'outputCount']);
   const config = genConfig(h.config);
-  if (packed.length !== 0) throw new ShareLinkError(`A generation link carries no predictions, but ${packed.length} bytes follow its header.`);
+  if (packed.length !== 0) throw shareLinkError('link.generation-extra-bytes', { bytes: packed.length });
   const outputCount = int(h.outputCount, 'outputCount', 0, config.itemCount);
   return { kind: 'generation', ...base(h, config.datasetId), config, outputsHash: hash(h.outputsHash, 'outputsHash'), outputCount };
 }

@@ -4,6 +4,7 @@
 import type { DatasetId, OptionLetter } from '../benchmarks/types.ts';
 import type { Backend } from '../models/model-types.ts';
 import type { GenRunConfig, McRunConfig } from './run.ts';
+import { JianguError, notice, type NoticeCode, type ParamArgs } from '../notices/index.ts';
 
 /** The only format version this build reads and writes (byte 0 of the inflated payload). */
 export const SHARE_LINK_VERSION = 1;
@@ -23,8 +24,13 @@ export const SHARE_LIMITS = {
 } as const;
 
 /** Thrown by the codec for anything wrong with a link (or a run that cannot be shared); never anything else. */
-export class ShareLinkError extends Error {
+export class ShareLinkError extends JianguError {
   override readonly name = 'ShareLinkError';
+}
+
+/** `throw shareLinkError('link.field-invalid', { … })`: a ShareLinkError carrying a 'link.*' notice. */
+export function shareLinkError<C extends NoticeCode>(code: C, ...params: ParamArgs<C>): ShareLinkError {
+  return new ShareLinkError(notice(code, ...params));
 }
 
 /** The run configuration a link carries: everything but the item ids, which it replaces by their count and hash. */

@@ -4,9 +4,10 @@
 // extra field) reaches a caller.
 import type { DatasetId } from '../benchmarks/types.ts';
 import type { Backend, BackendChoice, Dtype, ModelSource } from '../models/model-types.ts';
+import { isSiteModelName } from '../models/model-names.ts';
 import type { McProtocolId } from '../protocols/mc-protocols.ts';
 import type { Decoding, McRunConfig, RunModel } from './run.ts';
-import { SHARE_LIMITS, ShareLinkError, type SharedEnvironment, type SharedGenConfig, type SharedMcConfig } from './share-types.ts';
+import { SHARE_LIMITS, shareLinkError, type SharedEnvironment, type SharedGenConfig, type SharedMcConfig } from './share-types.ts';
 
 type Obj = Record<string, unknown>;
 
@@ -23,7 +24,7 @@ const FORBIDDEN_CHARS = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/
 const SHA256_HEX = /^[0-9a-f]{64}$/;
 
 function fail(path: string, expected: string, value: unknown): never {
-  throw new ShareLinkError(`The link's field \`${path}\` is ${describe(value)}; expected ${expected}.`);
+  throw shareLinkError('link.field-invalid', { path, found: describe(value), expected });
 }
 
 function describe(value: unknown): string {
@@ -39,7 +40,7 @@ export function object(value: unknown, path: string, keys: readonly string[], op
   if (typeof value !== 'object' || value === null || Array.isArray(value)) fail(path, 'an object', value);
   const allowed = new Set([...keys, ...optional]);
   for (const key of Object.keys(value)) {
-    if (!allowed.has(key)) throw new ShareLinkError(`The link's field \`${path}\` has an unknown field ${JSON.stringify(key.slice(0, 60))}; this version knows ${[...allowed].join(', ')}.`);
+    if (!allowed.has(key)) throw shareLinkError('link.field-unknown', { path, key: JSON.stringify(key.slice(0, 60)), known: [...allowed] });
   }
   for (const key of keys) if (!(key in value)) fail(`${path}.${key}`, 'a value', undefined);
   return value as Obj;
@@ -47,10 +48,32 @@ export function object(value: unknown, path: string, keys: readonly string[], op
 
 export function text(value: unknown, path: string): string {
   if (typeof value !== 'string') fail(path, 'a string', value);
-  if (value.length > SHARE_LIMITS.stringChars) throw new ShareLinkError(`The link's field \`${path}\` is ${value.length} characters long; the most is ${SHARE_LIMITS.stringChars}.`);
+  if (value.length > SHARE_LIMITS.stringChars) throw shareLinkError('link.field-too-long', { path, chars: value.length, max: SHARE_LIMITS.stringChars });
   const bad = FORBIDDEN_CHARS.exec(value);
-  if (bad) throw new ShareLinkError(`The link's field \`${path}\` contains the control character U+${bad[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')} at position ${bad.index}; link strings may not hold control characters.`);
+  if (bad) throw shareLinkError('link.field-control-char', { path, codepoint: bad[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0'), at: bad.index });
   return value;
+}
+
+/** An absolute http(s) URL: a link's model host is fetched from (once the user agrees), so nothing else may pass. */
+function httpUrl(value: unknown, path: string): string {
+  const s = text(value, path);
+  let url: URL | null = null;
+  try {
+    url = new URL(s);
+  } catch {
+    url = null;
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) fail(path, 'an http(s) URL', s);
+  return s;
+}
+
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
+
+/** An ISO 8601 date and time that Date reads (the page formats it; an invalid date would throw there). */
+export function isoDate(value: unknown, path: string): string {
+  const s = text(value, path);
+  if (!ISO_DATE.test(s) || !Number.isFinite(Date.parse(s))) fail(path, 'an ISO date and time such as 2026-11-30T12:00:00.000Z', s);
+  return s;
 }
 
 export function hash(value: unknown, path: string): string {
@@ -80,7 +103,7 @@ function oneOf<T extends string>(value: unknown, path: string, set: Record<T, tr
 
 export function list<T>(value: unknown, path: string, max: number, item: (v: unknown, path: string) => T): T[] {
   if (!Array.isArray(value)) fail(path, 'a list', value);
-  if (value.length > max) throw new ShareLinkError(`The link's field \`${path}\` has ${value.length} entries; the most is ${max}.`);
+  if (value.length > max) throw shareLinkError('link.list-too-long', { path, entries: value.length, max });
   return value.map((v, i) => item(v, `${path}[${i}]`));
 }
 
@@ -95,10 +118,12 @@ function model(value: unknown, path: string): RunModel {
     object(s, `${path}.source`, ['kind', 'id'], ['revision', 'host']);
     source = { kind, id: text(s.id, `${path}.source.id`) };
     if (s.revision !== undefined) source.revision = text(s.revision, `${path}.source.revision`);
-    if (s.host !== undefined) source.host = text(s.host, `${path}.source.host`);
+    if (s.host !== undefined) source.host = httpUrl(s.host, `${path}.source.host`);
   } else {
     object(s, `${path}.source`, ['kind', 'name']);
-    source = { kind, name: text(s.name, `${path}.source.name`) };
+    const name = text(s.name, `${path}.source.name`);
+    if (!isSiteModelName(name)) fail(`${path}.source.name`, 'a model folder name (letters, digits, ".", "-", "_"; no ".." or slashes)', name);
+    source = { kind, name };
   }
   return { source, dtype: oneOf(o.dtype, `${path}.dtype`, DTYPE_SET), backend: oneOf(o.backend, `${path}.backend`, BACKEND_CHOICES) };
 }
@@ -180,7 +205,7 @@ export function environment(value: unknown): SharedEnvironment | null {
 export function summary(value: unknown): Record<string, number | null> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) fail('summary', 'an object of numbers', value);
   const entries = Object.entries(value);
-  if (entries.length > SHARE_LIMITS.listEntries) throw new ShareLinkError(`The link's field \`summary\` has ${entries.length} entries; the most is ${SHARE_LIMITS.listEntries}.`);
+  if (entries.length > SHARE_LIMITS.listEntries) throw shareLinkError('link.list-too-long', { path: 'summary', entries: entries.length, max: SHARE_LIMITS.listEntries });
   // fromEntries defines own properties, so a key named __proto__ stays a plain key.
   return Object.fromEntries(
     entries.map(([key, v]) => {
