@@ -31,7 +31,8 @@ import type {
 } from '../src/lib/engine/messages.ts';
 import { classifyLoadError, classifyRunError, modelError, type LoadContext } from '../src/lib/engine/model-errors.ts';
 import { applyChatTemplate, encode, idsTensor, onesTensor, RequestError, type Loaded } from './loaded-model.ts';
-import { buildItemPrompt, score, scoreItem } from './scoring.ts';
+import { buildItemPrompt, refuseOverLimit, score, scoreItem } from './scoring.ts';
+import { modelContextOf } from '../src/lib/core/protocols/context-limit.ts';
 import { resolveHubRevision } from './hub-revision.ts';
 
 declare const self: DedicatedWorkerGlobalScope;
@@ -163,6 +164,7 @@ async function load(id: number, params: LoadParams): Promise<LoadResult> {
       loadMs: performance.now() - started,
       transformersVersion: env.version,
       ortVersion: String(env.backends.onnx.versions?.web ?? ''),
+      context: modelContextOf(model.config as unknown as Record<string, unknown>),
     };
     if (source.kind === 'hub') {
       info.resolvedRevision = await resolveHubRevision(source, env.remoteHost, {
@@ -231,6 +233,11 @@ async function generate(id: number, params: GenerateParams): Promise<GenerateRes
   const promptText = params.chatTemplate ? applyChatTemplate(m.tokenizer, params.prompt) : params.prompt;
   const inputIds = encode(m.tokenizer, promptText, true);
   if (inputIds.length === 0) throw new RequestError(modelError('bad-request', 'model.empty-prompt', []));
+  // Past the model's positions the graph fails deep inside; say so instead, naming the item when there is one.
+  const positions = m.info.context?.tokens;
+  if (positions !== undefined && inputIds.length >= positions) {
+    throw new RequestError(modelError('too-long', 'run.item-too-long', [{ itemId: params.itemId ?? '—', tokens: inputIds.length, limit: positions }]));
+  }
   const maxNewTokens = Math.max(1, Math.floor(params.maxNewTokens));
   // Greedy unless asked: results must repeat. Sampling is seeded, so it repeats too.
   const sampling = params.sampling;
@@ -274,6 +281,7 @@ const handlers: { [K in RequestKind]: (id: number, params: RequestMap[K]['params
   generate: (id, params) => generate(id, params),
   generateItem: async (id, params) => {
     const built = buildItemPrompt(requireModel(), params);
+    refuseOverLimit(requireModel(), params, built);
     const generation = await generate(id, { prompt: built.prompt, maxNewTokens: params.maxNewTokens, chatTemplate: params.chatTemplate });
     return {
       prompt: built.prompt,

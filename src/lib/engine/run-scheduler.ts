@@ -1,25 +1,45 @@
 // Runs a stored multiple-choice run to the end: item by item, each result written the moment it
 // exists, so a reload, a closed tab or a crashed worker loses at most the item in flight and
 // "Resume" (this same function) finishes the rest. One tab at a time per run (Web Locks).
+//
+// An item that cannot run never ends the run: a prompt over the context limit even with no exemplars
+// (the limit is the model's own positions, from its config.json, or less if the user asked) and an
+// item the model throws on are stored as failed results with their reason, and the run goes on.
+// What would fail every item after it ends the run instead (failed, resumable): a dead worker, out
+// of memory, WebGPU lost, a network error, an unexpected exception. The worker is not restarted
+// here: Resume starts a new one (the page drops a crashed client), and goes on from the item in
+// flight, so nothing is retried behind the user's back.
 import { argmax } from '../core/logprobs.ts';
 import { OPTION_LETTERS, scoreLetters } from '../core/protocols/index.ts';
 import { extractChoiceDetailed } from '../core/metrics/index.ts';
 import type { GenerationItem, Item, MultipleChoiceItem, OptionLetter } from '../core/benchmarks/types.ts';
-import type { BackendCheck, GenItemResult, GenRunRecord, ItemResult, LetterToken, McItemResult, McRunRecord, RunRecord } from '../core/record/run.ts';
+import type { BackendCheck, GenItemResult, GenRunRecord, ItemResult, LetterToken, McItemResult, McRunRecord, RunContextLimit, RunRecord, StoredNotice } from '../core/record/run.ts';
+import { resolveContextLimit } from '../core/protocols/context-limit.ts';
+import { jianguError, notice, noticeOf, type Notice } from '../core/notices/index.ts';
 import { buildGenerationPrompt } from '../core/protocols/generation.ts';
 import { sha256Hex } from '../data/hash.ts';
 import { loadItems } from '../store/datasets.ts';
 import { getRun, loadResults, saveResult, updateRun } from '../store/runs.ts';
 import type { JianguDatabase } from '../store/schema.ts';
-import type { ModelClient } from './model-client.ts';
-import type { LoadResult, ScoreItemResult } from './messages.ts';
+import { ModelError, type ModelClient } from './model-client.ts';
+import type { LoadProgress, LoadResult, ScoreItemResult } from './messages.ts';
+import { JianguError } from '../core/notices/index.ts';
 
-export class RunLockedError extends Error {
+export class RunLockedError extends JianguError {
   constructor(readonly runId: string) {
-    super('This run is already running in another tab or window. Close it there, or wait for it to finish.');
+    super(notice('run.locked'));
     this.name = 'RunLockedError';
   }
 }
+
+/**
+ * What the run is doing, for the page to say: loading the model (per file, bytes when known),
+ * comparing WebGPU with WASM on the first items, or running the items.
+ */
+export type RunPhase =
+  | { kind: 'loading'; files: Record<string, { loaded: number | null; total: number | null; done: boolean }> }
+  | { kind: 'checking'; done: number; total: number }
+  | { kind: 'running' };
 
 export interface RunProgress {
   done: number;
@@ -34,6 +54,8 @@ export interface ExecuteOptions {
   signal?: AbortSignal;
   onProgress?: (progress: RunProgress) => void;
   onResult?: (result: ItemResult) => void;
+  /** Each change of phase (and each file progress event while loading). */
+  onPhase?: (phase: RunPhase) => void;
   /** Generation runs: each token of the item in flight, as it is produced. */
   onToken?: (itemId: string, text: string) => void;
   /** A second client on WASM for the pre-run check of a WebGPU run; omitted means no check. */
@@ -54,6 +76,16 @@ function lockName(runId: string): string {
   return `jiangu-run:${runId}`;
 }
 
+/**
+ * Whether some tab holds run `runId`'s lock now, i.e. is running it; null where Web Locks are
+ * missing. A stored `running` status that no tab holds was left by a closed or reloaded tab.
+ */
+export async function runLockHeld(runId: string): Promise<boolean | null> {
+  if (typeof navigator === 'undefined' || !navigator.locks?.query) return null;
+  const state = await navigator.locks.query();
+  return (state.held ?? []).some((lock) => lock.name === lockName(runId));
+}
+
 /** Holds the run's Web Lock while `body` runs; refuses at once when another tab holds it. */
 async function withRunLock<T>(runId: string, body: () => Promise<T>): Promise<T> {
   if (typeof navigator === 'undefined' || !navigator.locks) return body();
@@ -72,10 +104,13 @@ async function contextFor(db: JianguDatabase, run: RunRecord): Promise<RunContex
     if (item.kind === 'multiple-choice' && item.split === 'dev') devByTask.set(item.task, [...(devByTask.get(item.task) ?? []), item]);
   }
   const missing = run.config.itemIds.filter((id) => !items.has(id));
-  if (missing.length > 0) {
-    throw new Error(`${missing.length} items of this run are no longer stored (e.g. ${missing[0]}): download ${run.datasetId} again.`);
-  }
+  if (missing.length > 0) throw jianguError('run.items-missing', { count: missing.length, first: missing[0], datasetId: run.datasetId });
   return { run, items, devByTask };
+}
+
+/** The limit applied; records from before it was recorded keep their configuration's. */
+function appliedLimit(run: RunRecord): number {
+  return run.contextLimit?.tokens ?? (run.config.kind === 'multiple-choice' ? run.config.contextLimit : 2048);
 }
 
 function scoreRequest(ctx: RunContext<McRunRecord>, item: MultipleChoiceItem) {
@@ -85,7 +120,7 @@ function scoreRequest(ctx: RunContext<McRunRecord>, item: MultipleChoiceItem) {
     item,
     exemplars: ctx.devByTask.get(item.task) ?? [],
     shots: c.shots,
-    contextLimit: c.contextLimit,
+    contextLimit: appliedLimit(ctx.run),
     chatTemplate: c.chatTemplate,
     reusePrefix: c.prefixReuse,
   };
@@ -118,24 +153,27 @@ async function toResult(run: McRunRecord, index: number, item: MultipleChoiceIte
 }
 
 /** What the first scored item says about the letter tokens, as warnings a reader should see. */
-function letterFindings(scored: ScoreItemResult): { letterTokens: LetterToken[]; warnings: string[] } {
-  const warnings: string[] = [];
+function letterFindings(scored: ScoreItemResult): { letterTokens: LetterToken[]; warnings: Notice[] } {
+  const warnings: Notice[] = [];
   const letterTokens = scored.score.candidates.map((c) => {
-    if (c.tokenCount !== 1) warnings.push(`The letter ${c.text} is ${c.tokenCount} tokens for this tokenizer; only its first token (${c.tokenId}) is scored.`);
-    if (c.mergesWithPrompt) warnings.push(`The letter ${c.text} merges with the prompt's last token when written after it; the scored token ${c.tokenId} is the letter on its own.`);
+    if (c.tokenCount !== 1) warnings.push(notice('run.letter-multi-token', { letter: c.text, tokenCount: c.tokenCount, tokenId: c.tokenId }));
+    if (c.mergesWithPrompt) warnings.push(notice('run.letter-merges', { letter: c.text, tokenId: c.tokenId }));
     return { letter: c.text, tokenId: c.tokenId, singleToken: c.tokenCount === 1 };
   });
   return { letterTokens, warnings };
 }
 
 /** Scores the first items on WASM too and compares; quantized WebGPU kernels are wrong on some devices. */
-async function backendCheck(ctx: RunContext<McRunRecord>, gpu: ModelClient, wasm: ModelClient, count: number, tolerance: number): Promise<BackendCheck> {
+async function backendCheck(ctx: RunContext<McRunRecord>, gpu: ModelClient, wasm: ModelClient, count: number, tolerance: number, onPhase?: (phase: RunPhase) => void): Promise<BackendCheck> {
   const c = ctx.run.config;
   await wasm.load({ source: c.model.source, dtype: c.model.dtype, backend: 'wasm' });
-  const ids = c.itemIds.slice(0, count);
+  // Items too long for the model are left out: they are not run on either backend.
+  const limit = appliedLimit(ctx.run);
+  const ids = c.itemIds.filter((id) => fitsRoughly(ctx.items.get(id) as MultipleChoiceItem, limit)).slice(0, count);
   let maxDiff = 0;
   const mismatched: string[] = [];
-  for (const id of ids) {
+  for (const [k, id] of ids.entries()) {
+    onPhase?.({ kind: 'checking', done: k, total: ids.length });
     const item = ctx.items.get(id) as MultipleChoiceItem;
     const [a, b] = await Promise.all([gpu.scoreItem(scoreRequest(ctx, item)), wasm.scoreItem(scoreRequest(ctx, item))]);
     const la = a.score.candidates.map((x) => x.logProb);
@@ -144,6 +182,15 @@ async function backendCheck(ctx: RunContext<McRunRecord>, gpu: ModelClient, wasm
     if (argmax(la) !== argmax(lb)) mismatched.push(id);
   }
   return { itemIds: ids, tolerance, maxLogProbDiff: maxDiff, mismatchedPredictions: mismatched, passed: mismatched.length === 0 && maxDiff <= tolerance };
+}
+
+/**
+ * A cheap page-side screen for the check's items: a question far longer than the limit in
+ * characters cannot fit (a token covers at most a few characters of Chinese); the worker decides
+ * exactly for the run itself.
+ */
+function fitsRoughly(item: MultipleChoiceItem, limit: number): boolean {
+  return item.question.length + item.options.join('').length <= limit;
 }
 
 function environmentOf(info: LoadResult) {
@@ -164,6 +211,7 @@ async function generateOne(run: GenRunRecord, index: number, item: GenerationIte
   const generated = await client.generate(
     {
       prompt,
+      itemId: item.id,
       maxNewTokens: c.maxNewTokens,
       chatTemplate: c.chatTemplate,
       ...(c.decoding.kind === 'sample' ? { sampling: { topK: c.decoding.topK, topP: c.decoding.topP, seed: c.decoding.seed } } : {}),
@@ -230,11 +278,47 @@ async function scoreOne(db: JianguDatabase, ctx: RunContext<McRunRecord>, index:
     const findings = letterFindings(scored);
     ctx.run = await updateRun<McRunRecord>(db, run.id, { letterTokens: findings.letterTokens, warnings: [...run.warnings, ...findings.warnings] });
   }
-  if (scored.overLimit && !ctx.run.warnings.some((w) => w.startsWith('Some prompts are longer'))) {
-    const warning = `Some prompts are longer than the ${run.config.contextLimit}-token limit even with no exemplars (first: ${item.id}); they were scored as they are.`;
-    ctx.run = await updateRun<McRunRecord>(db, run.id, { warnings: [...ctx.run.warnings, warning] });
-  }
   return toResult(ctx.run, index, item, scored);
+}
+
+/**
+ * Whether `error`, thrown on one item, is that item's alone (its prompt too long; the model threw on
+ * it) rather than something that would fail every item after it (a dead or stopped worker, out of
+ * memory, WebGPU lost, the network, a bug in this code).
+ */
+export function failsOnlyThisItem(error: unknown): boolean {
+  if (!(error instanceof ModelError)) return false;
+  if (error.code === 'too-long' || error.code === 'bad-request') return true;
+  return error.code === 'internal' && error.notice.code === 'model.failed';
+}
+
+/** A failed item as a result: no prediction, not scored, its reason kept (see McItemResult.failure). */
+function failedResult(run: RunRecord, index: number, item: Item, failure: Notice): ItemResult {
+  const base = { runId: run.id, itemId: item.id, task: item.task, index, prompt: '', promptHash: '', tokenCount: typeof failure.params.tokens === 'number' ? failure.params.tokens : 0, completedAt: new Date().toISOString(), failure };
+  if (item.kind === 'multiple-choice') {
+    return {
+      ...base,
+      shotsUsed: 0,
+      exemplarIds: [],
+      letters: OPTION_LETTERS.slice(0, item.options.length) as OptionLetter[],
+      tokenIds: [],
+      logProbs: [],
+      probs: [],
+      prediction: null,
+      gold: item.answer,
+      correct: null,
+      reusedPrefixTokens: 0,
+      forwardMs: 0,
+    };
+  }
+  return { ...base, generationTask: item.generationTask, output: '', outputTokenIds: [], stoppedBy: 'max-tokens', references: item.references, ms: 0 };
+}
+
+/** The applied context limit for a run on a model whose config says `info.context`. */
+function contextLimitFor(run: RunRecord, info: LoadResult): RunContextLimit {
+  const asked = run.contextLimit?.asked ?? 'default';
+  const askedTokens = run.config.kind === 'multiple-choice' ? run.config.contextLimit : 2048;
+  return resolveContextLimit(asked, askedTokens, info.context ?? null);
 }
 
 /**
@@ -246,20 +330,31 @@ async function scoreOne(db: JianguDatabase, ctx: RunContext<McRunRecord>, index:
 export async function executeRun(db: JianguDatabase, runId: string, client: ModelClient, options: ExecuteOptions = {}): Promise<RunRecord> {
   return withRunLock(runId, async () => {
     const stored = await getRun(db, runId);
-    if (!stored) throw new Error(`No run ${runId} is stored.`);
+    if (!stored) throw jianguError('run.not-stored', { runId });
     if (stored.status === 'completed') return stored;
     try {
       const ctx = await contextFor(db, stored);
       ctx.run = await updateRun(db, runId, { status: 'running' });
       const model = ctx.run.config.model;
-      const info = await client.load({ source: model.source, dtype: model.dtype, backend: model.backend });
-      ctx.run = await updateRun(db, runId, { environment: environmentOf(info) });
+      const files: Extract<RunPhase, { kind: 'loading' }>['files'] = {};
+      options.onPhase?.({ kind: 'loading', files: {} });
+      const info = await client.load(
+        { source: model.source, dtype: model.dtype, backend: model.backend },
+        {
+          onProgress: (p: LoadProgress) => {
+            files[p.file] = { loaded: p.loaded ?? files[p.file]?.loaded ?? null, total: p.total ?? files[p.file]?.total ?? null, done: p.status === 'done' };
+            options.onPhase?.({ kind: 'loading', files: { ...files } });
+          },
+        },
+      );
+      ctx.run = await updateRun(db, runId, { environment: environmentOf(info), contextLimit: contextLimitFor(ctx.run, info) });
 
       const mc = ctx.run.config.kind === 'multiple-choice' ? (ctx as RunContext<McRunRecord>) : null;
       if (mc && mc.run.config.scoring === 'letter-logits' && info.backendInfo.backend === 'webgpu' && options.wasmClient && !mc.run.check?.passed && !mc.run.check?.overridden) {
         const wasm = options.wasmClient();
         try {
-          const check = await backendCheck(mc, client, wasm, options.checkItems ?? 3, options.checkTolerance ?? 1e-2);
+          options.onPhase?.({ kind: 'checking', done: 0, total: options.checkItems ?? 3 });
+          const check = await backendCheck(mc, client, wasm, options.checkItems ?? 3, options.checkTolerance ?? 1e-2, options.onPhase);
           ctx.run = await updateRun(db, runId, { check, ...(check.passed ? {} : { status: 'paused' }) });
           if (!check.passed) return ctx.run;
         } finally {
@@ -283,17 +378,24 @@ export async function executeRun(db: JianguDatabase, runId: string, client: Mode
         const left = itemIds.length - done.size;
         options.onProgress?.({ done: done.size, total: itemIds.length, perTask, itemsPerSecond: rate, etaSeconds: rate > 0 ? left / rate : null });
       };
+      options.onPhase?.({ kind: 'running' });
       report();
       for (const [index, id] of itemIds.entries()) {
         if (done.has(id)) continue;
         if (options.signal?.aborted) return await updateRun(db, runId, { status: 'paused' });
         const item = ctx.items.get(id)!;
-        const result: ItemResult =
-          mc && item.kind === 'multiple-choice'
-            ? mc.run.config.scoring === 'generate-extract'
-              ? await generateChoice(mc, index, item, client, options)
-              : await scoreOne(db, mc, index, item, client, options.signal)
-            : await generateOne(ctx.run as GenRunRecord, index, item as GenerationItem, client, options);
+        let result: ItemResult;
+        try {
+          result =
+            mc && item.kind === 'multiple-choice'
+              ? mc.run.config.scoring === 'generate-extract'
+                ? await generateChoice(mc, index, item, client, options)
+                : await scoreOne(db, mc, index, item, client, options.signal)
+              : await generateOne(ctx.run as GenRunRecord, index, item as GenerationItem, client, options);
+        } catch (error) {
+          if (options.signal?.aborted || !failsOnlyThisItem(error)) throw new ItemStop(item.id, error);
+          result = failedResult(ctx.run, index, item, noticeOf(error));
+        }
         // A generation cancelled mid-way is not a result: the item runs again on resume.
         if (options.signal?.aborted) return await updateRun(db, runId, { status: 'paused' });
         await saveResult(db, result);
@@ -304,12 +406,32 @@ export async function executeRun(db: JianguDatabase, runId: string, client: Mode
         report();
       }
       return await updateRun(db, runId, { status: 'completed' });
-    } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
+    } catch (caught) {
       // A cancel is a pause: the item in flight is dropped, everything before it is kept.
       if (options.signal?.aborted) return await updateRun(db, runId, { status: 'paused' });
-      await updateRun(db, runId, { status: 'failed', error: message });
+      const error = caught instanceof ItemStop ? caught.cause : caught;
+      await updateRun(db, runId, { status: 'failed', error: stoppedBy(caught) });
       throw error;
     }
   });
+}
+
+/** An error on an item that ends the run (see failsOnlyThisItem), with the item it happened on. */
+class ItemStop extends Error {
+  constructor(
+    readonly itemId: string,
+    override readonly cause: unknown,
+  ) {
+    super(cause instanceof Error ? cause.message : String(cause));
+  }
+}
+
+/** What the run record says stopped it: a dead worker names the item it was on; anything else as caught. */
+function stoppedBy(caught: unknown): StoredNotice {
+  if (caught instanceof ItemStop) {
+    const n = noticeOf(caught.cause);
+    if (n.code.startsWith('model.worker-')) return notice('run.worker-died', { itemId: caught.itemId, detail: caught.message });
+    return n;
+  }
+  return noticeOf(caught);
 }

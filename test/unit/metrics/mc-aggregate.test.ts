@@ -20,6 +20,27 @@ describe('aggregateMultipleChoice, AncientBench', () => {
   const { grouping, overallRule } = aggregationFor('ancientbench');
   const agg = aggregateMultipleChoice(run, grouping, overallRule);
 
+  it('gives overall a normal 95% interval from the tasks\' standard errors, weighted as in the mean', () => {
+    // Overall = ¼·Radical + ¼·Radical Meaning + ½·Pronunciation. se: 0.152753 (7/10), 0.5 (1/2), 0.25 (3/4).
+    // Var = (1/16)(0.0233333 + 0.25) + (1/4)(0.0625) = 0.0327083; half = 1.959964 · 0.180854 = 0.354468.
+    expect(agg.overall.interval!.low).toBeCloseTo(0.675 - 0.354468, 5);
+    expect(agg.overall.interval!.high).toBe(1); // clamped
+  });
+
+  it('counts failed items apart: neither in n nor unscored, and they move no accuracy', () => {
+    const failed = [
+      { itemId: 'Radical/f1', task: 'Radical', correct: null, failure: { code: 'run.item-too-long', params: {} } },
+      { itemId: 'Homophone/f1', task: 'Homophone', correct: null, failure: { code: 'model.failed', params: {} } },
+    ];
+    const withFailed = aggregateMultipleChoice([...run, ...failed], grouping, overallRule);
+    expect(withFailed.tasks.find((t) => t.task === 'Radical')).toMatchObject({ n: 10, correct: 7, unscored: 1, failed: 1 });
+    expect(withFailed.tasks.find((t) => t.task === 'Homophone')).toMatchObject({ n: 0, accuracy: null, failed: 1 });
+    expect(withFailed.failed).toBe(2);
+    expect(withFailed.unscored).toBe(agg.unscored);
+    expect(withFailed.overall.accuracy).toBe(agg.overall.accuracy);
+    expect(withFailed.pooled).toEqual(agg.pooled);
+  });
+
   it('per task: counts, accuracy, standard error, Wilson interval, unscored', () => {
     expect(agg.tasks.map((t) => t.task)).toEqual(['Radical', 'Radical Meaning', 'Pronunciation', 'Cloze']);
     const radical = agg.tasks[0];
@@ -35,7 +56,7 @@ describe('aggregateMultipleChoice, AncientBench', () => {
   });
 
   it('reports an empty task with nulls', () => {
-    expect(agg.tasks[3]).toEqual({ task: 'Cloze', n: 0, correct: 0, accuracy: null, standardError: null, wilson: null, unscored: 2 });
+    expect(agg.tasks[3]).toEqual({ task: 'Cloze', n: 0, correct: 0, accuracy: null, standardError: null, wilson: null, unscored: 2, failed: 0 });
     expect(agg.unscored).toBe(3);
   });
 
@@ -50,7 +71,7 @@ describe('aggregateMultipleChoice, AncientBench', () => {
 
   it('overall = mean of competencies, which is not the pooled accuracy', () => {
     expect(agg.overall.accuracy).toBeCloseTo(0.675, 12);
-    expect(agg.overall).toMatchObject({ rule: 'mean-of-groups', of: 2, signature: 'acc|overall:mean-of-competencies|se:sample-n-1|ci:wilson-95|empty:excluded|version:1' });
+    expect(agg.overall).toMatchObject({ rule: 'mean-of-groups', of: 2, signature: 'acc|overall:mean-of-competencies|se:sample-n-1|ci:wilson-95|overall-ci:normal-95|empty:excluded|failed:excluded|version:1' });
     expect(agg.pooled).toMatchObject({ n: 16, correct: 11, accuracy: 0.6875, signature: 'acc|pooled:micro|ci:wilson-95|version:1' });
     expect(agg.pooled.wilson!.low).toBeCloseTo(0.444, 4);
     expect(agg.pooled.wilson!.high).toBeCloseTo(0.8584, 4);
@@ -60,7 +81,12 @@ describe('aggregateMultipleChoice, AncientBench', () => {
   it('the same results under mean-of-tasks: (0.7 + 0.5 + 0.75)/3 = 0.65, Cloze left out', () => {
     const byTask = aggregateMultipleChoice(run, grouping, 'mean-of-tasks');
     expect(byTask.overall.accuracy).toBeCloseTo(0.65, 12);
-    expect(byTask.overall).toMatchObject({ of: 3, signature: 'acc|overall:mean-of-tasks|se:sample-n-1|ci:wilson-95|empty:excluded|version:1' });
+    // Mean of three tasks: Var = (1/9)·Σ se²; se² = 0.0233333, 0.25, 0.0625.
+    const half = 1.959963984540054 * Math.sqrt((0.152753 ** 2 + 0.25 + 0.0625) / 9);
+    expect(byTask.overall.interval!.low).toBeCloseTo(byTask.overall.accuracy! - half, 5);
+    expect(byTask.overall.accuracy! + half).toBeGreaterThan(1);
+    expect(byTask.overall.interval!.high).toBe(1); // clamped
+    expect(byTask.overall).toMatchObject({ of: 3, signature: 'acc|overall:mean-of-tasks|se:sample-n-1|ci:wilson-95|overall-ci:normal-95|empty:excluded|failed:excluded|version:1' });
   });
 });
 
@@ -70,7 +96,7 @@ describe('aggregateMultipleChoice, other cases', () => {
     const agg = aggregateMultipleChoice([...results('通假字', 1, 4), ...results('古文单字多义', 3, 4), ...results('古音学', 2, 2)], grouping, overallRule);
     // Tasks: 0.25, 0.75, 1 → overall 2/3; Lexical = 0.5, Knowledge = 1; pooled 6/10.
     expect(agg.overall.accuracy).toBeCloseTo(2 / 3, 12);
-    expect(agg.overall.signature).toBe('acc|overall:mean-of-tasks|se:sample-n-1|ci:wilson-95|empty:excluded|version:1');
+    expect(agg.overall.signature).toBe('acc|overall:mean-of-tasks|se:sample-n-1|ci:wilson-95|overall-ci:normal-95|empty:excluded|failed:excluded|version:1');
     expect(agg.tasks.map((t) => t.task)).toEqual(['古文单字多义', '通假字', '古音学']);
     expect(agg.groups.find((g) => g.key === 'Lexical')!.accuracy).toBeCloseTo(0.5, 12);
     expect(agg.groups.find((g) => g.key === 'Knowledge')!.accuracy).toBe(1);

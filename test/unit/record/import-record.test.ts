@@ -177,7 +177,7 @@ describe('lm-evaluation-harness files', () => {
     });
     expect(run.status).toBe('completed');
     expect(run.createdAt).toBe(new Date(1736000000.5 * 1000).toISOString());
-    expect(run.warnings.some((w) => w.startsWith('1 of 6 samples have an "acc" that disagrees') && w.includes('aclue_poetry_appreciate doc 0'))).toBe(true);
+    expect(run.warnings.map(String).some((w) => w.startsWith('1 of 6 samples have an "acc" that disagrees') && w.includes('aclue_poetry_appreciate doc 0'))).toBe(true);
 
     const origin = run.origin!;
     expect(origin.kind).toBe('lm-eval');
@@ -223,7 +223,7 @@ describe('lm-evaluation-harness files', () => {
     file.config.model_args = 'pretrained=Qwen/Qwen2.5-0.5B,dtype=bfloat16';
     const { run } = await parseRunFile(JSON.stringify(file), 'bf16.json');
     expect(run.config.model.dtype).toBe('fp32');
-    expect(run.warnings.some((w) => w.includes('dtype "bfloat16"') && w.includes('recorded as fp32'))).toBe(true);
+    expect(run.warnings.map(String).some((w) => w.includes('dtype "bfloat16"') && w.includes('recorded as fp32'))).toBe(true);
   });
 
   it('reads a samples file alone (JSON Lines, responses as strings), with no stored summary', async () => {
@@ -246,8 +246,8 @@ describe('lm-evaluation-harness files', () => {
     expect(mc[0].promptHash).toBe(await sha256Hex(mc[0].prompt));
     expect(run.origin).toMatchObject({ kind: 'lm-eval', storedSummary: null, summaryMismatches: [], harnessTasks: [{ name: 'aclue_polysemy_resolution', version: null }] });
     expect(run.config.model.source).toEqual({ kind: 'hub', id: 'unknown' });
-    expect(run.warnings.some((w) => w.includes('does not name the model'))).toBe(true);
-    expect(run.warnings.some((w) => w.includes('disagrees'))).toBe(false);
+    expect(run.warnings.map(String).some((w) => w.includes('does not name the model'))).toBe(true);
+    expect(run.warnings.map(String).some((w) => w.includes('disagrees'))).toBe(false);
   });
 
   it('reads a task name from the harness file names', () => {
