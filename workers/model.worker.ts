@@ -33,6 +33,7 @@ import { classifyLoadError, classifyRunError, modelError, type LoadContext } fro
 import { applyChatTemplate, encode, idsTensor, onesTensor, RequestError, type Loaded } from './loaded-model.ts';
 import { buildItemPrompt, refuseOverLimit, score, scoreItem } from './scoring.ts';
 import { modelContextOf } from '../src/lib/core/protocols/context-limit.ts';
+import { JianguError } from '../src/lib/core/notices/index.ts';
 import { resolveHubRevision } from './hub-revision.ts';
 
 declare const self: DedicatedWorkerGlobalScope;
@@ -320,8 +321,13 @@ async function drain(): Promise<void> {
         reply({ id: request.id, kind: 'result', result });
       }
     } catch (error) {
+      // A JianguError (a protocol's refusal of one item's data) keeps its own notice.
       const info =
-        error instanceof RequestError ? error.info : classifyRunError(error, loaded ? { backend: loaded.context.backend } : undefined);
+        error instanceof RequestError
+          ? error.info
+          : error instanceof JianguError
+            ? { code: 'bad-request' as const, notice: error.notice, message: error.message }
+            : classifyRunError(error, loaded ? { backend: loaded.context.backend } : undefined);
       reply({ id: request.id, kind: 'error', error: info });
     } finally {
       cancelled.delete(request.id);

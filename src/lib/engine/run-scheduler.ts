@@ -288,7 +288,9 @@ async function scoreOne(db: JianguDatabase, ctx: RunContext<McRunRecord>, index:
  */
 export function failsOnlyThisItem(error: unknown): boolean {
   if (!(error instanceof ModelError)) return false;
-  if (error.code === 'too-long' || error.code === 'bad-request') return true;
+  if (error.code === 'too-long') return true;
+  // An item's own data refused by the protocol; other bad requests (no chat template) hold for every item.
+  if (error.code === 'bad-request') return error.notice.code.startsWith('run.');
   return error.code === 'internal' && error.notice.code === 'model.failed';
 }
 

@@ -56,6 +56,26 @@ export const runNotices = {
       `The model worker stopped while running item ${p.itemId} (${p.detail}). Everything before it is kept: Resume starts a new worker and goes on from this item.`,
     zh: (p: { itemId: string; detail: string }) => `运行题目 ${p.itemId} 时模型工作线程停止了（${p.detail}）。之前的结果都已保存：点“继续”会启动新的工作线程，从这题接着运行。`,
   },
+  'run.item-options': {
+    en: (p: { protocol: string; role: string; itemId: string; options: number; max: number }) =>
+      `Protocol "${p.protocol}": ${p.role} ${p.itemId} has ${p.options} options; expected 2 to ${p.max}. Check this item in the data file.`,
+    zh: (p: { protocol: string; role: string; itemId: string; options: number; max: number }) =>
+      `评测协议“${p.protocol}”：${p.role === 'exemplar' ? '示例' : '题目'} ${p.itemId} 有 ${p.options} 个选项，应为 2 到 ${p.max} 个。请检查数据文件中的这一题。`,
+  },
+  'run.exemplar-task': {
+    en: (p: { protocol: string; exemplarId: string; exemplarTask: string; itemId: string; itemTask: string }) =>
+      `Protocol "${p.protocol}": exemplar ${p.exemplarId} is from task "${p.exemplarTask}", the item ${p.itemId} from "${p.itemTask}".`,
+    zh: (p: { protocol: string; exemplarId: string; exemplarTask: string; itemId: string; itemTask: string }) =>
+      `评测协议“${p.protocol}”：示例 ${p.exemplarId} 属于任务“${p.exemplarTask}”，而题目 ${p.itemId} 属于“${p.itemTask}”。`,
+  },
+  'run.exemplar-split': {
+    en: (p: { protocol: string; exemplarId: string; split: string }) => `Protocol "${p.protocol}": exemplar ${p.exemplarId} is a ${p.split} item; exemplars come from the dev split.`,
+    zh: (p: { protocol: string; exemplarId: string; split: string }) => `评测协议“${p.protocol}”：示例 ${p.exemplarId} 是 ${p.split} 划分的题；示例只取自 dev 划分。`,
+  },
+  'run.exemplar-no-answer': {
+    en: (p: { protocol: string; exemplarId: string }) => `Protocol "${p.protocol}": exemplar ${p.exemplarId} has no answer, so it cannot show one. Check the dev split of the data file.`,
+    zh: (p: { protocol: string; exemplarId: string }) => `评测协议“${p.protocol}”：示例 ${p.exemplarId} 没有答案，无法作示范。请检查数据文件的 dev 划分。`,
+  },
   'run.interrupted': {
     en: () => 'Interrupted: the run was stopped (the tab was closed or reloaded) and no tab is running it now. Resume goes on from the next item.',
     zh: () => '已中断：评测被停下（标签页被关闭或重新加载），现在没有标签页在运行它。点“继续”会从下一题接着运行。',
