@@ -167,30 +167,28 @@ function letterFindings(scored: ScoreItemResult): { letterTokens: LetterToken[];
 async function backendCheck(ctx: RunContext<McRunRecord>, gpu: ModelClient, wasm: ModelClient, count: number, tolerance: number, onPhase?: (phase: RunPhase) => void): Promise<BackendCheck> {
   const c = ctx.run.config;
   await wasm.load({ source: c.model.source, dtype: c.model.dtype, backend: 'wasm' });
-  // Items too long for the model are left out: they are not run on either backend.
-  const limit = appliedLimit(ctx.run);
-  const ids = c.itemIds.filter((id) => fitsRoughly(ctx.items.get(id) as MultipleChoiceItem, limit)).slice(0, count);
+  // Items too long for the model are skipped: they are not run on either backend.
+  const ids: string[] = [];
   let maxDiff = 0;
   const mismatched: string[] = [];
-  for (const [k, id] of ids.entries()) {
-    onPhase?.({ kind: 'checking', done: k, total: ids.length });
+  for (const id of c.itemIds) {
+    if (ids.length >= count) break;
+    onPhase?.({ kind: 'checking', done: ids.length, total: count });
     const item = ctx.items.get(id) as MultipleChoiceItem;
-    const [a, b] = await Promise.all([gpu.scoreItem(scoreRequest(ctx, item)), wasm.scoreItem(scoreRequest(ctx, item))]);
+    let a: ScoreItemResult, b: ScoreItemResult;
+    try {
+      [a, b] = await Promise.all([gpu.scoreItem(scoreRequest(ctx, item)), wasm.scoreItem(scoreRequest(ctx, item))]);
+    } catch (error) {
+      if (error instanceof ModelError && error.code === 'too-long') continue;
+      throw error;
+    }
+    ids.push(id);
     const la = a.score.candidates.map((x) => x.logProb);
     const lb = b.score.candidates.map((x) => x.logProb);
     la.forEach((v, i) => (maxDiff = Math.max(maxDiff, Math.abs(v - lb[i]))));
     if (argmax(la) !== argmax(lb)) mismatched.push(id);
   }
   return { itemIds: ids, tolerance, maxLogProbDiff: maxDiff, mismatchedPredictions: mismatched, passed: mismatched.length === 0 && maxDiff <= tolerance };
-}
-
-/**
- * A cheap page-side screen for the check's items: a question far longer than the limit in
- * characters cannot fit (a token covers at most a few characters of Chinese); the worker decides
- * exactly for the run itself.
- */
-function fitsRoughly(item: MultipleChoiceItem, limit: number): boolean {
-  return item.question.length + item.options.join('').length <= limit;
 }
 
 function environmentOf(info: LoadResult) {

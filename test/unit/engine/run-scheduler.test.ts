@@ -218,6 +218,27 @@ describe('executeRun', () => {
     expect(summaryOfAggregate(aggregate)).toMatchObject({ failed: 2, items: results.length });
   });
 
+  it('leaves items too long for the model out of the WebGPU check, and records them failed in the run', async () => {
+    const { db, run } = await setup();
+    const tooLong = run.config.itemIds[0];
+    const refusing = (backend: 'webgpu' | 'wasm') => {
+      const base = fakeClient(backend);
+      return {
+        ...base.client,
+        load: base.client.load,
+        scoreItem: async (params: ScoreItemParams, request?: { signal?: AbortSignal }) => {
+          if (params.item.id === tooLong) throw new ModelError(modelError('too-long', 'run.item-too-long', [{ itemId: tooLong, tokens: 3000, limit: params.contextLimit }]));
+          return base.client.scoreItem(params, request);
+        },
+      } as unknown as ModelClient;
+    };
+    const done = (await executeRun(db, run.id, refusing('webgpu'), { wasmClient: () => refusing('wasm'), checkItems: 3 })) as McRunRecord;
+    expect(done.status).toBe('completed');
+    expect(done.check).toMatchObject({ passed: true, itemIds: run.config.itemIds.slice(1, 4) });
+    const results = await loadResults(db, run.id);
+    expect(results.filter((r) => r.failure).map((r) => r.itemId)).toEqual([tooLong]);
+  });
+
   it('stops the run when the worker dies, naming the item; Resume on a new worker finishes it', async () => {
     const { db, run } = await setup();
     const base = fakeClient('wasm');
