@@ -166,6 +166,11 @@ describe('multiple-choice runs', () => {
     await page.locator('[data-testid=run-status][data-status=interrupted]').waitFor();
     expect(await page.getByTestId('run-status').textContent()).toContain('interrupted');
     expect(await page.getByTestId('run-progress').count()).toBe(0);
+    // The run list says so too.
+    await page.evaluate(() => (location.hash = '#/evaluate'));
+    await page.locator(`[data-testid=run-list] tr:has(a[href="#/run/${runId}"]) td[data-status=interrupted]`).waitFor();
+    await page.evaluate((id) => (location.hash = `#/run/${id}`), runId);
+    await page.locator('[data-testid=run-status][data-status=interrupted]').waitFor();
     await page.getByTestId('resume-run').click();
     await waitForStatus(page, 'completed');
     const resumed = await readRun(page, runId);

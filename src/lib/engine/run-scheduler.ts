@@ -81,9 +81,16 @@ function lockName(runId: string): string {
  * missing. A stored `running` status that no tab holds was left by a closed or reloaded tab.
  */
 export async function runLockHeld(runId: string): Promise<boolean | null> {
+  const held = await heldRunIds();
+  return held === null ? null : held.has(runId);
+}
+
+/** The ids of every run some tab holds the lock of (is running) now; null where Web Locks are missing. */
+export async function heldRunIds(): Promise<Set<string> | null> {
   if (typeof navigator === 'undefined' || !navigator.locks?.query) return null;
   const state = await navigator.locks.query();
-  return (state.held ?? []).some((lock) => lock.name === lockName(runId));
+  const prefix = lockName('');
+  return new Set((state.held ?? []).flatMap((lock) => (lock.name?.startsWith(prefix) ? [lock.name.slice(prefix.length)] : [])));
 }
 
 /** Holds the run's Web Lock while `body` runs; refuses at once when another tab holds it. */

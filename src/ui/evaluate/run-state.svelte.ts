@@ -9,7 +9,7 @@
 import type { ItemResult, RunRecord } from '../../lib/core/record/run.ts';
 import { ModelClient } from '../../lib/engine/model-client.ts';
 import { createGenRun, createMcRun, type NewGenRun, type NewMcRun } from '../../lib/engine/run-setup.ts';
-import { executeRun, runLockHeld, type RunPhase, type RunProgress } from '../../lib/engine/run-scheduler.ts';
+import { executeRun, heldRunIds, runLockHeld, type RunPhase, type RunProgress } from '../../lib/engine/run-scheduler.ts';
 import { listDatasets } from '../../lib/store/datasets.ts';
 import { getRun, listRuns, loadResults, updateRun } from '../../lib/store/runs.ts';
 import { openJianguDb, type JianguDatabase } from '../../lib/store/schema.ts';
@@ -42,6 +42,8 @@ export interface ShownRun {
 export class RunState {
   datasets = $state<DatasetRecord[]>([]);
   runs = $state<RunRecord[]>([]);
+  /** Runs stored as `running` that no tab runs now (left so by a closed or reloaded tab). */
+  interrupted = $state<ReadonlySet<string>>(new Set());
   live = $state<LiveRun | null>(null);
   shown = $state<ShownRun | null>(null);
   /** The run id the open page asked for (its record may still be loading, or missing). */
@@ -103,7 +105,11 @@ export class RunState {
   async refresh(): Promise<void> {
     const db = await this.db();
     this.datasets = await listDatasets(db);
-    this.runs = await listRuns(db);
+    const runs = await listRuns(db);
+    const running = runs.filter((r) => r.status === 'running');
+    const held = running.length > 0 ? await heldRunIds() : null;
+    this.interrupted = held === null ? new Set() : new Set(running.filter((r) => !held.has(r.id)).map((r) => r.id));
+    this.runs = runs;
   }
 
   /** Shows a stored run and its results (the live run, if it is this one, is shown from live state). */
