@@ -15,8 +15,9 @@
 //  - Pooled = all scored items of all tasks together (micro); labelled so wherever it is shown.
 //  - Overall interval: a normal approximation. Overall is a weighted sum Σ w_t·p_t of task accuracies
 //    (w_t = 1/T for a mean of T tasks; 1/(G·T_g) for a mean of G groups of T_g tasks each); tasks are
-//    independent samples, so Var = Σ w_t²·se_t² with se_t the task's standard error (n − 1), and
-//    the interval is overall ± 1.96·sqrt(Var), clamped to [0, 1].
+//    independent samples, so Var = Σ w_t²·v_t, and the interval is overall ± 1.96·sqrt(Var), clamped
+//    to [0, 1]. v_t is the task's Agresti–Coull variance p̃(1 − p̃)/ñ with ñ = n + z², p̃ = (k + z²/2)/ñ:
+//    the plain p(1 − p)/n is 0 for a task at 0% or 100%, which would make a small run look exact.
 import { getDataset, type GroupKind } from '../benchmarks/catalog.ts';
 import type { DatasetId } from '../benchmarks/types.ts';
 import { accuracyFromCounts, standardErrorFromCounts, wilsonInterval, Z_95, type Interval } from './accuracy.ts';
@@ -94,7 +95,7 @@ const PLURAL: Record<GroupingKind, string> = {
  */
 export function overallSignature(kind: GroupingKind, rule: OverallRule): string {
   const overall = rule === 'mean-of-groups' ? `mean-of-${PLURAL[kind]}` : 'mean-of-tasks';
-  return `acc|overall:${overall}|se:sample-n-1|ci:wilson-95|overall-ci:normal-95|empty:excluded|failed:excluded|version:${MC_AGGREGATE_VERSION}`;
+  return `acc|overall:${overall}|se:sample-n-1|ci:wilson-95|overall-ci:normal-agresti-coull-95|empty:excluded|failed:excluded|version:${MC_AGGREGATE_VERSION}`;
 }
 
 /** `acc|pooled:micro|ci:wilson-95|version:1`. */
@@ -104,13 +105,20 @@ export function pooledSignature(): string {
 
 const mean = (values: readonly number[]): number | null => (values.length === 0 ? null : values.reduce((a, b) => a + b, 0) / values.length);
 
+/** The Agresti–Coull variance of an accuracy k/n: p̃(1 − p̃)/ñ, ñ = n + z², p̃ = (k + z²/2)/ñ; never 0. */
+export function adjustedVariance(k: number, n: number, z: number = Z_95): number {
+  const nTilde = n + z * z;
+  const p = (k + (z * z) / 2) / nTilde;
+  return (p * (1 - p)) / nTilde;
+}
+
 /**
- * The 95% normal interval of Σ w·p over independent tasks, from their standard errors; null when
- * there are no terms. `terms`: each task's weight in the overall mean and its standard error.
+ * The 95% normal interval of Σ w·p over independent tasks; null when there are no terms. `terms`:
+ * each task's weight in the overall mean and the variance of its accuracy.
  */
-export function weightedMeanInterval(center: number | null, terms: readonly { weight: number; standardError: number }[], z: number = Z_95): Interval | null {
+export function weightedMeanInterval(center: number | null, terms: readonly { weight: number; variance: number }[], z: number = Z_95): Interval | null {
   if (center === null || terms.length === 0) return null;
-  const variance = terms.reduce((sum, t) => sum + t.weight * t.weight * t.standardError * t.standardError, 0);
+  const variance = terms.reduce((sum, t) => sum + t.weight * t.weight * t.variance, 0);
   const half = z * Math.sqrt(variance);
   return { low: Math.max(0, center - half), high: Math.min(1, center + half) };
 }
@@ -164,14 +172,14 @@ export function aggregateMultipleChoice(results: readonly McItemResult[], groupi
   const ungroupedTasks = grouping.groups.length === 0 ? [] : order.filter((task) => !groupedSet.has(task));
 
   const parts = overallRule === 'mean-of-groups' ? groups.flatMap((g) => (g.accuracy === null ? [] : [g.accuracy])) : scoredAccuracy(tasks);
-  const scoredTasks = (list: readonly TaskAggregate[]) => list.filter((t) => t.accuracy !== null && t.standardError !== null);
+  const scoredTasks = (list: readonly TaskAggregate[]) => list.filter((t) => t.n > 0);
   const terms =
     overallRule === 'mean-of-groups'
       ? groups.flatMap((g) => {
           const members = scoredTasks(g.tasks.map((task) => byTask.get(task)!));
-          return members.map((t) => ({ weight: 1 / (parts.length * members.length), standardError: t.standardError! }));
+          return members.map((t) => ({ weight: 1 / (parts.length * members.length), variance: adjustedVariance(t.correct, t.n) }));
         })
-      : scoredTasks(tasks).map((t) => ({ weight: 1 / parts.length, standardError: t.standardError! }));
+      : scoredTasks(tasks).map((t) => ({ weight: 1 / parts.length, variance: adjustedVariance(t.correct, t.n) }));
   const overallAccuracy = mean(parts);
   const pooledN = tasks.reduce((sum, t) => sum + t.n, 0);
   const pooledCorrect = tasks.reduce((sum, t) => sum + t.correct, 0);
