@@ -239,7 +239,8 @@ async function generate(id: number, params: GenerateParams): Promise<GenerateRes
   if (positions !== undefined && inputIds.length >= positions) {
     throw new RequestError(modelError('too-long', 'run.item-too-long', [{ itemId: params.itemId ?? '—', tokens: inputIds.length, limit: positions }]));
   }
-  const maxNewTokens = Math.max(1, Math.floor(params.maxNewTokens));
+  // A generation may not run past the model's last position either: it stops there (as 'max-tokens').
+  const maxNewTokens = Math.min(Math.max(1, Math.floor(params.maxNewTokens)), positions === undefined ? Infinity : positions - inputIds.length);
   // Greedy unless asked: results must repeat. Sampling is seeded, so it repeats too.
   const sampling = params.sampling;
   if (sampling) random.seed(sampling.seed);
