@@ -158,7 +158,8 @@ export class RunState {
       this.failure = { runId, notice: notice('run.not-stored', { runId }) };
       return null;
     }
-    const live: LiveRun = { id: runId, record, results: await loadResults(db, runId), progress: null, phase: null, streaming: null };
+    // Shown as running from the first moment: the stored status follows as soon as the scheduler starts.
+    const live: LiveRun = { id: runId, record: { ...record, status: 'running' }, results: await loadResults(db, runId), progress: null, phase: null, streaming: null };
     this.live = live;
     // The proxy Svelte made of it, so that updates below are seen by the page.
     const state = this.live;
@@ -172,7 +173,11 @@ export class RunState {
       ended = await executeRun(db, runId, this.client, {
         signal: abort.signal,
         wasmClient: () => new ModelClient(),
-        onPhase: (phase) => (state.phase = phase),
+        onPhase: (phase) => {
+          // The record moves on at each phase (status, environment, context limit, check): read it again.
+          if (phase.kind !== state.phase?.kind) void getRun(db, runId).then((r) => r && this.live === state && (state.record = r));
+          state.phase = phase;
+        },
         onProgress: (p) => (state.progress = p),
         onResult: (r) => {
           state.results.push(r);
