@@ -6,7 +6,8 @@
 // (the limit is the model's own positions, from its config.json, or less if the user asked) and an
 // item the model throws on are stored as failed results with their reason, and the run goes on.
 // What would fail every item after it ends the run instead (failed, resumable): a dead worker, out
-// of memory, WebGPU lost, a network error, an unexpected exception. The worker is not restarted
+// of memory, WebGPU lost, a network error, an unexpected exception, or the model throwing on three
+// items in a row (then those three are not recorded: they run again on resume). The worker is not restarted
 // here: Resume starts a new one (the page drops a crashed client), and goes on from the item in
 // flight, so nothing is retried behind the user's back.
 import { argmax } from '../core/logprobs.ts';
@@ -299,6 +300,9 @@ export function failsOnlyThisItem(error: unknown): boolean {
   return error.code === 'internal' && error.notice.code === 'model.failed';
 }
 
+/** Model errors in a row (no item between them run) after which the run stops instead of recording them. */
+const MAX_MODEL_FAILURES = 3;
+
 /** A failed item as a result: no prediction, not scored, its reason kept (see McItemResult.failure). */
 function failedResult(run: RunRecord, index: number, item: Item, failure: Notice): ItemResult {
   const base = { runId: run.id, itemId: item.id, task: item.task, index, prompt: '', promptHash: '', tokenCount: typeof failure.params.tokens === 'number' ? failure.params.tokens : 0, completedAt: new Date().toISOString(), failure };
@@ -387,6 +391,18 @@ export async function executeRun(db: JianguDatabase, runId: string, client: Mode
       };
       options.onPhase?.({ kind: 'running' });
       report();
+      const record = async (result: ItemResult, task: string) => {
+        await saveResult(db, result);
+        done.add(result.itemId);
+        perTask[task].done++;
+        doneNow++;
+        options.onResult?.(result);
+        report();
+      };
+      const heldBack: { result: ItemResult; task: string }[] = [];
+      const flush = async () => {
+        for (const { result, task } of heldBack.splice(0)) await record(result, task);
+      };
       for (const [index, id] of itemIds.entries()) {
         if (done.has(id)) continue;
         if (options.signal?.aborted) return await updateRun(db, runId, { status: 'paused' });
@@ -402,16 +418,20 @@ export async function executeRun(db: JianguDatabase, runId: string, client: Mode
         } catch (error) {
           if (options.signal?.aborted || !failsOnlyThisItem(error)) throw new ItemStop(item.id, error);
           result = failedResult(ctx.run, index, item, noticeOf(error));
+          // A model that throws on item after item is broken, not the items: held back until the
+          // model succeeds on one, and after MAX_MODEL_FAILURES in a row the run stops (they run again on resume).
+          if (result.failure?.code !== 'run.item-too-long') {
+            heldBack.push({ result, task: item.task });
+            if (heldBack.length >= MAX_MODEL_FAILURES) throw new ItemStop(item.id, error);
+            continue;
+          }
         }
         // A generation cancelled mid-way is not a result: the item runs again on resume.
         if (options.signal?.aborted) return await updateRun(db, runId, { status: 'paused' });
-        await saveResult(db, result);
-        done.add(id);
-        perTask[item.task].done++;
-        doneNow++;
-        options.onResult?.(result);
-        report();
+        await flush();
+        await record(result, item.task);
       }
+      await flush();
       return await updateRun(db, runId, { status: 'completed' });
     } catch (caught) {
       // A cancel is a pause: the item in flight is dropped, everything before it is kept.

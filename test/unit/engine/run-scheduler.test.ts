@@ -239,6 +239,23 @@ describe('executeRun', () => {
     expect(results.filter((r) => r.failure).map((r) => r.itemId)).toEqual([tooLong]);
   });
 
+  it('stops, recording nothing, when the model throws on item after item: the model is broken, not the items', async () => {
+    const { db, run } = await setup();
+    const base = fakeClient('wasm');
+    const broken = {
+      ...base.client,
+      load: base.client.load,
+      scoreItem: async () => {
+        throw new ModelError(modelError('internal', 'model.failed', [{ detail: 'Unsupported op' }]));
+      },
+    } as unknown as ModelClient;
+    await expect(executeRun(db, run.id, broken)).rejects.toThrow('Unsupported op');
+    expect(await getRun(db, run.id)).toMatchObject({ status: 'failed', error: { code: 'model.failed' } });
+    expect(await loadResults(db, run.id)).toHaveLength(0);
+    expect((await executeRun(db, run.id, base.client)).status).toBe('completed');
+    expect((await loadResults(db, run.id)).every((r) => !r.failure)).toBe(true);
+  });
+
   it('stops the run when the worker dies, naming the item; Resume on a new worker finishes it', async () => {
     const { db, run } = await setup();
     const base = fakeClient('wasm');
