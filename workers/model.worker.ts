@@ -31,7 +31,9 @@ import type {
 } from '../src/lib/engine/messages.ts';
 import { classifyLoadError, classifyRunError, modelError, type LoadContext } from '../src/lib/engine/model-errors.ts';
 import { applyChatTemplate, encode, idsTensor, onesTensor, RequestError, type Loaded } from './loaded-model.ts';
-import { buildItemPrompt, score, scoreItem } from './scoring.ts';
+import { buildItemPrompt, refuseOverLimit, score, scoreItem } from './scoring.ts';
+import { modelContextOf } from '../src/lib/core/protocols/context-limit.ts';
+import { JianguError } from '../src/lib/core/notices/index.ts';
 import { resolveHubRevision } from './hub-revision.ts';
 
 declare const self: DedicatedWorkerGlobalScope;
@@ -163,6 +165,7 @@ async function load(id: number, params: LoadParams): Promise<LoadResult> {
       loadMs: performance.now() - started,
       transformersVersion: env.version,
       ortVersion: String(env.backends.onnx.versions?.web ?? ''),
+      context: modelContextOf(model.config as unknown as Record<string, unknown>),
     };
     if (source.kind === 'hub') {
       info.resolvedRevision = await resolveHubRevision(source, env.remoteHost, {
@@ -231,7 +234,13 @@ async function generate(id: number, params: GenerateParams): Promise<GenerateRes
   const promptText = params.chatTemplate ? applyChatTemplate(m.tokenizer, params.prompt) : params.prompt;
   const inputIds = encode(m.tokenizer, promptText, true);
   if (inputIds.length === 0) throw new RequestError(modelError('bad-request', 'model.empty-prompt', []));
-  const maxNewTokens = Math.max(1, Math.floor(params.maxNewTokens));
+  // Past the model's positions the graph fails deep inside; say so instead, naming the item when there is one.
+  const positions = m.info.context?.tokens;
+  if (positions !== undefined && inputIds.length >= positions) {
+    throw new RequestError(modelError('too-long', 'run.item-too-long', [{ itemId: params.itemId ?? '—', tokens: inputIds.length, limit: positions }]));
+  }
+  // A generation may not run past the model's last position either: it stops there (as 'max-tokens').
+  const maxNewTokens = Math.min(Math.max(1, Math.floor(params.maxNewTokens)), positions === undefined ? Infinity : positions - inputIds.length);
   // Greedy unless asked: results must repeat. Sampling is seeded, so it repeats too.
   const sampling = params.sampling;
   if (sampling) random.seed(sampling.seed);
@@ -274,6 +283,7 @@ const handlers: { [K in RequestKind]: (id: number, params: RequestMap[K]['params
   generate: (id, params) => generate(id, params),
   generateItem: async (id, params) => {
     const built = buildItemPrompt(requireModel(), params);
+    refuseOverLimit(requireModel(), params, built);
     const generation = await generate(id, { prompt: built.prompt, maxNewTokens: params.maxNewTokens, chatTemplate: params.chatTemplate });
     return {
       prompt: built.prompt,
@@ -312,8 +322,13 @@ async function drain(): Promise<void> {
         reply({ id: request.id, kind: 'result', result });
       }
     } catch (error) {
+      // A JianguError (a protocol's refusal of one item's data) keeps its own notice.
       const info =
-        error instanceof RequestError ? error.info : classifyRunError(error, loaded ? { backend: loaded.context.backend } : undefined);
+        error instanceof RequestError
+          ? error.info
+          : error instanceof JianguError
+            ? { code: 'bad-request' as const, notice: error.notice, message: error.message }
+            : classifyRunError(error, loaded ? { backend: loaded.context.backend } : undefined);
       reply({ id: request.id, kind: 'error', error: info });
     } finally {
       cancelled.delete(request.id);

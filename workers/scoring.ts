@@ -154,15 +154,27 @@ export async function score(m: Loaded, params: ScoreParams): Promise<ScoreResult
   };
 }
 
+const countFor = (m: Loaded, chatTemplate: boolean) => (prompt: string) =>
+  encode(m.tokenizer, chatTemplate ? applyChatTemplate(m.tokenizer, prompt) : prompt, true).length;
+
 /** The item's prompt under its protocol, with the context limit counted by this model's tokenizer. */
 export function buildItemPrompt(m: Loaded, params: ScoreItemParams) {
-  const countTokens = (prompt: string) =>
-    encode(m.tokenizer, params.chatTemplate ? applyChatTemplate(m.tokenizer, prompt) : prompt, true).length;
-  return buildMcPrompt(getProtocol(params.protocolId), params.item, params.exemplars, params.shots, { countTokens, contextLimit: params.contextLimit });
+  return buildMcPrompt(getProtocol(params.protocolId), params.item, params.exemplars, params.shots, { countTokens: countFor(m, params.chatTemplate), contextLimit: params.contextLimit });
+}
+
+/**
+ * A prompt over the limit even with no exemplars is not sent to the model: past its positions the
+ * model fails deep inside (a RoPE Gather out of range), and cut short it would be another question.
+ */
+export function refuseOverLimit(m: Loaded, params: ScoreItemParams, built: { prompt: string; overLimit: boolean }): void {
+  if (!built.overLimit) return;
+  const tokens = countFor(m, params.chatTemplate)(built.prompt);
+  throw new RequestError(modelError('too-long', 'run.item-too-long', [{ itemId: params.item.id, tokens, limit: params.contextLimit }]));
 }
 
 export async function scoreItem(m: Loaded, params: ScoreItemParams): Promise<ScoreItemResult> {
   const built = buildItemPrompt(m, params);
+  refuseOverLimit(m, params, built);
   const result = await score(m, {
     prompt: built.prompt,
     candidates: built.letters,

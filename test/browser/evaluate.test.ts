@@ -161,7 +161,16 @@ describe('multiple-choice runs', () => {
     await page.locator('[data-testid=run]').waitFor();
     const interrupted = await readRun(page, runId);
     expect(interrupted.results.length).toBeLessThan(80);
-    expect(await page.getByTestId('run-status').textContent()).toContain('running'); // as the closed tab left it
+    // Stored as `running` by the closed tab, but no tab holds its lock: shown as interrupted, with Resume.
+    expect(interrupted.run.status).toBe('running');
+    await page.locator('[data-testid=run-status][data-status=interrupted]').waitFor();
+    expect(await page.getByTestId('run-status').textContent()).toContain('interrupted');
+    expect(await page.getByTestId('run-progress').count()).toBe(0);
+    // The run list says so too.
+    await page.evaluate(() => (location.hash = '#/evaluate'));
+    await page.locator(`[data-testid=run-list] tr:has(a[href="#/run/${runId}"]) td[data-status=interrupted]`).waitFor();
+    await page.evaluate((id) => (location.hash = `#/run/${id}`), runId);
+    await page.locator('[data-testid=run-status][data-status=interrupted]').waitFor();
     await page.getByTestId('resume-run').click();
     await waitForStatus(page, 'completed');
     const resumed = await readRun(page, runId);
@@ -196,7 +205,8 @@ describe('multiple-choice runs', () => {
         stream.on('error', reject);
       });
     });
-    const lines = csv.trim().split('\n');
+    expect(csv.charCodeAt(0)).toBe(0xfeff); // a UTF-8 BOM, for Excel
+    const lines = csv.slice(1).trim().split('\n');
     expect(lines[0]).toMatch(/^item_id,task,prediction,gold,correct,/);
     expect(lines).toHaveLength(5);
     stored.results.forEach((r, i) => expect(lines[i + 1].startsWith(`${r.itemId},geography,${r.prediction},,,`)).toBe(true));

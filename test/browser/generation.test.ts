@@ -4,6 +4,7 @@
 // those outputs, and a reload mid-run resumes.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { decodeFixture, encodeFixture, greedyGenerate, loadReferenceModel } from '../../scripts/fixtures/reference.ts';
@@ -169,9 +170,20 @@ describe('generation runs', () => {
     await page.locator('[data-testid=run][data-status=completed]').waitFor({ timeout: 120_000 });
     const stored = await readRun(page, runId);
     expect(stored.results.every((r) => r.generationTask === 'ner')).toBe(true);
-    expect(stored.run.warnings.join(' ')).toContain('C3Bench-style metrics');
+    expect(stored.run.warnings).toContainEqual({ code: 'run.wenmind-judge', params: {} });
+    expect(await page.getByTestId('run-warning').first().textContent()).toContain('C3Bench-style metrics');
     checkOutputs(stored);
     await checkScores(page, stored);
+
+    // The outputs as CSV, with a UTF-8 BOM so Excel reads the Chinese.
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-csv').click()]);
+    const chunks: Buffer[] = [];
+    for await (const chunk of await download.createReadStream()) chunks.push(chunk as Buffer);
+    const bytes = Buffer.concat(chunks);
+    expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const rows = Papa.parse<Record<string, string>>(bytes.toString('utf8').slice(1), { header: true, skipEmptyLines: true }).data;
+    expect(rows.map((r) => r.item_id)).toEqual(stored.run.config.itemIds);
+    stored.results.forEach((r, i) => expect(rows[i]).toMatchObject({ task: r.task, output: r.output, stopped_by: r.stoppedBy, failed: '' }));
   });
 
   it('answers multiple choice by generation: the letter is extracted from a greedy answer, or counted as none', async () => {
@@ -205,6 +217,7 @@ describe('generation runs', () => {
       expect(r.correct).toBe(r.prediction !== null && r.prediction === r.gold);
       expect(r.logProbs).toEqual([]);
     }
-    expect(await page.getByTestId('unextracted').textContent()).toContain(`${countUnextracted(results)} generated answers named no letter`);
+    const none = countUnextracted(results);
+    expect(await page.getByTestId('unextracted').textContent()).toContain(`${none} generated ${none === 1 ? 'answer' : 'answers'} named no letter`);
   });
 });

@@ -6,6 +6,7 @@ import type { BackendChoice, BackendInfo, Dtype, ModelSource, ResolvedRevision }
 import type { MultipleChoiceItem } from '../core/benchmarks/types.ts';
 import type { McProtocolId } from '../core/protocols/mc-protocols.ts';
 import type { Notice } from '../core/notices/index.ts';
+import type { ModelContext } from '../core/protocols/context-limit.ts';
 
 export * from '../core/models/model-types.ts';
 
@@ -31,6 +32,8 @@ export interface LoadResult {
   ortVersion: string;
   /** Hub models: the commit the files came from; absent for the site's own folders. */
   resolvedRevision?: ResolvedRevision;
+  /** The positions the model's config.json states (its real context), null when it states none. */
+  context: ModelContext | null;
 }
 
 export interface ScoreParams {
@@ -84,6 +87,10 @@ export interface ScoreItemParams {
   /** The task's dev items; the protocol takes the first `shots` in file order. */
   exemplars: MultipleChoiceItem[];
   shots: number;
+  /**
+   * The applied limit (RunRecord.contextLimit.tokens). A prompt still over it with no exemplars is
+   * not run: the request fails with code `too-long` and notice `run.item-too-long`.
+   */
   contextLimit: number;
   chatTemplate: boolean;
   reusePrefix: boolean;
@@ -109,6 +116,8 @@ export interface SamplingParams {
 
 export interface GenerateParams {
   prompt: string;
+  /** The item generated for, to name it in a `too-long` error. */
+  itemId?: string;
   maxNewTokens: number;
   /** Wrap the prompt as the user turn of the model's chat template. */
   chatTemplate?: boolean;
@@ -182,6 +191,8 @@ export type ModelErrorCode =
   | 'no-model'
   | 'cancelled'
   | 'bad-request'
+  /** The prompt is longer than the context limit (one item; the next may fit). */
+  | 'too-long'
   | 'internal';
 
 export interface ModelErrorInfo {

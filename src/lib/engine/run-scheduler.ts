@@ -1,25 +1,46 @@
 // Runs a stored multiple-choice run to the end: item by item, each result written the moment it
 // exists, so a reload, a closed tab or a crashed worker loses at most the item in flight and
 // "Resume" (this same function) finishes the rest. One tab at a time per run (Web Locks).
+//
+// An item that cannot run never ends the run: a prompt over the context limit even with no exemplars
+// (the limit is the model's own positions, from its config.json, or less if the user asked) and an
+// item the model throws on are stored as failed results with their reason, and the run goes on.
+// What would fail every item after it ends the run instead (failed, resumable): a dead worker, out
+// of memory, WebGPU lost, a network error, an unexpected exception, or the model throwing on three
+// items in a row (then those three are not recorded: they run again on resume). The worker is not restarted
+// here: Resume starts a new one (the page drops a crashed client), and goes on from the item in
+// flight, so nothing is retried behind the user's back.
 import { argmax } from '../core/logprobs.ts';
 import { OPTION_LETTERS, scoreLetters } from '../core/protocols/index.ts';
 import { extractChoiceDetailed } from '../core/metrics/index.ts';
 import type { GenerationItem, Item, MultipleChoiceItem, OptionLetter } from '../core/benchmarks/types.ts';
-import type { BackendCheck, GenItemResult, GenRunRecord, ItemResult, LetterToken, McItemResult, McRunRecord, RunRecord } from '../core/record/run.ts';
+import type { BackendCheck, GenItemResult, GenRunRecord, ItemResult, LetterToken, McItemResult, McRunRecord, RunContextLimit, RunRecord, StoredNotice } from '../core/record/run.ts';
+import { resolveContextLimit } from '../core/protocols/context-limit.ts';
+import { jianguError, notice, noticeOf, type Notice } from '../core/notices/index.ts';
 import { buildGenerationPrompt } from '../core/protocols/generation.ts';
 import { sha256Hex } from '../data/hash.ts';
 import { loadItems } from '../store/datasets.ts';
 import { getRun, loadResults, saveResult, updateRun } from '../store/runs.ts';
 import type { JianguDatabase } from '../store/schema.ts';
-import type { ModelClient } from './model-client.ts';
-import type { LoadResult, ScoreItemResult } from './messages.ts';
+import { ModelError, type ModelClient } from './model-client.ts';
+import type { LoadProgress, LoadResult, ScoreItemResult } from './messages.ts';
+import { JianguError } from '../core/notices/index.ts';
 
-export class RunLockedError extends Error {
+export class RunLockedError extends JianguError {
   constructor(readonly runId: string) {
-    super('This run is already running in another tab or window. Close it there, or wait for it to finish.');
+    super(notice('run.locked'));
     this.name = 'RunLockedError';
   }
 }
+
+/**
+ * What the run is doing, for the page to say: loading the model (per file, bytes when known),
+ * comparing WebGPU with WASM on the first items, or running the items.
+ */
+export type RunPhase =
+  | { kind: 'loading'; files: Record<string, { loaded: number | null; total: number | null; done: boolean }> }
+  | { kind: 'checking'; done: number; total: number }
+  | { kind: 'running' };
 
 export interface RunProgress {
   done: number;
@@ -34,6 +55,8 @@ export interface ExecuteOptions {
   signal?: AbortSignal;
   onProgress?: (progress: RunProgress) => void;
   onResult?: (result: ItemResult) => void;
+  /** Each change of phase (and each file progress event while loading). */
+  onPhase?: (phase: RunPhase) => void;
   /** Generation runs: each token of the item in flight, as it is produced. */
   onToken?: (itemId: string, text: string) => void;
   /** A second client on WASM for the pre-run check of a WebGPU run; omitted means no check. */
@@ -54,6 +77,23 @@ function lockName(runId: string): string {
   return `jiangu-run:${runId}`;
 }
 
+/**
+ * Whether some tab holds run `runId`'s lock now, i.e. is running it; null where Web Locks are
+ * missing. A stored `running` status that no tab holds was left by a closed or reloaded tab.
+ */
+export async function runLockHeld(runId: string): Promise<boolean | null> {
+  const held = await heldRunIds();
+  return held === null ? null : held.has(runId);
+}
+
+/** The ids of every run some tab holds the lock of (is running) now; null where Web Locks are missing. */
+export async function heldRunIds(): Promise<Set<string> | null> {
+  if (typeof navigator === 'undefined' || !navigator.locks?.query) return null;
+  const state = await navigator.locks.query();
+  const prefix = lockName('');
+  return new Set((state.held ?? []).flatMap((lock) => (lock.name?.startsWith(prefix) ? [lock.name.slice(prefix.length)] : [])));
+}
+
 /** Holds the run's Web Lock while `body` runs; refuses at once when another tab holds it. */
 async function withRunLock<T>(runId: string, body: () => Promise<T>): Promise<T> {
   if (typeof navigator === 'undefined' || !navigator.locks) return body();
@@ -72,10 +112,13 @@ async function contextFor(db: JianguDatabase, run: RunRecord): Promise<RunContex
     if (item.kind === 'multiple-choice' && item.split === 'dev') devByTask.set(item.task, [...(devByTask.get(item.task) ?? []), item]);
   }
   const missing = run.config.itemIds.filter((id) => !items.has(id));
-  if (missing.length > 0) {
-    throw new Error(`${missing.length} items of this run are no longer stored (e.g. ${missing[0]}): download ${run.datasetId} again.`);
-  }
+  if (missing.length > 0) throw jianguError('run.items-missing', { count: missing.length, first: missing[0], datasetId: run.datasetId });
   return { run, items, devByTask };
+}
+
+/** The limit applied; records from before it was recorded keep their configuration's. */
+function appliedLimit(run: RunRecord): number {
+  return run.contextLimit?.tokens ?? (run.config.kind === 'multiple-choice' ? run.config.contextLimit : 2048);
 }
 
 function scoreRequest(ctx: RunContext<McRunRecord>, item: MultipleChoiceItem) {
@@ -85,7 +128,7 @@ function scoreRequest(ctx: RunContext<McRunRecord>, item: MultipleChoiceItem) {
     item,
     exemplars: ctx.devByTask.get(item.task) ?? [],
     shots: c.shots,
-    contextLimit: c.contextLimit,
+    contextLimit: appliedLimit(ctx.run),
     chatTemplate: c.chatTemplate,
     reusePrefix: c.prefixReuse,
   };
@@ -118,26 +161,36 @@ async function toResult(run: McRunRecord, index: number, item: MultipleChoiceIte
 }
 
 /** What the first scored item says about the letter tokens, as warnings a reader should see. */
-function letterFindings(scored: ScoreItemResult): { letterTokens: LetterToken[]; warnings: string[] } {
-  const warnings: string[] = [];
+function letterFindings(scored: ScoreItemResult): { letterTokens: LetterToken[]; warnings: Notice[] } {
+  const warnings: Notice[] = [];
   const letterTokens = scored.score.candidates.map((c) => {
-    if (c.tokenCount !== 1) warnings.push(`The letter ${c.text} is ${c.tokenCount} tokens for this tokenizer; only its first token (${c.tokenId}) is scored.`);
-    if (c.mergesWithPrompt) warnings.push(`The letter ${c.text} merges with the prompt's last token when written after it; the scored token ${c.tokenId} is the letter on its own.`);
+    if (c.tokenCount !== 1) warnings.push(notice('run.letter-multi-token', { letter: c.text, tokenCount: c.tokenCount, tokenId: c.tokenId }));
+    if (c.mergesWithPrompt) warnings.push(notice('run.letter-merges', { letter: c.text, tokenId: c.tokenId }));
     return { letter: c.text, tokenId: c.tokenId, singleToken: c.tokenCount === 1 };
   });
   return { letterTokens, warnings };
 }
 
 /** Scores the first items on WASM too and compares; quantized WebGPU kernels are wrong on some devices. */
-async function backendCheck(ctx: RunContext<McRunRecord>, gpu: ModelClient, wasm: ModelClient, count: number, tolerance: number): Promise<BackendCheck> {
+async function backendCheck(ctx: RunContext<McRunRecord>, gpu: ModelClient, wasm: ModelClient, count: number, tolerance: number, onPhase?: (phase: RunPhase) => void): Promise<BackendCheck> {
   const c = ctx.run.config;
   await wasm.load({ source: c.model.source, dtype: c.model.dtype, backend: 'wasm' });
-  const ids = c.itemIds.slice(0, count);
+  // Items too long for the model are skipped: they are not run on either backend.
+  const ids: string[] = [];
   let maxDiff = 0;
   const mismatched: string[] = [];
-  for (const id of ids) {
+  for (const id of c.itemIds) {
+    if (ids.length >= count) break;
+    onPhase?.({ kind: 'checking', done: ids.length, total: count });
     const item = ctx.items.get(id) as MultipleChoiceItem;
-    const [a, b] = await Promise.all([gpu.scoreItem(scoreRequest(ctx, item)), wasm.scoreItem(scoreRequest(ctx, item))]);
+    let a: ScoreItemResult, b: ScoreItemResult;
+    try {
+      [a, b] = await Promise.all([gpu.scoreItem(scoreRequest(ctx, item)), wasm.scoreItem(scoreRequest(ctx, item))]);
+    } catch (error) {
+      if (error instanceof ModelError && error.code === 'too-long') continue;
+      throw error;
+    }
+    ids.push(id);
     const la = a.score.candidates.map((x) => x.logProb);
     const lb = b.score.candidates.map((x) => x.logProb);
     la.forEach((v, i) => (maxDiff = Math.max(maxDiff, Math.abs(v - lb[i]))));
@@ -164,6 +217,7 @@ async function generateOne(run: GenRunRecord, index: number, item: GenerationIte
   const generated = await client.generate(
     {
       prompt,
+      itemId: item.id,
       maxNewTokens: c.maxNewTokens,
       chatTemplate: c.chatTemplate,
       ...(c.decoding.kind === 'sample' ? { sampling: { topK: c.decoding.topK, topP: c.decoding.topP, seed: c.decoding.seed } } : {}),
@@ -230,11 +284,52 @@ async function scoreOne(db: JianguDatabase, ctx: RunContext<McRunRecord>, index:
     const findings = letterFindings(scored);
     ctx.run = await updateRun<McRunRecord>(db, run.id, { letterTokens: findings.letterTokens, warnings: [...run.warnings, ...findings.warnings] });
   }
-  if (scored.overLimit && !ctx.run.warnings.some((w) => typeof w === 'string' && w.startsWith('Some prompts are longer'))) {
-    const warning = `Some prompts are longer than the ${run.config.contextLimit}-token limit even with no exemplars (first: ${item.id}); they were scored as they are.`;
-    ctx.run = await updateRun<McRunRecord>(db, run.id, { warnings: [...ctx.run.warnings, warning] });
-  }
   return toResult(ctx.run, index, item, scored);
+}
+
+/**
+ * Whether `error`, thrown on one item, is that item's alone (its prompt too long; the model threw on
+ * it) rather than something that would fail every item after it (a dead or stopped worker, out of
+ * memory, WebGPU lost, the network, a bug in this code).
+ */
+export function failsOnlyThisItem(error: unknown): boolean {
+  if (!(error instanceof ModelError)) return false;
+  if (error.code === 'too-long') return true;
+  // An item's own data refused by the protocol; other bad requests (no chat template) hold for every item.
+  if (error.code === 'bad-request') return error.notice.code.startsWith('run.');
+  return error.code === 'internal' && error.notice.code === 'model.failed';
+}
+
+/** Model errors in a row (no item between them run) after which the run stops instead of recording them. */
+const MAX_MODEL_FAILURES = 3;
+
+/** A failed item as a result: no prediction, not scored, its reason kept (see McItemResult.failure). */
+function failedResult(run: RunRecord, index: number, item: Item, failure: Notice): ItemResult {
+  const base = { runId: run.id, itemId: item.id, task: item.task, index, prompt: '', promptHash: '', tokenCount: typeof failure.params.tokens === 'number' ? failure.params.tokens : 0, completedAt: new Date().toISOString(), failure };
+  if (item.kind === 'multiple-choice') {
+    return {
+      ...base,
+      shotsUsed: 0,
+      exemplarIds: [],
+      letters: OPTION_LETTERS.slice(0, item.options.length) as OptionLetter[],
+      tokenIds: [],
+      logProbs: [],
+      probs: [],
+      prediction: null,
+      gold: item.answer,
+      correct: null,
+      reusedPrefixTokens: 0,
+      forwardMs: 0,
+    };
+  }
+  return { ...base, generationTask: item.generationTask, output: '', outputTokenIds: [], stoppedBy: 'max-tokens', references: item.references, ms: 0 };
+}
+
+/** The applied context limit for a run on a model whose config says `info.context`. */
+function contextLimitFor(run: RunRecord, info: LoadResult): RunContextLimit {
+  const asked = run.contextLimit?.asked ?? 'default';
+  const askedTokens = run.config.kind === 'multiple-choice' ? run.config.contextLimit : 2048;
+  return resolveContextLimit(asked, askedTokens, info.context ?? null);
 }
 
 /**
@@ -246,20 +341,31 @@ async function scoreOne(db: JianguDatabase, ctx: RunContext<McRunRecord>, index:
 export async function executeRun(db: JianguDatabase, runId: string, client: ModelClient, options: ExecuteOptions = {}): Promise<RunRecord> {
   return withRunLock(runId, async () => {
     const stored = await getRun(db, runId);
-    if (!stored) throw new Error(`No run ${runId} is stored.`);
+    if (!stored) throw jianguError('run.not-stored', { runId });
     if (stored.status === 'completed') return stored;
     try {
       const ctx = await contextFor(db, stored);
       ctx.run = await updateRun(db, runId, { status: 'running' });
       const model = ctx.run.config.model;
-      const info = await client.load({ source: model.source, dtype: model.dtype, backend: model.backend });
-      ctx.run = await updateRun(db, runId, { environment: environmentOf(info) });
+      const files: Extract<RunPhase, { kind: 'loading' }>['files'] = {};
+      options.onPhase?.({ kind: 'loading', files: {} });
+      const info = await client.load(
+        { source: model.source, dtype: model.dtype, backend: model.backend },
+        {
+          onProgress: (p: LoadProgress) => {
+            files[p.file] = { loaded: p.loaded ?? files[p.file]?.loaded ?? null, total: p.total ?? files[p.file]?.total ?? null, done: p.status === 'done' };
+            options.onPhase?.({ kind: 'loading', files: { ...files } });
+          },
+        },
+      );
+      ctx.run = await updateRun(db, runId, { environment: environmentOf(info), contextLimit: contextLimitFor(ctx.run, info) });
 
       const mc = ctx.run.config.kind === 'multiple-choice' ? (ctx as RunContext<McRunRecord>) : null;
       if (mc && mc.run.config.scoring === 'letter-logits' && info.backendInfo.backend === 'webgpu' && options.wasmClient && !mc.run.check?.passed && !mc.run.check?.overridden) {
         const wasm = options.wasmClient();
         try {
-          const check = await backendCheck(mc, client, wasm, options.checkItems ?? 3, options.checkTolerance ?? 1e-2);
+          options.onPhase?.({ kind: 'checking', done: 0, total: options.checkItems ?? 3 });
+          const check = await backendCheck(mc, client, wasm, options.checkItems ?? 3, options.checkTolerance ?? 1e-2, options.onPhase);
           ctx.run = await updateRun(db, runId, { check, ...(check.passed ? {} : { status: 'paused' }) });
           if (!check.passed) return ctx.run;
         } finally {
@@ -283,33 +389,76 @@ export async function executeRun(db: JianguDatabase, runId: string, client: Mode
         const left = itemIds.length - done.size;
         options.onProgress?.({ done: done.size, total: itemIds.length, perTask, itemsPerSecond: rate, etaSeconds: rate > 0 ? left / rate : null });
       };
+      options.onPhase?.({ kind: 'running' });
       report();
+      const record = async (result: ItemResult, task: string) => {
+        await saveResult(db, result);
+        done.add(result.itemId);
+        perTask[task].done++;
+        doneNow++;
+        options.onResult?.(result);
+        report();
+      };
+      const heldBack: { result: ItemResult; task: string }[] = [];
+      const flush = async () => {
+        for (const { result, task } of heldBack.splice(0)) await record(result, task);
+      };
       for (const [index, id] of itemIds.entries()) {
         if (done.has(id)) continue;
         if (options.signal?.aborted) return await updateRun(db, runId, { status: 'paused' });
         const item = ctx.items.get(id)!;
-        const result: ItemResult =
-          mc && item.kind === 'multiple-choice'
-            ? mc.run.config.scoring === 'generate-extract'
-              ? await generateChoice(mc, index, item, client, options)
-              : await scoreOne(db, mc, index, item, client, options.signal)
-            : await generateOne(ctx.run as GenRunRecord, index, item as GenerationItem, client, options);
+        let result: ItemResult;
+        try {
+          result =
+            mc && item.kind === 'multiple-choice'
+              ? mc.run.config.scoring === 'generate-extract'
+                ? await generateChoice(mc, index, item, client, options)
+                : await scoreOne(db, mc, index, item, client, options.signal)
+              : await generateOne(ctx.run as GenRunRecord, index, item as GenerationItem, client, options);
+        } catch (error) {
+          if (options.signal?.aborted || !failsOnlyThisItem(error)) throw new ItemStop(item.id, error);
+          result = failedResult(ctx.run, index, item, noticeOf(error));
+          // A model that throws on item after item is broken, not the items: held back until the
+          // model succeeds on one, and after MAX_MODEL_FAILURES in a row the run stops (they run again on resume).
+          if (result.failure?.code !== 'run.item-too-long') {
+            heldBack.push({ result, task: item.task });
+            if (heldBack.length >= MAX_MODEL_FAILURES) throw new ItemStop(item.id, error);
+            continue;
+          }
+        }
         // A generation cancelled mid-way is not a result: the item runs again on resume.
         if (options.signal?.aborted) return await updateRun(db, runId, { status: 'paused' });
-        await saveResult(db, result);
-        done.add(id);
-        perTask[item.task].done++;
-        doneNow++;
-        options.onResult?.(result);
-        report();
+        await flush();
+        await record(result, item.task);
       }
+      await flush();
       return await updateRun(db, runId, { status: 'completed' });
-    } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
+    } catch (caught) {
       // A cancel is a pause: the item in flight is dropped, everything before it is kept.
       if (options.signal?.aborted) return await updateRun(db, runId, { status: 'paused' });
-      await updateRun(db, runId, { status: 'failed', error: message });
+      const error = caught instanceof ItemStop ? caught.cause : caught;
+      await updateRun(db, runId, { status: 'failed', error: stoppedBy(caught) });
       throw error;
     }
   });
+}
+
+/** An error on an item that ends the run (see failsOnlyThisItem), with the item it happened on. */
+class ItemStop extends Error {
+  constructor(
+    readonly itemId: string,
+    override readonly cause: unknown,
+  ) {
+    super(cause instanceof Error ? cause.message : String(cause));
+  }
+}
+
+/** What the run record says stopped it: a dead worker names the item it was on; anything else as caught. */
+function stoppedBy(caught: unknown): StoredNotice {
+  if (caught instanceof ItemStop) {
+    const n = noticeOf(caught.cause);
+    if (n.code.startsWith('model.worker-')) return notice('run.worker-died', { itemId: caught.itemId, detail: caught.message });
+    return n;
+  }
+  return noticeOf(caught);
 }

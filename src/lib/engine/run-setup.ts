@@ -4,6 +4,8 @@ import { C3BENCH_PROTOCOL, generationTemplateHash, getProtocol, protocolForDatas
 import type { DatasetId, Item } from '../core/benchmarks/types.ts';
 import type { Decoding, GenRunRecord, McRunRecord, RunModel } from '../core/record/run.ts';
 import { APP_VERSION } from '../core/version.ts';
+import { DEFAULT_CONTEXT_LIMIT } from '../core/protocols/build-prompt.ts';
+import { jianguError, notice, type Notice } from '../core/notices/index.ts';
 import { getDataset as getStoredDataset, loadTaskItems } from '../store/datasets.ts';
 import { createRun } from '../store/runs.ts';
 import type { JianguDatabase } from '../store/schema.ts';
@@ -15,6 +17,7 @@ export interface NewMcRun {
   shots: number;
   limitPerTask: number | null;
   chatTemplate: boolean;
+  /** Tokens a prompt may have; omitted: the model's own positions (from its config.json). */
   contextLimit?: number;
   /** Which split is evaluated; exemplars always come from dev. */
   split?: 'test' | 'dev';
@@ -32,7 +35,7 @@ function newRunBase(datasetId: DatasetId) {
 
 async function storedDataset(db: JianguDatabase, id: DatasetId) {
   const dataset = await getStoredDataset(db, id);
-  if (!dataset) throw new Error(`${id} is not stored: download or import it on the Data page first.`);
+  if (!dataset) throw jianguError('run.dataset-not-stored', { datasetId: id });
   return dataset;
 }
 
@@ -51,7 +54,7 @@ export async function chooseItems(
     const items = (await loadTaskItems(db, request.datasetId, task, split)).filter((item) => item.kind === kind);
     itemIds.push(...(request.limitPerTask === null ? items : items.slice(0, request.limitPerTask)).map((item) => item.id));
   }
-  if (itemIds.length === 0) throw new Error(`No ${kind} items in the chosen tasks.`);
+  if (itemIds.length === 0) throw jianguError('run.no-items', { kind });
   return itemIds;
 }
 
@@ -65,8 +68,10 @@ export async function createMcRun(db: JianguDatabase, request: NewMcRun): Promis
   const protocol = protocolForDataset(request.datasetId);
   const shots = Math.min(request.shots, protocol.maxShots);
   const itemIds = await chooseItems(db, request, 'multiple-choice', request.split ?? 'test');
-  const warnings: string[] = [];
-  if (shots < request.shots) warnings.push(`${protocol.id} allows at most ${protocol.maxShots} shots; the run uses ${shots}.`);
+  const warnings: Notice[] = [];
+  if (shots < request.shots) warnings.push(notice('run.shots-capped', { protocol: protocol.id, max: protocol.maxShots, shots }));
+  const contextLimit = request.contextLimit ?? DEFAULT_CONTEXT_LIMIT;
+  const asked = request.contextLimit === undefined ? ('default' as const) : ('user' as const);
   const run: McRunRecord = {
     ...newRunBase(request.datasetId),
     config: {
@@ -78,7 +83,7 @@ export async function createMcRun(db: JianguDatabase, request: NewMcRun): Promis
       scoring: request.scoring ?? 'letter-logits',
       ...(request.scoring === 'generate-extract' ? { maxNewTokens: request.maxNewTokens ?? 32 } : {}),
       shots,
-      contextLimit: request.contextLimit ?? 2048,
+      contextLimit,
       chatTemplate: request.chatTemplate,
       prefixReuse: shots > 0 && prefixReuseSafe(request.model.dtype) && request.scoring !== 'generate-extract',
       datasetId: request.datasetId,
@@ -88,6 +93,8 @@ export async function createMcRun(db: JianguDatabase, request: NewMcRun): Promis
       itemIds,
       appVersion: APP_VERSION,
     },
+    // Until the model is loaded and its positions are known (then the scheduler records the applied one).
+    contextLimit: { tokens: contextLimit, from: asked, asked, modelPositions: null },
     warnings,
   };
   await createRun(db, run);
@@ -126,7 +133,7 @@ export async function createGenRun(db: JianguDatabase, request: NewGenRun): Prom
       itemIds,
       appVersion: APP_VERSION,
     },
-    warnings: request.datasetId === 'wenmind' ? ['WenMind grades with an LLM judge; these are C3Bench-style metrics on its matching tasks.'] : [],
+    warnings: request.datasetId === 'wenmind' ? [notice('run.wenmind-judge')] : [],
   };
   await createRun(db, run);
   return run;

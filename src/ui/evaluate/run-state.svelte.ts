@@ -1,30 +1,55 @@
 // The Evaluate page's state: stored runs, the run in progress (its own model worker, apart from the
-// playground's), live progress and results, and the actions start, cancel, resume, and what to do
-// after a failed WebGPU check.
+// playground's), the run on show, and the actions start, cancel, resume, and what to do after a
+// failed WebGPU check.
+//
+// Two runs, kept apart: the live one (running in this tab: its record, results, progress, phase and
+// streaming text, updated as items finish) and the shown one (whatever run page is open, read from
+// the store). A run page shows live state only when its run is the live run, so opening an older
+// run while another runs shows, and exports, that older run alone.
 import type { ItemResult, RunRecord } from '../../lib/core/record/run.ts';
 import { ModelClient } from '../../lib/engine/model-client.ts';
 import { createGenRun, createMcRun, type NewGenRun, type NewMcRun } from '../../lib/engine/run-setup.ts';
-import { executeRun, type RunProgress } from '../../lib/engine/run-scheduler.ts';
+import { executeRun, heldRunIds, runLockHeld, type RunPhase, type RunProgress } from '../../lib/engine/run-scheduler.ts';
 import { listDatasets } from '../../lib/store/datasets.ts';
 import { getRun, listRuns, loadResults, updateRun } from '../../lib/store/runs.ts';
 import { openJianguDb, type JianguDatabase } from '../../lib/store/schema.ts';
 import type { DatasetRecord } from '../../lib/core/benchmarks/types.ts';
-import { t } from '../i18n/locale.svelte.ts';
+import { notice, noticeOf, type Notice } from '../../lib/core/notices/index.ts';
+import { say } from '../i18n/say.ts';
+
+/** The run executing in this tab. */
+export interface LiveRun {
+  id: string;
+  record: RunRecord;
+  results: ItemResult[];
+  progress: RunProgress | null;
+  phase: RunPhase | null;
+  /** The generation in flight: its item and the text streamed so far. */
+  streaming: { itemId: string; text: string } | null;
+}
+
+/** A stored run on show, as read from the store. */
+export interface ShownRun {
+  record: RunRecord;
+  results: ItemResult[];
+  /**
+   * For a stored `running` status: whether some tab holds the run's lock (`elsewhere`), or none does
+   * (`interrupted`: a closed or reloaded tab left it so). Null for any other status.
+   */
+  liveness: 'elsewhere' | 'interrupted' | null;
+}
 
 export class RunState {
   datasets = $state<DatasetRecord[]>([]);
   runs = $state<RunRecord[]>([]);
-  /** The run shown (running or finished). */
-  current = $state<RunRecord | null>(null);
-  results = $state<ItemResult[]>([]);
-  /** The generation in flight: its item and the text streamed so far. */
-  streaming = $state<{ itemId: string; text: string } | null>(null);
-  progress = $state<RunProgress | null>(null);
-  running = $state(false);
-  /** An error from src/lib, as thrown (English). */
-  private failure = $state<string | null>(null);
-  /** A run asked for that is not stored; worded when read, so it follows a change of language. */
-  private missingRun = $state<string | null>(null);
+  /** Runs stored as `running` that no tab runs now (left so by a closed or reloaded tab). */
+  interrupted = $state<ReadonlySet<string>>(new Set());
+  live = $state<LiveRun | null>(null);
+  shown = $state<ShownRun | null>(null);
+  /** The run id the open page asked for (its record may still be loading, or missing). */
+  private shownId = $state<string | null>(null);
+  /** The last failure, with the run it belongs to (null: creating a run failed). */
+  private failure = $state<{ runId: string | null; notice: Notice } | null>(null);
   private database: Promise<JianguDatabase> | null = null;
   private abort: AbortController | null = null;
   private client: ModelClient | null = null;
@@ -34,30 +59,72 @@ export class RunState {
     return this.database;
   }
 
-  /** What went wrong last, for the page to show; null when nothing did. */
-  get error(): string | null {
-    if (this.missingRun !== null) return t(`No run ${this.missingRun} is stored in this browser.`, `这个浏览器里没有存储评测记录 ${this.missingRun}。`);
-    return this.failure;
+  /** Whether a run is executing in this tab. */
+  get running(): boolean {
+    return this.live !== null;
   }
 
-  private setError(failure: string | null, missingRun: string | null = null): void {
-    this.failure = failure;
-    this.missingRun = missingRun;
+  /** The run record a page for `runId` shows: the live one while it runs here, else the stored one. */
+  recordFor(runId: string): RunRecord | null {
+    if (this.live?.id === runId) return this.live.record;
+    return this.shown?.record.id === runId ? this.shown.record : null;
+  }
+
+  /** That page's results, and only that run's. */
+  resultsFor(runId: string): ItemResult[] {
+    if (this.live?.id === runId) return this.live.results;
+    return this.shown?.record.id === runId ? this.shown.results : [];
+  }
+
+  /** The live run's state, only when `runId` is the live run. */
+  liveFor(runId: string): LiveRun | null {
+    return this.live?.id === runId ? this.live : null;
+  }
+
+  /** The shown run's liveness (see ShownRun), when `runId` is shown and not live here. */
+  livenessFor(runId: string): ShownRun['liveness'] {
+    if (this.live?.id === runId) return null;
+    return this.shown?.record.id === runId ? this.shown.liveness : null;
+  }
+
+  /** The run shown, or the live one when none is (the shared page reads this after a reproduction). */
+  get current(): RunRecord | null {
+    return this.shown?.record ?? this.live?.record ?? null;
+  }
+
+  /** What went wrong for `runId` (a missing run, a failure while it ran), as a notice; null when nothing did. */
+  noticeFor(runId: string): Notice | null {
+    return this.failure?.runId === runId ? this.failure.notice : null;
+  }
+
+  /** The last failure, worded (the Evaluate page shows a run that could not be created). */
+  get error(): string | null {
+    return this.failure ? say(this.failure.notice) : null;
   }
 
   async refresh(): Promise<void> {
     const db = await this.db();
     this.datasets = await listDatasets(db);
-    this.runs = await listRuns(db);
+    const runs = await listRuns(db);
+    const running = runs.filter((r) => r.status === 'running');
+    const held = running.length > 0 ? await heldRunIds() : null;
+    this.interrupted = held === null ? new Set() : new Set(running.filter((r) => !held.has(r.id)).map((r) => r.id));
+    this.runs = runs;
   }
 
-  /** Shows a stored run and its results. */
+  /** Shows a stored run and its results (the live run, if it is this one, is shown from live state). */
   async show(runId: string): Promise<void> {
+    this.shownId = runId;
     const db = await this.db();
     const run = await getRun(db, runId);
-    this.current = run ?? null;
-    this.results = run ? await loadResults(db, runId) : [];
-    this.setError(null, run ? null : runId);
+    const results = run ? await loadResults(db, runId) : [];
+    let liveness: ShownRun['liveness'] = null;
+    if (run?.status === 'running' && this.live?.id !== runId) liveness = (await runLockHeld(runId)) === false ? 'interrupted' : 'elsewhere';
+    // A later call for another run wins: only the page asked for last is filled in.
+    if (this.shownId !== runId) return;
+    this.shown = run ? { record: run, results, liveness } : null;
+    if (!run) this.failure = { runId, notice: notice('run.not-stored', { runId }) };
+    else if (this.failure?.runId === runId && this.failure.notice.code === 'run.not-stored') this.failure = null;
   }
 
   start(request: NewMcRun): Promise<string | null> {
@@ -70,56 +137,74 @@ export class RunState {
 
   /** Stores a new run, starts it in the background, and returns its id (null, with `error` set, if it could not be created). */
   private async launch(create: (db: JianguDatabase) => Promise<RunRecord>): Promise<string | null> {
-    this.setError(null);
+    this.failure = null;
     try {
       const run = await create(await this.db());
       await this.refresh();
       void this.execute(run.id);
       return run.id;
     } catch (error) {
-      this.setError(error instanceof Error ? error.message : String(error));
+      this.failure = { runId: null, notice: noticeOf(error) };
       return null;
     }
   }
 
-  /** Runs or resumes a stored run to its end; the page shows results as they come. */
-  async execute(runId: string): Promise<void> {
-    if (this.running) return;
+  /** Runs or resumes a stored run to its end, in the background of whatever page is open; returns the run as it ended. */
+  async execute(runId: string): Promise<RunRecord | null> {
+    if (this.live) return null;
     const db = await this.db();
-    await this.show(runId);
-    this.running = true;
-    this.setError(null);
+    const record = await getRun(db, runId);
+    if (!record) {
+      this.failure = { runId, notice: notice('run.not-stored', { runId }) };
+      return null;
+    }
+    // Shown as running from the first moment: the stored status follows as soon as the scheduler starts.
+    const live: LiveRun = { id: runId, record: { ...record, status: 'running' }, results: await loadResults(db, runId), progress: null, phase: null, streaming: null };
+    this.live = live;
+    // The proxy Svelte made of it, so that updates below are seen by the page.
+    const state = this.live;
+    if (this.failure?.runId === runId) this.failure = null;
     const abort = new AbortController();
     this.abort = abort;
     // A worker that crashed before is replaced; a healthy one keeps its loaded model.
     this.client ??= new ModelClient();
+    let ended: RunRecord | null = null;
     try {
-      this.current = await executeRun(db, runId, this.client, {
+      ended = await executeRun(db, runId, this.client, {
         signal: abort.signal,
         wasmClient: () => new ModelClient(),
-        onProgress: (p) => (this.progress = p),
+        onPhase: (phase) => {
+          // The record moves on at each phase (status, environment, context limit, check): read it again.
+          if (phase.kind !== state.phase?.kind) void getRun(db, runId).then((r) => r && this.live === state && (state.record = r));
+          state.phase = phase;
+        },
+        onProgress: (p) => (state.progress = p),
         onResult: (r) => {
-          this.results = [...this.results, r];
-          this.streaming = null;
+          state.results.push(r);
+          state.streaming = null;
         },
         onToken: (itemId, text) => {
-          this.streaming = this.streaming?.itemId === itemId ? { itemId, text: this.streaming.text + text } : { itemId, text };
+          state.streaming = state.streaming?.itemId === itemId ? { itemId, text: state.streaming.text + text } : { itemId, text };
         },
       });
+      state.record = ended;
     } catch (error) {
-      this.setError(error instanceof Error ? error.message : String(error));
+      this.failure = { runId, notice: noticeOf(error) };
       this.client?.terminate();
       this.client = null;
-      this.current = (await getRun(db, runId)) ?? this.current;
+      ended = (await getRun(db, runId)) ?? null;
     } finally {
-      this.running = false;
       this.abort = null;
+      // The page on this run now reads it from the store, as it ended.
+      if (this.shownId === runId) await this.show(runId);
+      this.live = null;
       await this.refresh();
     }
+    return ended;
   }
 
-  cancel(): void {
-    this.abort?.abort();
+  cancel(runId: string): void {
+    if (this.live?.id === runId) this.abort?.abort();
   }
 
   /** After a failed WebGPU check: go on with WebGPU anyway (recorded in the run). */
@@ -142,7 +227,8 @@ export class RunState {
       shots: c.shots,
       limitPerTask: c.limitPerTask,
       chatTemplate: c.chatTemplate,
-      contextLimit: c.contextLimit,
+      // Only a limit the user asked for travels; otherwise the model's own applies again.
+      ...(run.contextLimit?.asked === 'user' ? { contextLimit: c.contextLimit } : {}),
     });
     if (id) location.hash = `#/run/${id}`;
   }

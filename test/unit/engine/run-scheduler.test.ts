@@ -40,7 +40,7 @@ function items(): MultipleChoiceItem[] {
 }
 
 /** A client whose letter log-probabilities are a fixed function of the item, on a given backend. */
-function fakeClient(backend: 'webgpu' | 'wasm', options: { skew?: number; onScore?: (p: ScoreItemParams) => void } = {}) {
+function fakeClient(backend: 'webgpu' | 'wasm', options: { skew?: number; onScore?: (p: ScoreItemParams) => void; positions?: { tokens: number; key: string } | null } = {}) {
   const scored: string[] = [];
   const client = {
     async load(params: LoadParams): Promise<LoadResult> {
@@ -52,6 +52,7 @@ function fakeClient(backend: 'webgpu' | 'wasm', options: { skew?: number; onScor
         loadMs: 1,
         transformersVersion: 't',
         ortVersion: 'o',
+        context: options.positions === undefined ? { tokens: 2048, key: 'max_position_embeddings' } : options.positions,
       };
     },
     async scoreItem(params: ScoreItemParams, request?: { signal?: AbortSignal }): Promise<ScoreItemResult> {
@@ -174,6 +175,106 @@ describe('executeRun', () => {
     expect(run.config.itemIds).toEqual(['Radical/test/0', 'Radical/test/1']);
     const broken = { ...fakeClient('wasm').client, scoreItem: async () => { throw new Error('worker crashed'); } } as unknown as ModelClient;
     await expect(executeRun(db, run.id, broken)).rejects.toThrow('worker crashed');
-    expect(await getRun(db, run.id)).toMatchObject({ status: 'failed', error: 'worker crashed' });
+    expect(await getRun(db, run.id)).toMatchObject({ status: 'failed', error: { code: 'internal', params: { detail: 'worker crashed' } } });
+  });
+
+  it('records the applied context limit and where it came from', async () => {
+    const { db, run } = await setup();
+    expect(run.contextLimit).toEqual({ tokens: 2048, from: 'default', asked: 'default', modelPositions: null });
+    const done = await executeRun(db, run.id, fakeClient('wasm', { positions: { tokens: 512, key: 'n_positions' } }).client);
+    expect(done.contextLimit).toEqual({ tokens: 512, from: 'config.n_positions', asked: 'default', modelPositions: 512 });
+    const { run: other, db: db2 } = await setup();
+    const unknown = await executeRun(db2, other.id, fakeClient('wasm', { positions: null }).client);
+    expect(unknown.contextLimit).toEqual({ tokens: 2048, from: 'default', asked: 'default', modelPositions: null });
+  });
+
+  it('sends the applied limit to the worker and records an item it refuses as too long as failed; the run goes on', async () => {
+    const { db, run } = await setup();
+    const limits: number[] = [];
+    const base = fakeClient('wasm', { positions: { tokens: 1000, key: 'max_position_embeddings' }, onScore: (p) => limits.push(p.contextLimit) });
+    const tooLong = run.config.itemIds[2];
+    const client = {
+      ...base.client,
+      load: base.client.load,
+      scoreItem: async (params: ScoreItemParams, request?: { signal?: AbortSignal }) => {
+        if (params.item.id === tooLong) throw new ModelError(modelError('too-long', 'run.item-too-long', [{ itemId: tooLong, tokens: 1500, limit: params.contextLimit }]));
+        if (params.item.id === run.config.itemIds[4]) throw new ModelError(modelError('internal', 'model.failed', [{ detail: 'Gather idx out of range' }]));
+        return base.client.scoreItem(params, request);
+      },
+    } as unknown as ModelClient;
+    const done = await executeRun(db, run.id, client);
+    expect(done.status).toBe('completed');
+    expect(new Set(limits)).toEqual(new Set([1000]));
+    const results = await loadResults(db, run.id);
+    expect(results.map((r) => r.itemId)).toEqual(run.config.itemIds);
+    const failed = results.filter((r) => r.failure);
+    expect(failed.map((r) => r.itemId)).toEqual([tooLong, run.config.itemIds[4]]);
+    expect(failed[0]).toMatchObject({ prediction: null, correct: null, tokenCount: 1500, failure: { code: 'run.item-too-long', params: { itemId: tooLong, tokens: 1500, limit: 1000 } } });
+    expect(failed[1].failure).toEqual({ code: 'model.failed', params: { detail: 'Gather idx out of range' } });
+    const { aggregateForDataset, summaryOfAggregate } = await import('../../../src/lib/core/metrics/index.ts');
+    const aggregate = aggregateForDataset('ancientbench', results as McItemResult[]);
+    expect(aggregate.failed).toBe(2);
+    expect(aggregate.pooled.n).toBe(results.length - 2);
+    expect(summaryOfAggregate(aggregate)).toMatchObject({ failed: 2, items: results.length });
+  });
+
+  it('leaves items too long for the model out of the WebGPU check, and records them failed in the run', async () => {
+    const { db, run } = await setup();
+    const tooLong = run.config.itemIds[0];
+    const refusing = (backend: 'webgpu' | 'wasm') => {
+      const base = fakeClient(backend);
+      return {
+        ...base.client,
+        load: base.client.load,
+        scoreItem: async (params: ScoreItemParams, request?: { signal?: AbortSignal }) => {
+          if (params.item.id === tooLong) throw new ModelError(modelError('too-long', 'run.item-too-long', [{ itemId: tooLong, tokens: 3000, limit: params.contextLimit }]));
+          return base.client.scoreItem(params, request);
+        },
+      } as unknown as ModelClient;
+    };
+    const done = (await executeRun(db, run.id, refusing('webgpu'), { wasmClient: () => refusing('wasm'), checkItems: 3 })) as McRunRecord;
+    expect(done.status).toBe('completed');
+    expect(done.check).toMatchObject({ passed: true, itemIds: run.config.itemIds.slice(1, 4) });
+    const results = await loadResults(db, run.id);
+    expect(results.filter((r) => r.failure).map((r) => r.itemId)).toEqual([tooLong]);
+  });
+
+  it('stops, recording nothing, when the model throws on item after item: the model is broken, not the items', async () => {
+    const { db, run } = await setup();
+    const base = fakeClient('wasm');
+    const broken = {
+      ...base.client,
+      load: base.client.load,
+      scoreItem: async () => {
+        throw new ModelError(modelError('internal', 'model.failed', [{ detail: 'Unsupported op' }]));
+      },
+    } as unknown as ModelClient;
+    await expect(executeRun(db, run.id, broken)).rejects.toThrow('Unsupported op');
+    expect(await getRun(db, run.id)).toMatchObject({ status: 'failed', error: { code: 'model.failed' } });
+    expect(await loadResults(db, run.id)).toHaveLength(0);
+    expect((await executeRun(db, run.id, base.client)).status).toBe('completed');
+    expect((await loadResults(db, run.id)).every((r) => !r.failure)).toBe(true);
+  });
+
+  it('stops the run when the worker dies, naming the item; Resume on a new worker finishes it', async () => {
+    const { db, run } = await setup();
+    const base = fakeClient('wasm');
+    let calls = 0;
+    const dying = {
+      ...base.client,
+      load: base.client.load,
+      scoreItem: async (params: ScoreItemParams) => {
+        if (++calls === 3) throw new ModelError(modelError('internal', 'model.worker-crashed', [], 'RuntimeError: unreachable'));
+        return base.client.scoreItem(params);
+      },
+    } as unknown as ModelClient;
+    await expect(executeRun(db, run.id, dying)).rejects.toThrow('crashed');
+    const stopped = await getRun(db, run.id);
+    expect(stopped).toMatchObject({ status: 'failed', error: { code: 'run.worker-died', params: { itemId: run.config.itemIds[2] } } });
+    expect(await loadResults(db, run.id)).toHaveLength(2);
+    const fresh = fakeClient('wasm');
+    expect((await executeRun(db, run.id, fresh.client)).status).toBe('completed');
+    expect(fresh.scored).toEqual(run.config.itemIds.slice(2));
+    expect((await loadResults(db, run.id)).every((r) => !r.failure)).toBe(true);
   });
 });

@@ -20,6 +20,39 @@ describe('aggregateMultipleChoice, AncientBench', () => {
   const { grouping, overallRule } = aggregationFor('ancientbench');
   const agg = aggregateMultipleChoice(run, grouping, overallRule);
 
+  it('gives overall a normal 95% interval from the tasks\' Agresti–Coull variances, weighted as in the mean', () => {
+    // Overall = ¼·Radical (7/10) + ¼·Radical Meaning (1/2) + ½·Pronunciation (3/4).
+    const z = 1.959963984540054;
+    const v = (k: number, n: number) => { const nt = n + z * z; const p = (k + (z * z) / 2) / nt; return (p * (1 - p)) / nt; };
+    expect(v(7, 10)).toBeCloseTo(0.016553, 6); // by hand: ñ = 10 + 3.8415 = 13.8415, p̃ = 8.9208/13.8415 = 0.64449
+    const half = z * Math.sqrt((v(7, 10) + v(1, 2)) / 16 + v(3, 4) / 4);
+    expect(agg.overall.interval!.low).toBeCloseTo(0.675 - half, 12);
+    expect(agg.overall.interval!.high).toBeCloseTo(Math.min(1, 0.675 + half), 12);
+    expect(agg.overall.interval!.low).toBeCloseTo(0.468, 3); // half-width 0.2071
+    expect(agg.overall.interval!.high).toBeLessThan(1);
+  });
+
+  it('never gives a task at 0% or 100% an interval of zero width', () => {
+    const perfect = aggregateMultipleChoice(results('Radical', 2, 2), grouping, 'mean-of-tasks');
+    expect(perfect.overall.accuracy).toBe(1);
+    expect(perfect.overall.interval!.low).toBeLessThan(0.8);
+    expect(perfect.overall.interval!.high).toBe(1);
+  });
+
+  it('counts failed items apart: neither in n nor unscored, and they move no accuracy', () => {
+    const failed = [
+      { itemId: 'Radical/f1', task: 'Radical', correct: null, failure: { code: 'run.item-too-long', params: {} } },
+      { itemId: 'Homophone/f1', task: 'Homophone', correct: null, failure: { code: 'model.failed', params: {} } },
+    ];
+    const withFailed = aggregateMultipleChoice([...run, ...failed], grouping, overallRule);
+    expect(withFailed.tasks.find((t) => t.task === 'Radical')).toMatchObject({ n: 10, correct: 7, unscored: 1, failed: 1 });
+    expect(withFailed.tasks.find((t) => t.task === 'Homophone')).toMatchObject({ n: 0, accuracy: null, failed: 1 });
+    expect(withFailed.failed).toBe(2);
+    expect(withFailed.unscored).toBe(agg.unscored);
+    expect(withFailed.overall.accuracy).toBe(agg.overall.accuracy);
+    expect(withFailed.pooled).toEqual(agg.pooled);
+  });
+
   it('per task: counts, accuracy, standard error, Wilson interval, unscored', () => {
     expect(agg.tasks.map((t) => t.task)).toEqual(['Radical', 'Radical Meaning', 'Pronunciation', 'Cloze']);
     const radical = agg.tasks[0];
@@ -35,7 +68,7 @@ describe('aggregateMultipleChoice, AncientBench', () => {
   });
 
   it('reports an empty task with nulls', () => {
-    expect(agg.tasks[3]).toEqual({ task: 'Cloze', n: 0, correct: 0, accuracy: null, standardError: null, wilson: null, unscored: 2 });
+    expect(agg.tasks[3]).toEqual({ task: 'Cloze', n: 0, correct: 0, accuracy: null, standardError: null, wilson: null, unscored: 2, failed: 0 });
     expect(agg.unscored).toBe(3);
   });
 
@@ -50,7 +83,7 @@ describe('aggregateMultipleChoice, AncientBench', () => {
 
   it('overall = mean of competencies, which is not the pooled accuracy', () => {
     expect(agg.overall.accuracy).toBeCloseTo(0.675, 12);
-    expect(agg.overall).toMatchObject({ rule: 'mean-of-groups', of: 2, signature: 'acc|overall:mean-of-competencies|se:sample-n-1|ci:wilson-95|empty:excluded|version:1' });
+    expect(agg.overall).toMatchObject({ rule: 'mean-of-groups', of: 2, signature: 'acc|overall:mean-of-competencies|se:sample-n-1|ci:wilson-95|overall-ci:normal-agresti-coull-95|empty:excluded|failed:excluded|version:1' });
     expect(agg.pooled).toMatchObject({ n: 16, correct: 11, accuracy: 0.6875, signature: 'acc|pooled:micro|ci:wilson-95|version:1' });
     expect(agg.pooled.wilson!.low).toBeCloseTo(0.444, 4);
     expect(agg.pooled.wilson!.high).toBeCloseTo(0.8584, 4);
@@ -60,7 +93,13 @@ describe('aggregateMultipleChoice, AncientBench', () => {
   it('the same results under mean-of-tasks: (0.7 + 0.5 + 0.75)/3 = 0.65, Cloze left out', () => {
     const byTask = aggregateMultipleChoice(run, grouping, 'mean-of-tasks');
     expect(byTask.overall.accuracy).toBeCloseTo(0.65, 12);
-    expect(byTask.overall).toMatchObject({ of: 3, signature: 'acc|overall:mean-of-tasks|se:sample-n-1|ci:wilson-95|empty:excluded|version:1' });
+    // Mean of three tasks: Var = (1/9)·Σ v_t.
+    const z = 1.959963984540054;
+    const v = (k: number, n: number) => { const nt = n + z * z; const p = (k + (z * z) / 2) / nt; return (p * (1 - p)) / nt; };
+    const half = z * Math.sqrt((v(7, 10) + v(1, 2) + v(3, 4)) / 9);
+    expect(byTask.overall.interval!.low).toBeCloseTo(0.65 - half, 12);
+    expect(byTask.overall.interval!.high).toBeCloseTo(0.65 + half, 12);
+    expect(byTask.overall).toMatchObject({ of: 3, signature: 'acc|overall:mean-of-tasks|se:sample-n-1|ci:wilson-95|overall-ci:normal-agresti-coull-95|empty:excluded|failed:excluded|version:1' });
   });
 });
 
@@ -70,7 +109,7 @@ describe('aggregateMultipleChoice, other cases', () => {
     const agg = aggregateMultipleChoice([...results('通假字', 1, 4), ...results('古文单字多义', 3, 4), ...results('古音学', 2, 2)], grouping, overallRule);
     // Tasks: 0.25, 0.75, 1 → overall 2/3; Lexical = 0.5, Knowledge = 1; pooled 6/10.
     expect(agg.overall.accuracy).toBeCloseTo(2 / 3, 12);
-    expect(agg.overall.signature).toBe('acc|overall:mean-of-tasks|se:sample-n-1|ci:wilson-95|empty:excluded|version:1');
+    expect(agg.overall.signature).toBe('acc|overall:mean-of-tasks|se:sample-n-1|ci:wilson-95|overall-ci:normal-agresti-coull-95|empty:excluded|failed:excluded|version:1');
     expect(agg.tasks.map((t) => t.task)).toEqual(['古文单字多义', '通假字', '古音学']);
     expect(agg.groups.find((g) => g.key === 'Lexical')!.accuracy).toBeCloseTo(0.5, 12);
     expect(agg.groups.find((g) => g.key === 'Knowledge')!.accuracy).toBe(1);

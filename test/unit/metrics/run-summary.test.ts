@@ -32,3 +32,24 @@ describe('publishedKeyScores', () => {
     expect(publishedKeyScores('aclue', summary)).toEqual({});
   });
 });
+
+describe('failed items in summaries', () => {
+  it('adds a `failed` key only when items failed, and counts them among the items', async () => {
+    const { mcSummary, scoreGenerationRun, summaryOfGenerationScores } = await import('../../../src/lib/core/metrics/index.ts');
+    const ok = [
+      { itemId: 'a', task: '古文单字多义', correct: true },
+      { itemId: 'b', task: '古文单字多义', correct: false },
+    ];
+    expect(mcSummary('aclue', ok)).not.toHaveProperty('failed');
+    const failure = { code: 'run.item-too-long', params: {} };
+    const withFailed = mcSummary('aclue', [...ok, { itemId: 'c', task: '古文单字多义', correct: null, failure }]);
+    expect(withFailed).toMatchObject({ failed: 1, items: 3, pooled: 50, 'task:古文单字多义': 50 });
+
+    // A failed generation is not scored (its empty output would score 0), only counted.
+    const pair = { task: 'classification', generationTask: 'classification' as const, references: ['诗'] };
+    const scores = scoreGenerationRun('c3bench', [{ ...pair, output: '诗' }, { ...pair, output: '', failure }]);
+    expect(scores.tasks[0]).toMatchObject({ n: 1, score: 100 });
+    expect(scores).toMatchObject({ failed: 1, failedByTask: { classification: 1 } });
+    expect(summaryOfGenerationScores(scores, 2)).toMatchObject({ failed: 1, items: 2 });
+  });
+});

@@ -16,6 +16,8 @@ import {
 export interface GenerationResultLike extends GenerationPair {
   task: string;
   generationTask: GenerationTask;
+  /** Present when the item could not be run: counted in `failed`, never scored (an empty output would score 0). */
+  failure?: unknown;
 }
 
 export interface GenerationTaskScore {
@@ -38,6 +40,9 @@ export interface GenerationRunScores {
   /** The paper's "Average": only when one task of each of the five kinds was run; null otherwise. */
   overall: number | null;
   overallDetail: GenerationOverall | null;
+  /** Items that could not be run, per task key (tasks with none are absent), and in all. */
+  failedByTask: Record<string, number>;
+  failed: number;
 }
 
 const pct = (x: number | null | undefined): number | null => (x === null || x === undefined ? null : 100 * x);
@@ -79,7 +84,14 @@ function scoreTask(datasetId: DatasetId, task: string, generationTask: Generatio
 
 export function scoreGenerationRun(datasetId: DatasetId, results: readonly GenerationResultLike[]): GenerationRunScores {
   const byTask = new Map<string, { generationTask: GenerationTask; pairs: GenerationPair[] }>();
+  const failedByTask: Record<string, number> = {};
+  let failed = 0;
   for (const r of results) {
+    if (r.failure !== undefined) {
+      failedByTask[r.task] = (failedByTask[r.task] ?? 0) + 1;
+      failed++;
+      continue;
+    }
     const entry = byTask.get(r.task) ?? { generationTask: r.generationTask, pairs: [] };
     entry.pairs.push({ output: r.output, references: r.references });
     byTask.set(r.task, entry);
@@ -89,5 +101,5 @@ export function scoreGenerationRun(datasetId: DatasetId, results: readonly Gener
   for (const t of tasks) kinds.set(t.generationTask, (kinds.get(t.generationTask) ?? 0) + 1);
   const oneOfEach = kinds.size === 5 && [...kinds.values()].every((n) => n === 1);
   const overallDetail = oneOfEach ? generationOverall(Object.fromEntries(tasks.map((t) => [t.generationTask, t.score]))) : null;
-  return { tasks, overall: overallDetail?.score ?? null, overallDetail };
+  return { tasks, overall: overallDetail?.score ?? null, overallDetail, failedByTask, failed };
 }

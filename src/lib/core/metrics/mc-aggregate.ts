@@ -10,10 +10,17 @@
 //    ('mean-of-groups', AncientBench: the four competencies) or of task accuracies ('mean-of-tasks',
 //    the CMMLU and ACLUE codes); under 'mean-of-groups' a task in no group is left out of overall
 //    and listed in `ungroupedTasks`.
+//  - A result with a `failure` (the item could not be run: too long for the model, or the model
+//    threw on it) counts in `failed`, never in n nor in `unscored`: it is neither right nor wrong.
 //  - Pooled = all scored items of all tasks together (micro); labelled so wherever it is shown.
+//  - Overall interval: a normal approximation. Overall is a weighted sum Σ w_t·p_t of task accuracies
+//    (w_t = 1/T for a mean of T tasks; 1/(G·T_g) for a mean of G groups of T_g tasks each); tasks are
+//    independent samples, so Var = Σ w_t²·v_t, and the interval is overall ± 1.96·sqrt(Var), clamped
+//    to [0, 1]. v_t is the task's Agresti–Coull variance p̃(1 − p̃)/ñ with ñ = n + z², p̃ = (k + z²/2)/ñ:
+//    the plain p(1 − p)/n is 0 for a task at 0% or 100%, which would make a small run look exact.
 import { getDataset, type GroupKind } from '../benchmarks/catalog.ts';
 import type { DatasetId } from '../benchmarks/types.ts';
-import { accuracyFromCounts, standardErrorFromCounts, wilsonInterval, type Interval } from './accuracy.ts';
+import { accuracyFromCounts, standardErrorFromCounts, wilsonInterval, Z_95, type Interval } from './accuracy.ts';
 
 export const MC_AGGREGATE_VERSION = 1;
 
@@ -22,6 +29,8 @@ export interface McItemResult {
   task: string;
   /** null: no answer key, so not scored. */
   correct: boolean | null;
+  /** Present when the item could not be run; such a result counts as failed. */
+  failure?: unknown;
 }
 
 export type GroupingKind = GroupKind | 'none';
@@ -47,6 +56,8 @@ export interface TaskAggregate {
   wilson: Interval | null;
   /** Items predicted without an answer key. */
   unscored: number;
+  /** Items that could not be run (too long for the model, or the model failed on them). */
+  failed: number;
 }
 
 export interface GroupAggregate {
@@ -62,10 +73,12 @@ export interface GroupAggregate {
 export interface McAggregate {
   tasks: TaskAggregate[];
   groups: GroupAggregate[];
-  overall: { accuracy: number | null; rule: OverallRule; of: number; signature: string };
+  /** `interval`: normal approximation from the tasks' standard errors (see the rules above). */
+  overall: { accuracy: number | null; rule: OverallRule; of: number; interval: Interval | null; signature: string };
   pooled: { n: number; correct: number; accuracy: number | null; wilson: Interval | null; signature: string };
   ungroupedTasks: string[];
   unscored: number;
+  failed: number;
 }
 
 const PLURAL: Record<GroupingKind, string> = {
@@ -82,7 +95,7 @@ const PLURAL: Record<GroupingKind, string> = {
  */
 export function overallSignature(kind: GroupingKind, rule: OverallRule): string {
   const overall = rule === 'mean-of-groups' ? `mean-of-${PLURAL[kind]}` : 'mean-of-tasks';
-  return `acc|overall:${overall}|se:sample-n-1|ci:wilson-95|empty:excluded|version:${MC_AGGREGATE_VERSION}`;
+  return `acc|overall:${overall}|se:sample-n-1|ci:wilson-95|overall-ci:normal-agresti-coull-95|empty:excluded|failed:excluded|version:${MC_AGGREGATE_VERSION}`;
 }
 
 /** `acc|pooled:micro|ci:wilson-95|version:1`. */
@@ -92,6 +105,24 @@ export function pooledSignature(): string {
 
 const mean = (values: readonly number[]): number | null => (values.length === 0 ? null : values.reduce((a, b) => a + b, 0) / values.length);
 
+/** The Agresti–Coull variance of an accuracy k/n: p̃(1 − p̃)/ñ, ñ = n + z², p̃ = (k + z²/2)/ñ; never 0. */
+export function adjustedVariance(k: number, n: number, z: number = Z_95): number {
+  const nTilde = n + z * z;
+  const p = (k + (z * z) / 2) / nTilde;
+  return (p * (1 - p)) / nTilde;
+}
+
+/**
+ * The 95% normal interval of Σ w·p over independent tasks; null when there are no terms. `terms`:
+ * each task's weight in the overall mean and the variance of its accuracy.
+ */
+export function weightedMeanInterval(center: number | null, terms: readonly { weight: number; variance: number }[], z: number = Z_95): Interval | null {
+  if (center === null || terms.length === 0) return null;
+  const variance = terms.reduce((sum, t) => sum + t.weight * t.weight * t.variance, 0);
+  const half = z * Math.sqrt(variance);
+  return { low: Math.max(0, center - half), high: Math.min(1, center + half) };
+}
+
 /**
  * Aggregates per-item results. Tasks come in grouping order, then tasks no group lists in order of
  * first appearance. A repeated (task, itemId) is refused: it would be counted twice.
@@ -100,13 +131,14 @@ export function aggregateMultipleChoice(results: readonly McItemResult[], groupi
   if (overallRule === 'mean-of-groups' && grouping.groups.length === 0) {
     throw new RangeError(`overall rule "mean-of-groups" needs groups; the grouping has none`);
   }
-  const counts = new Map<string, { n: number; correct: number; unscored: number; ids: Set<string> }>();
+  const counts = new Map<string, { n: number; correct: number; unscored: number; failed: number; ids: Set<string> }>();
   for (const result of results) {
     let count = counts.get(result.task);
-    if (!count) counts.set(result.task, (count = { n: 0, correct: 0, unscored: 0, ids: new Set() }));
+    if (!count) counts.set(result.task, (count = { n: 0, correct: 0, unscored: 0, failed: 0, ids: new Set() }));
     if (count.ids.has(result.itemId)) throw new RangeError(`item ${result.itemId} of task "${result.task}" has two results`);
     count.ids.add(result.itemId);
-    if (result.correct === null) count.unscored++;
+    if (result.failure !== undefined) count.failed++;
+    else if (result.correct === null) count.unscored++;
     else {
       count.n++;
       if (result.correct) count.correct++;
@@ -116,7 +148,7 @@ export function aggregateMultipleChoice(results: readonly McItemResult[], groupi
   const grouped = grouping.groups.flatMap((group) => group.tasks);
   const order = [...new Set([...grouped.filter((task) => counts.has(task)), ...counts.keys()])];
   const tasks: TaskAggregate[] = order.map((task) => {
-    const { n, correct, unscored } = counts.get(task)!;
+    const { n, correct, unscored, failed } = counts.get(task)!;
     return {
       task,
       n,
@@ -125,6 +157,7 @@ export function aggregateMultipleChoice(results: readonly McItemResult[], groupi
       standardError: standardErrorFromCounts(correct, n),
       wilson: wilsonInterval(correct, n),
       unscored,
+      failed,
     };
   });
   const byTask = new Map(tasks.map((task) => [task.task, task]));
@@ -139,12 +172,21 @@ export function aggregateMultipleChoice(results: readonly McItemResult[], groupi
   const ungroupedTasks = grouping.groups.length === 0 ? [] : order.filter((task) => !groupedSet.has(task));
 
   const parts = overallRule === 'mean-of-groups' ? groups.flatMap((g) => (g.accuracy === null ? [] : [g.accuracy])) : scoredAccuracy(tasks);
+  const scoredTasks = (list: readonly TaskAggregate[]) => list.filter((t) => t.n > 0);
+  const terms =
+    overallRule === 'mean-of-groups'
+      ? groups.flatMap((g) => {
+          const members = scoredTasks(g.tasks.map((task) => byTask.get(task)!));
+          return members.map((t) => ({ weight: 1 / (parts.length * members.length), variance: adjustedVariance(t.correct, t.n) }));
+        })
+      : scoredTasks(tasks).map((t) => ({ weight: 1 / parts.length, variance: adjustedVariance(t.correct, t.n) }));
+  const overallAccuracy = mean(parts);
   const pooledN = tasks.reduce((sum, t) => sum + t.n, 0);
   const pooledCorrect = tasks.reduce((sum, t) => sum + t.correct, 0);
   return {
     tasks,
     groups,
-    overall: { accuracy: mean(parts), rule: overallRule, of: parts.length, signature: overallSignature(grouping.kind, overallRule) },
+    overall: { accuracy: overallAccuracy, rule: overallRule, of: parts.length, interval: weightedMeanInterval(overallAccuracy, terms), signature: overallSignature(grouping.kind, overallRule) },
     pooled: {
       n: pooledN,
       correct: pooledCorrect,
@@ -154,6 +196,7 @@ export function aggregateMultipleChoice(results: readonly McItemResult[], groupi
     },
     ungroupedTasks,
     unscored: tasks.reduce((sum, t) => sum + t.unscored, 0),
+    failed: tasks.reduce((sum, t) => sum + t.failed, 0),
   };
 }
 

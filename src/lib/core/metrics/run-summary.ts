@@ -1,6 +1,7 @@
 // The headline numbers of a run, as a flat record: what a share link carries and what its page shows
 // before anything is reproduced. Keys (percent): `overall`, `pooled` and `group:<key>` (multiple
-// choice), `items`, `task:<key>`.
+// choice), `items`, `task:<key>`, and `failed` (items that could not be run) only when there are any,
+// so summaries of runs without failures, and files written before failures existed, keep their keys.
 import type { DatasetId } from '../benchmarks/types.ts';
 import type { GenItemResult, ItemResult, McItemResult, RunRecord } from '../record/run.ts';
 import { aggregateForDataset, type McAggregate, type McItemResult as McOutcome } from './mc-aggregate.ts';
@@ -15,8 +16,9 @@ export function summaryOfAggregate(aggregate: McAggregate): RunSummary {
   const summary: RunSummary = {
     overall: percent(aggregate.overall.accuracy),
     pooled: percent(aggregate.pooled.accuracy),
-    items: aggregate.tasks.reduce((sum, t) => sum + t.n + t.unscored, 0),
+    items: aggregate.tasks.reduce((sum, t) => sum + t.n + t.unscored + t.failed, 0),
   };
+  if (aggregate.failed > 0) summary.failed = aggregate.failed;
   for (const task of aggregate.tasks) summary[`task:${task.task}`] = percent(task.accuracy);
   for (const group of aggregate.groups) summary[`group:${group.key}`] = percent(group.accuracy);
   return summary;
@@ -25,6 +27,7 @@ export function summaryOfAggregate(aggregate: McAggregate): RunSummary {
 /** A generation summary from its scores. */
 export function summaryOfGenerationScores(scores: GenerationRunScores, items: number): RunSummary {
   const summary: RunSummary = { overall: scores.overall, items };
+  if (scores.failed > 0) summary.failed = scores.failed;
   for (const task of scores.tasks) summary[`task:${task.task}`] = task.score;
   return summary;
 }

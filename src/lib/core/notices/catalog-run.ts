@@ -1,2 +1,87 @@
-// Messages of the run area, by code ('run.<what-happened>'): each in English and Chinese.
-export const runNotices = {};
+// Messages of the run area, by code ('run.<what-happened>'): each in English and Chinese. Raised by
+// run setup, the run scheduler and the protocols; stored in run records as warnings, errors and the
+// reasons items failed.
+
+export const runNotices = {
+  'run.not-stored': {
+    en: (p: { runId: string }) => `No run ${p.runId} is stored in this browser.`,
+    zh: (p: { runId: string }) => `这个浏览器里没有存储评测记录 ${p.runId}。`,
+  },
+  'run.locked': {
+    en: () => 'This run is already running in another tab or window. Close it there, or wait for it to finish.',
+    zh: () => '这个评测已在另一个标签页或窗口中运行。请在那里关闭它，或等它结束。',
+  },
+  'run.items-missing': {
+    en: (p: { count: number; first: string; datasetId: string }) =>
+      `${p.count} ${p.count === 1 ? 'item' : 'items'} of this run ${p.count === 1 ? 'is' : 'are'} no longer stored (e.g. ${p.first}): download ${p.datasetId} again on the Data page, then resume.`,
+    zh: (p: { count: number; first: string; datasetId: string }) => `这个评测有 ${p.count} 题已不在本地存储中（例如 ${p.first}）：请在“数据”页重新下载 ${p.datasetId}，然后继续。`,
+  },
+  'run.no-items': {
+    en: (p: { kind: string }) => `No ${p.kind} items in the chosen tasks. Choose other tasks, or another split.`,
+    zh: (p: { kind: string }) => `所选任务中没有${p.kind === 'generation' ? '生成' : '选择'}题。请换别的任务或数据划分。`,
+  },
+  'run.dataset-not-stored': {
+    en: (p: { datasetId: string }) => `${p.datasetId} is not stored: download or import it on the Data page first.`,
+    zh: (p: { datasetId: string }) => `${p.datasetId} 尚未存储：请先在“数据”页下载或导入。`,
+  },
+  'run.shots-capped': {
+    en: (p: { protocol: string; max: number; shots: number }) => `${p.protocol} allows at most ${p.max} shots; the run uses ${p.shots}.`,
+    zh: (p: { protocol: string; max: number; shots: number }) => `${p.protocol} 最多允许 ${p.max} 个样例；本次评测使用 ${p.shots} 个。`,
+  },
+  'run.wenmind-judge': {
+    en: () => 'WenMind grades with an LLM judge; these are C3Bench-style metrics on its matching tasks.',
+    zh: () => 'WenMind 原本由大模型评判打分；这里是在其对应任务上按 C3Bench 方式计算的指标。',
+  },
+  'run.letter-multi-token': {
+    en: (p: { letter: string; tokenCount: number; tokenId: number }) =>
+      `The letter ${p.letter} is ${p.tokenCount} tokens for this tokenizer; only its first token (${p.tokenId}) is scored.`,
+    zh: (p: { letter: string; tokenCount: number; tokenId: number }) => `字母 ${p.letter} 在这个分词器中是 ${p.tokenCount} 个词元；只对其第一个词元（${p.tokenId}）打分。`,
+  },
+  'run.letter-merges': {
+    en: (p: { letter: string; tokenId: number }) =>
+      `The letter ${p.letter} merges with the prompt's last token when written after it; the scored token ${p.tokenId} is the letter on its own.`,
+    zh: (p: { letter: string; tokenId: number }) => `字母 ${p.letter} 紧跟在提示词后时会与最后一个词元合并；打分的词元 ${p.tokenId} 是单独的字母。`,
+  },
+  'run.item-too-long': {
+    en: (p: { itemId: string; tokens: number; limit: number }) =>
+      `Item ${p.itemId} is too long for the model: its prompt has ${p.tokens} tokens even with no exemplars, over the ${p.limit}-token context limit. It was not run.`,
+    zh: (p: { itemId: string; tokens: number; limit: number }) => `题目 ${p.itemId} 对这个模型来说太长：即使不带示例，其提示词也有 ${p.tokens} 个词元，超过 ${p.limit} 个词元的上下文上限。未运行此题。`,
+  },
+  'run.items-failed': {
+    en: (p: { count: number }) => `${p.count} ${p.count === 1 ? 'item' : 'items'} could not be run (too long for the model, or the model failed on ${p.count === 1 ? 'it' : 'them'}): counted apart, not scored.`,
+    zh: (p: { count: number }) => `有 ${p.count} 题无法运行（对模型来说太长，或模型在其上出错）：单独计数，不计分。`,
+  },
+  'run.worker-died': {
+    en: (p: { itemId: string; detail: string }) =>
+      `The model worker stopped while running item ${p.itemId} (${p.detail}). Everything before it is kept: Resume starts a new worker and goes on from this item.`,
+    zh: (p: { itemId: string; detail: string }) => `运行题目 ${p.itemId} 时模型工作线程停止了（${p.detail}）。之前的结果都已保存：点“继续”会启动新的工作线程，从这题接着运行。`,
+  },
+  'run.item-options': {
+    en: (p: { protocol: string; role: string; itemId: string; options: number; max: number }) =>
+      `Protocol "${p.protocol}": ${p.role} ${p.itemId} has ${p.options} options; expected 2 to ${p.max}. Check this item in the data file.`,
+    zh: (p: { protocol: string; role: string; itemId: string; options: number; max: number }) =>
+      `评测协议“${p.protocol}”：${p.role === 'exemplar' ? '示例' : '题目'} ${p.itemId} 有 ${p.options} 个选项，应为 2 到 ${p.max} 个。请检查数据文件中的这一题。`,
+  },
+  'run.exemplar-task': {
+    en: (p: { protocol: string; exemplarId: string; exemplarTask: string; itemId: string; itemTask: string }) =>
+      `Protocol "${p.protocol}": exemplar ${p.exemplarId} is from task "${p.exemplarTask}", the item ${p.itemId} from "${p.itemTask}".`,
+    zh: (p: { protocol: string; exemplarId: string; exemplarTask: string; itemId: string; itemTask: string }) =>
+      `评测协议“${p.protocol}”：示例 ${p.exemplarId} 属于任务“${p.exemplarTask}”，而题目 ${p.itemId} 属于“${p.itemTask}”。`,
+  },
+  'run.exemplar-split': {
+    en: (p: { protocol: string; exemplarId: string; split: string }) => `Protocol "${p.protocol}": exemplar ${p.exemplarId} is a ${p.split} item; exemplars come from the dev split.`,
+    zh: (p: { protocol: string; exemplarId: string; split: string }) => `评测协议“${p.protocol}”：示例 ${p.exemplarId} 是 ${p.split} 划分的题；示例只取自 dev 划分。`,
+  },
+  'run.exemplar-no-answer': {
+    en: (p: { protocol: string; exemplarId: string }) => `Protocol "${p.protocol}": exemplar ${p.exemplarId} has no answer, so it cannot show one. Check the dev split of the data file.`,
+    zh: (p: { protocol: string; exemplarId: string }) => `评测协议“${p.protocol}”：示例 ${p.exemplarId} 没有答案，无法作示范。请检查数据文件的 dev 划分。`,
+  },
+  'run.interrupted': {
+    en: () => 'Interrupted: the run was stopped (the tab was closed or reloaded) and no tab is running it now. Resume goes on from the next item.',
+    zh: () => '已中断：评测被停下（标签页被关闭或重新加载），现在没有标签页在运行它。点“继续”会从下一题接着运行。',
+  },
+  'run.running-elsewhere': {
+    en: () => 'Running in another tab or window.',
+    zh: () => '正在另一个标签页或窗口中运行。',
+  },
+};

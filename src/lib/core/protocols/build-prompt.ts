@@ -3,6 +3,7 @@
 import type { MultipleChoiceItem, OptionLetter } from '../benchmarks/types.ts';
 import { shotsFor, subjectFor, type McProtocol } from './mc-protocols.ts';
 import { OPTION_LETTERS } from './multiple-choice.ts';
+import { jianguError } from '../notices/index.ts';
 
 export const DEFAULT_CONTEXT_LIMIT = 2048;
 
@@ -124,15 +125,15 @@ function fill(template: string, values: Readonly<Record<string, string>>): strin
 
 function checkOptions(protocol: McProtocol, item: MultipleChoiceItem, role: string): void {
   if (item.options.length < 2 || item.options.length > OPTION_LETTERS.length) {
-    throw new RangeError(`protocol "${protocol.id}": ${role} ${item.id} has ${item.options.length} options; expected 2 to ${OPTION_LETTERS.length}`);
+    throw jianguError('run.item-options', { protocol: protocol.id, role, itemId: item.id, options: item.options.length, max: OPTION_LETTERS.length });
   }
 }
 
 function checkExemplar(protocol: McProtocol, item: MultipleChoiceItem, exemplar: MultipleChoiceItem): void {
   checkOptions(protocol, exemplar, 'exemplar');
   if (exemplar.task !== item.task) {
-    throw new RangeError(`protocol "${protocol.id}": exemplar ${exemplar.id} is from task "${exemplar.task}", the item ${item.id} from "${item.task}"`);
+    throw jianguError('run.exemplar-task', { protocol: protocol.id, exemplarId: exemplar.id, exemplarTask: exemplar.task, itemId: item.id, itemTask: item.task });
   }
-  if (exemplar.split !== 'dev') throw new RangeError(`protocol "${protocol.id}": exemplar ${exemplar.id} is a ${exemplar.split} item; exemplars come from the dev split`);
-  if (exemplar.answer === null) throw new RangeError(`protocol "${protocol.id}": exemplar ${exemplar.id} has no answer, so it cannot show one`);
+  if (exemplar.split !== 'dev') throw jianguError('run.exemplar-split', { protocol: protocol.id, exemplarId: exemplar.id, split: exemplar.split });
+  if (exemplar.answer === null) throw jianguError('run.exemplar-no-answer', { protocol: protocol.id, exemplarId: exemplar.id });
 }

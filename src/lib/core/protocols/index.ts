@@ -7,3 +7,4 @@ export * from './letter-tokens.ts';
 export * from './mc-scoring.ts';
 export { OPTION_LETTERS, formatQuestion, zeroShotPrompt, type MultipleChoiceQuestion } from './multiple-choice.ts';
 export * from './generation.ts';
+export * from './context-limit.ts';

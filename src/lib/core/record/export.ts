@@ -1,8 +1,21 @@
 // A run's results as files: per-item predictions as CSV (AC-EVAL test predictions can only be
-// submitted this way, its keys being unreleased) and the whole run as JSON.
+// submitted this way, its keys being unreleased), a generation run's outputs as CSV, and the whole
+// run as JSON. An item that could not run has a row with its reason (`failed`), in English, and its
+// code in `failed_code`: a spreadsheet has no interface language.
 import Papa from 'papaparse';
 import { runSummary } from '../metrics/run-summary.ts';
-import type { ItemResult, McItemResult, RunRecord } from './run.ts';
+import type { GenItemResult, ItemResult, McItemResult, RunRecord } from './run.ts';
+import { renderNotice, type Notice } from '../notices/index.ts';
+
+/**
+ * The text with a UTF-8 byte order mark in front: without it Excel reads a CSV in the system's
+ * legacy code page and shows Chinese as mojibake.
+ */
+export function withBom(csv: string): string {
+  return csv.startsWith('\uFEFF') ? csv : `\uFEFF${csv}`;
+}
+
+const failedText = (failure: Notice | undefined) => (failure ? renderNotice(failure, 'en') : '');
 
 const LETTERS = ['A', 'B', 'C', 'D'] as const;
 
@@ -22,10 +35,30 @@ export function predictionsCsv(results: readonly McItemResult[]): string {
       row[`logp_${letter}`] = k >= 0 ? r.logProbs[k] : '';
     }
     row.prompt_sha256 = r.promptHash;
+    row.failed_code = r.failure?.code ?? '';
+    row.failed = failedText(r.failure);
     return row;
   });
-  const columns = ['item_id', 'task', 'prediction', 'gold', 'correct', ...LETTERS.flatMap((l) => [`p_${l}`, `logp_${l}`]), 'prompt_sha256'];
+  const columns = ['item_id', 'task', 'prediction', 'gold', 'correct', ...LETTERS.flatMap((l) => [`p_${l}`, `logp_${l}`]), 'prompt_sha256', 'failed_code', 'failed'];
   return Papa.unparse({ fields: columns, data: rows.map((row) => columns.map((c) => row[c])) }, { newline: '\n' });
+}
+
+/** One row per generated item: id, task, the output, its references (joined by a blank line), how it stopped. */
+export function generationCsv(results: readonly GenItemResult[]): string {
+  const columns = ['item_id', 'task', 'generation_task', 'output', 'references', 'stopped_by', 'output_tokens', 'prompt_sha256', 'failed_code', 'failed'];
+  const data = results.map((r) => [
+    r.itemId,
+    r.task,
+    r.generationTask,
+    r.output,
+    r.references.join('\n\n'),
+    r.failure ? '' : r.stoppedBy,
+    r.failure ? '' : r.outputTokenIds.length,
+    r.promptHash,
+    r.failure?.code ?? '',
+    failedText(r.failure),
+  ]);
+  return Papa.unparse({ fields: columns, data }, { newline: '\n' });
 }
 
 /**

@@ -4,7 +4,28 @@ import type { KeyCheck } from './key-check.ts';
 import type { DatasetId, GenerationTask, OptionLetter } from '../benchmarks/types.ts';
 import type { McProtocolId } from '../protocols/mc-protocols.ts';
 import type { BackendChoice, BackendInfo, Dtype, ModelSource, ResolvedRevision } from '../models/model-types.ts';
-import type { Notice } from '../notices/notice.ts';
+import type { Notice } from '../notices/index.ts';
+
+/**
+ * A warning or error as stored: a Notice (code and parameters, worded by the page), or a plain
+ * English sentence in records written before notices existed. Read it with `sayStored`.
+ */
+export type StoredNotice = Notice | string;
+
+/**
+ * The context limit a run's prompts were held to, recorded when its model is loaded: the smaller of
+ * the model's own positions (from its config.json) and a limit the user asked for. `from` says which
+ * one it is: `user`, `config.<key>` (e.g. `config.max_position_embeddings`), or `default` (2048, the
+ * CMMLU and ACLUE codes' max_length, when the model's config states none and the user asked none).
+ */
+export interface RunContextLimit {
+  tokens: number;
+  from: 'user' | 'default' | `config.${string}`;
+  /** Whether the user set `config.contextLimit` (`user`) or it is the default (`default`). */
+  asked: 'user' | 'default';
+  /** The model's positions as its config states them; null when it states none (or before loading). */
+  modelPositions: number | null;
+}
 
 export type RunStatus = 'created' | 'running' | 'paused' | 'completed' | 'failed' | 'cancelled';
 
@@ -30,6 +51,7 @@ export interface McRunConfig {
   /** generate-extract only: the most tokens an answer may have. */
   maxNewTokens?: number;
   shots: number;
+  /** The context limit asked for (the user's, or 2048 by default); what was applied is `RunRecord.contextLimit`. */
   contextLimit: number;
   chatTemplate: boolean;
   /**
@@ -121,8 +143,10 @@ interface RunRecordBase {
   datasetId: DatasetId;
   status: RunStatus;
   environment?: RunEnvironment;
-  warnings: (string | Notice)[];
-  error?: string;
+  /** Absent in records from before context limits were recorded (they used `config.contextLimit`). */
+  contextLimit?: RunContextLimit;
+  warnings: StoredNotice[];
+  error?: StoredNotice;
   /** Set on a run imported from a file (see RunOrigin); absent on runs made here. */
   origin?: RunOrigin;
 }
@@ -147,6 +171,8 @@ export interface GenItemResult {
   references: string[];
   ms: number;
   completedAt: string;
+  /** Set when the item could not be run (see McItemResult.failure); output is then empty and not scored. */
+  failure?: Notice;
 }
 
 export type RunRecord = McRunRecord | GenRunRecord;
@@ -162,9 +188,11 @@ export interface McRunRecord {
   environment?: RunEnvironment;
   check?: BackendCheck;
   letterTokens?: LetterToken[];
-  /** Things a reader of the result should know (a letter that is not one token, prompts over the limit, …). */
-  warnings: (string | Notice)[];
-  error?: string;
+  /** Absent in records from before context limits were recorded (they used `config.contextLimit`). */
+  contextLimit?: RunContextLimit;
+  /** Things a reader of the result should know (a letter that is not one token, …). */
+  warnings: StoredNotice[];
+  error?: StoredNotice;
   /** Set on a run imported from a file (see RunOrigin); absent on runs made here. */
   origin?: RunOrigin;
 }
@@ -198,4 +226,16 @@ export interface McItemResult {
   reusedPrefixTokens: number;
   forwardMs: number;
   completedAt: string;
+  /**
+   * Set when the item could not be run: its prompt is over the context limit even with no exemplars
+   * (`run.item-too-long`), or the model threw on it (a `model.*` notice). Such a result has
+   * prediction null, correct null, empty letters' numbers, and is counted apart as failed: never
+   * scored wrong, never counted as unscored. Absent in records from before failures were recorded.
+   */
+  failure?: Notice;
+}
+
+/** Whether a result is an item that could not be run. */
+export function isFailed(result: { failure?: Notice }): boolean {
+  return result.failure !== undefined;
 }
