@@ -19,7 +19,7 @@ import { resolveContextLimit } from '../core/protocols/context-limit.ts';
 import { jianguError, notice, noticeOf, type Notice } from '../core/notices/index.ts';
 import { buildGenerationPrompt } from '../core/protocols/generation.ts';
 import { sha256Hex } from '../data/hash.ts';
-import { loadItems } from '../store/datasets.ts';
+import { loadItems, whyRunItemsAreMissing } from '../store/datasets.ts';
 import { getRun, loadResults, saveResult, updateRun } from '../store/runs.ts';
 import type { JianguDatabase } from '../store/schema.ts';
 import { ModelError, type ModelClient } from './model-client.ts';
@@ -112,7 +112,11 @@ async function contextFor(db: JianguDatabase, run: RunRecord): Promise<RunContex
     if (item.kind === 'multiple-choice' && item.split === 'dev') devByTask.set(item.task, [...(devByTask.get(item.task) ?? []), item]);
   }
   const missing = run.config.itemIds.filter((id) => !items.has(id));
-  if (missing.length > 0) throw jianguError('run.items-missing', { count: missing.length, first: missing[0], datasetId: run.datasetId });
+  if (missing.length > 0) {
+    // Say why: never stored, replaced by another import (and by what), or some items gone.
+    const why = await whyRunItemsAreMissing(db, run.config);
+    throw why ? new JianguError(why) : jianguError('run.items-missing', { count: missing.length, first: missing[0], datasetId: run.datasetId });
+  }
   return { run, items, devByTask };
 }
 

@@ -43,6 +43,7 @@ import type {
   McRunRecord,
   RunEnvironment,
   RunModel,
+  RunContextLimit,
   RunOrigin,
   RunRecord,
   RunStatus,
@@ -277,6 +278,26 @@ function resultBase(r: FieldReader, o: Obj, path: string, facts: RunFacts) {
   };
 }
 
+/** The context limit a run recorded (see RunContextLimit). */
+function contextLimit(r: FieldReader, value: unknown, path: string): RunContextLimit {
+  const o = r.object(value, path, ['tokens', 'from', 'asked', 'modelPositions']);
+  const from = name(o.from, `${path}.from`);
+  if (from !== 'user' && from !== 'default' && !/^config\.[A-Za-z_]+$/.test(from)) fail(`${path}.from`, { expected: 'one-of', set: ['user', 'default', 'config.<key>'] }, from);
+  return {
+    tokens: int(o.tokens, `${path}.tokens`, 1, INT_MAX),
+    from: from as RunContextLimit['from'],
+    asked: oneOf(o.asked, `${path}.asked`, { user: true, default: true }),
+    modelPositions: o.modelPositions === null ? null : int(o.modelPositions, `${path}.modelPositions`, 1, INT_MAX),
+  };
+}
+
+/** Why an item could not run: a notice (results of versions that record failed items). */
+function failure(value: unknown, path: string): Notice {
+  const read = storedWarning(value, path, SHORT * 20);
+  if (typeof read === 'string') fail(path, { expected: 'warning' }, value);
+  return read;
+}
+
 const MC_RESULT_KEYS = ['runId', 'itemId', 'task', 'index', 'prompt', 'promptHash', 'tokenCount', 'shotsUsed', 'exemplarIds', 'letters', 'tokenIds', 'logProbs', 'probs', 'prediction', 'gold', 'correct', 'reusedPrefixTokens', 'forwardMs', 'completedAt'];
 
 function letterOrNull(value: unknown, path: string, letters: readonly OptionLetter[]): OptionLetter | null {
@@ -286,8 +307,10 @@ function letterOrNull(value: unknown, path: string, letters: readonly OptionLett
 }
 
 function mcResult(r: FieldReader, value: unknown, path: string, facts: RunFacts, config: McRunConfig): McItemResult {
-  const o = r.object(value, path, MC_RESULT_KEYS, ['generated']);
+  const o = r.object(value, path, MC_RESULT_KEYS, ['generated', 'failure']);
   const base = resultBase(r, o, path, facts);
+  // An item that could not run has no scores and no prediction, only its reason.
+  const failed = o.failure === undefined ? null : failure(o.failure, `${path}.failure`);
   const seen = new Set<string>();
   const letters = list(o.letters, `${path}.letters`, 4, (v, p) => {
     const letter = oneOf(v, p, LETTERS);
@@ -305,16 +328,19 @@ function mcResult(r: FieldReader, value: unknown, path: string, facts: RunFacts,
     return values;
   };
   const tokenIds = sized(o.tokenIds, `${path}.tokenIds`, (v, p) => int(v, p, 0, INT_MAX), true);
-  const logProbs = sized(o.logProbs, `${path}.logProbs`, (v, p) => finite(v, p), extract);
-  const probs = sized(o.probs, `${path}.probs`, (v, p) => finite(v, p, 0, 1), extract);
+  const logProbs = sized(o.logProbs, `${path}.logProbs`, (v, p) => finite(v, p), extract || failed !== null);
+  const probs = sized(o.probs, `${path}.probs`, (v, p) => finite(v, p, 0, 1), extract || failed !== null);
   const prediction = letterOrNull(o.prediction, `${path}.prediction`, letters);
-  if (!extract) {
+  if (failed) {
+    if (prediction !== null) fail(`${path}.prediction`, { expected: 'one-of', set: ['null'] }, prediction);
+    if (o.correct !== null) fail(`${path}.correct`, { expected: 'one-of', set: ['null'] }, o.correct);
+  } else if (!extract) {
     const best = letters[argmax(logProbs)];
     if (prediction !== best) fail(`${path}.prediction`, { expected: 'highest-letter', letter: best }, prediction);
   }
   const gold = letterOrNull(o.gold, `${path}.gold`, letters);
   const correct = o.correct === null ? null : bool(o.correct, `${path}.correct`);
-  const expected = gold === null ? null : prediction === gold;
+  const expected = gold === null || failed ? null : prediction === gold;
   if (correct !== expected) fail(`${path}.correct`, { expected: 'correct-from', correct: expected, prediction, gold }, correct);
   const result: McItemResult = {
     ...base,
@@ -330,8 +356,9 @@ function mcResult(r: FieldReader, value: unknown, path: string, facts: RunFacts,
     reusedPrefixTokens: int(o.reusedPrefixTokens, `${path}.reusedPrefixTokens`, 0, INT_MAX),
     forwardMs: finite(o.forwardMs, `${path}.forwardMs`, 0),
     completedAt: isoDate(o.completedAt, `${path}.completedAt`),
+    ...(failed ? { failure: failed } : {}),
   };
-  if (extract) {
+  if (extract && !failed) {
     const p = `${path}.generated`;
     const g = r.object(o.generated, p, ['output', 'rule', 'ambiguous']);
     result.generated = { output: text(g.output, `${p}.output`), rule: g.rule === null ? null : name(g.rule, `${p}.rule`), ambiguous: bool(g.ambiguous, `${p}.ambiguous`) };
@@ -344,7 +371,7 @@ function mcResult(r: FieldReader, value: unknown, path: string, facts: RunFacts,
 const GEN_RESULT_KEYS = ['runId', 'itemId', 'task', 'generationTask', 'index', 'prompt', 'promptHash', 'tokenCount', 'output', 'outputTokenIds', 'stoppedBy', 'references', 'ms', 'completedAt'];
 
 function genResult(r: FieldReader, value: unknown, path: string, facts: RunFacts, datasetId: DatasetId): GenItemResult {
-  const o = r.object(value, path, GEN_RESULT_KEYS);
+  const o = r.object(value, path, GEN_RESULT_KEYS, ['failure']);
   const base = resultBase(r, o, path, facts);
   const generationTask = oneOf(o.generationTask, `${path}.generationTask`, GENERATION_TASKS);
   const known = getDataset(datasetId).tasks.find((t) => t.key === base.task)?.generationTask;
@@ -360,6 +387,7 @@ function genResult(r: FieldReader, value: unknown, path: string, facts: RunFacts
     references,
     ms: finite(o.ms, `${path}.ms`, 0),
     completedAt: isoDate(o.completedAt, `${path}.completedAt`),
+    ...(o.failure === undefined ? {} : { failure: failure(o.failure, `${path}.failure`) }),
   };
 }
 
@@ -374,7 +402,7 @@ function genResult(r: FieldReader, value: unknown, path: string, facts: RunFacts
 export function readJianguRun(root: Obj, fileName: string, importedAt: string): ImportedRun {
   const r = new FieldReader();
   r.object(root, 'file', ['format', 'formatVersion', 'run', 'results'], ['summary']);
-  const runObj = r.object(root.run, 'run', ['id', 'createdAt', 'updatedAt', 'datasetId', 'status', 'config', 'warnings'], ['environment', 'check', 'letterTokens', 'error', 'origin']);
+  const runObj = r.object(root.run, 'run', ['id', 'createdAt', 'updatedAt', 'datasetId', 'status', 'config', 'warnings'], ['environment', 'check', 'letterTokens', 'error', 'origin', 'contextLimit']);
   const kind = oneOf(anyObject(runObj.config, 'run.config').kind, 'run.config.kind', { 'multiple-choice': true, generation: true });
   const previous = runObj.origin === undefined ? null : earlierOrigin(r, runObj.origin, 'run.origin');
   const config = kind === 'multiple-choice' ? mcConfig(r, runObj.config, previous !== null) : genConfig(r, runObj.config, previous !== null);
@@ -392,7 +420,8 @@ export function readJianguRun(root: Obj, fileName: string, importedAt: string): 
     status,
     warnings,
     ...(runObj.environment === undefined ? {} : { environment: environment(r, runObj.environment, 'run.environment') }),
-    ...(runObj.error === undefined ? {} : { error: text(runObj.error, 'run.error', SHORT * 20) }),
+    ...(runObj.error === undefined ? {} : { error: storedWarning(runObj.error, 'run.error', SHORT * 20) }),
+    ...(runObj.contextLimit === undefined ? {} : { contextLimit: contextLimit(r, runObj.contextLimit, 'run.contextLimit') }),
   };
 
   if (!Array.isArray(root.results)) fail('results', { expected: 'list' }, root.results);
