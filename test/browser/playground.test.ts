@@ -180,7 +180,7 @@ describe('playground: hosts and inputs it must refuse', () => {
     await loadModel(page, { choice: 'site:jiangu-tiny', dtype: 'q8', backend: 'wasm' });
     expect(await modelError(page)).toBeNull();
     expect(await page.getByTestId('letter-bars').count()).toBe(0);
-    expect(await page.getByTestId('loaded-model').textContent()).toContain("jiangu-tiny (this site's model)");
+    expect(await page.getByTestId('loaded-model').textContent()).toContain("jiangu-tiny (test model, random weights)");
     await scoreAndCheckShape(page);
   });
 });

@@ -103,6 +103,8 @@ describe('the run lifecycle', () => {
     await page.locator('[data-testid=catalog][data-loaded=true]').waitFor();
     await page.getByTestId('import-kind').selectOption('ancientbench');
     await page.getByTestId('file-input').setInputFiles({ name: 'long-item.csv', mimeType: 'text/csv', buffer: Buffer.from(longItemCsv()) });
+    // The sample stored before is replaced, once the page has asked.
+    await page.getByTestId('replace-yes').click();
     await page.getByTestId('import-done').waitFor();
 
     const runId = await startFixtureRun(page, { dataset: 'ancientbench', shots: 0, backend: 'wasm' });
