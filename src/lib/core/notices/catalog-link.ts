@@ -116,8 +116,8 @@ export const linkNotices = {
     zh: (p: { value: string; scheme: string }) => `“${p.value}”是 ${p.scheme} 地址；镜像或模型服务器必须是 http(s) 网址。`,
   },
   'link.host-not-agreed': {
-    en: (p: { host: string }) => `Nothing was fetched from ${p.host}: that host came with a link or the page address, and you have not agreed to it on this page.`,
-    zh: (p: { host: string }) => `没有从 ${p.host} 获取任何内容：这个服务器来自链接或页面地址，而你尚未在本页同意使用它。`,
+    en: (p: { host: string }) => `Nothing was fetched from ${p.host}: that host came with a link or the page address, and you have not agreed to it on this page. Open the link again and allow it, or type it as the model host on the Playground to trust it on this device.`,
+    zh: (p: { host: string }) => `没有从 ${p.host} 获取任何内容：这个服务器来自链接或页面地址，而你尚未在本页同意使用它。请重新打开链接并允许，或在“试模型”页把它填为模型服务器，以在本设备上信任它。`,
   },
 
   // Reproducing a shared run, and its questions.
