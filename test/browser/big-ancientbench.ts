@@ -1,6 +1,6 @@
 // A large AncientBench-format CSV made up on the spot (no benchmark data): rows cycle through the
 // ten tasks, with a question long enough that the file reaches the asked size. For the big-import
-// browser test and the main-thread measurement (scripts/measure-import.ts).
+// browser test and the main-thread measurement (scripts/bench/import-main-thread.ts, part of npm run bench).
 import { ANCIENTBENCH_TASKS } from '../../src/lib/core/benchmarks/catalog-tasks.ts';
 
 const FILLER = '天地玄黄宇宙洪荒日月盈昃辰宿列张寒来暑往秋收冬藏闰余成岁律吕调阳云腾致雨露结为霜';

@@ -7,7 +7,7 @@ import type { Page } from 'playwright-core';
 import { encodeFixture, lastLogProbs, loadReferenceModel } from '../../scripts/fixtures/reference.ts';
 import type { McItemResult, McRunRecord } from '../../src/lib/core/record/run.ts';
 import { useBrowserSession } from './session.ts';
-import { readStoredRun, startFixtureRun as startRun, waitForStatus } from './runs.ts';
+import { readStoredRun, startFixtureRun as startRun, waitForStatus, storeSampleAndAclue } from './runs.ts';
 
 const readRun = (page: Page, runId: string): Promise<StoredRun> => readStoredRun<McRunRecord, McItemResult>(page, runId);
 
@@ -104,12 +104,7 @@ describe('multiple-choice runs', () => {
 
   it('gets the data: the AncientBench sample and ACLUE through the mirror', async () => {
     page = session.opened.page;
-    await page.goto(`${session.url}/?mirror=${encodeURIComponent(`${session.url}/mirror`)}#/data`);
-    await page.locator('[data-testid=catalog][data-loaded=true]').waitFor();
-    await page.getByTestId('import-sample').click();
-    await page.locator('[data-testid=dataset-ancientbench][data-stored=yes]').waitFor();
-    await page.getByTestId('dataset-aclue').getByTestId('download').click();
-    await page.locator('[data-testid=dataset-aclue][data-stored=yes]').waitFor({ timeout: 60_000 });
+    await storeSampleAndAclue(page, session.url);
   });
 
   for (const shots of [0, 5]) {

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { projectRoot } from '../../scripts/site-routes.ts';
 import { useBrowserSession } from './session.ts';
-import { startFixtureRun, waitForStatus } from './runs.ts';
+import { startFixtureRun, waitForStatus, storeSampleAndAclue } from './runs.ts';
 
 const SCREENSHOTS = join(projectRoot, 'test-results', 'screenshots');
 
@@ -76,12 +76,7 @@ describe('a newcomer on the Evaluate page', () => {
 
   it('shows each task’s test-item count and the total, which follows the per-task limit, and warns beside the preselected test model', async () => {
     const { page } = session.opened;
-    await page.goto(`${session.url}/?mirror=${encodeURIComponent(`${session.url}/mirror`)}#/data`);
-    await page.locator('[data-testid=catalog][data-loaded=true]').waitFor();
-    await page.getByTestId('import-sample').click();
-    await page.locator('[data-testid=dataset-ancientbench][data-stored=yes]').waitFor();
-    await page.getByTestId('dataset-aclue').getByTestId('download').click();
-    await page.locator('[data-testid=dataset-aclue][data-stored=yes]').waitFor({ timeout: 90_000 });
+    await storeSampleAndAclue(page, session.url);
 
     await page.goto(`${session.url}/#/evaluate`);
     await page.getByTestId('eval-dataset').selectOption('ancientbench');

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { Download, Page } from 'playwright-core';
 import type { McItemResult, McRunRecord } from '../../src/lib/core/record/run.ts';
 import { useBrowserSession } from './session.ts';
-import { readStoredRun, startFixtureRun, waitForStatus } from './runs.ts';
+import { readStoredRun, startFixtureRun, waitForStatus, storeSampleAndAclue } from './runs.ts';
 
 const readRun = (page: Page, runId: string) => readStoredRun<McRunRecord, McItemResult>(page, runId);
 
@@ -53,12 +53,7 @@ describe('the run lifecycle', () => {
 
   it('gets the data: the AncientBench sample and ACLUE through the mirror', async () => {
     page = session.opened.page;
-    await page.goto(`${session.url}/?mirror=${encodeURIComponent(`${session.url}/mirror`)}#/data`);
-    await page.locator('[data-testid=catalog][data-loaded=true]').waitFor();
-    await page.getByTestId('import-sample').click();
-    await page.locator('[data-testid=dataset-ancientbench][data-stored=yes]').waitFor();
-    await page.getByTestId('dataset-aclue').getByTestId('download').click();
-    await page.locator('[data-testid=dataset-aclue][data-stored=yes]').waitFor({ timeout: 60_000 });
+    await storeSampleAndAclue(page, session.url);
   });
 
   it('shows and exports a finished run alone while another run executes, which then still completes', async () => {

@@ -63,3 +63,13 @@ export async function startFixtureRun(page: Page, options: FixtureRunOptions): P
 export async function waitForStatus(page: Page, status: string, timeout = 180_000): Promise<void> {
   await page.locator(`[data-testid=run][data-status=${status}]`).waitFor({ timeout });
 }
+
+/** Stores what most run tests start from: the AncientBench sample, and ACLUE through the site's mirror. */
+export async function storeSampleAndAclue(page: Page, siteUrl: string, timeout = 90_000): Promise<void> {
+  await page.goto(`${siteUrl}/?mirror=${encodeURIComponent(`${siteUrl}/mirror`)}#/data`);
+  await page.locator('[data-testid=catalog][data-loaded=true]').waitFor();
+  await page.getByTestId('import-sample').click();
+  await page.locator('[data-testid=dataset-ancientbench][data-stored=yes]').waitFor();
+  await page.getByTestId('dataset-aclue').getByTestId('download').click();
+  await page.locator('[data-testid=dataset-aclue][data-stored=yes]').waitFor({ timeout });
+}

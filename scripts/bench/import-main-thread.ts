@@ -1,12 +1,12 @@
 // Measures how long the page's main thread is blocked while the Data page imports a generated
 // ~50 MB AncientBench file: every 'longtask' (over 50 ms) from a PerformanceObserver, from the file
 // pick until the dataset is stored. A measurement, not a test. Needs `npm run build` first.
-//   npx tsx scripts/measure-import.ts [megabytes]
+//   npx tsx scripts/bench/import-main-thread.ts [megabytes]
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { bigAncientBenchCsv } from '../test/browser/big-ancientbench.ts';
-import { launchChromium, openPage, startSite } from './browser.ts';
+import { bigAncientBenchCsv } from '../../test/browser/big-ancientbench.ts';
+import { launchChromium, openPage, startSite } from '../browser.ts';
 
 const megabytes = Number(process.argv[2] ?? 50);
 const { csv, rows } = bigAncientBenchCsv(megabytes * 1e6);
