@@ -24,5 +24,8 @@ export function modelLabel(source: ModelSource, lang: Locale): string {
   const id = modelId(source);
   if (source.kind === 'hub') return id;
   if (isFixtureModel(source)) return lang === 'zh' ? `${id}（测试模型，随机权重）` : `${id} (test model, random weights)`;
+  // Converted by scripts/fixtures from llama2.c's 260K-parameter TinyStories checkpoint: trained, but on
+  // English children's stories, so it reads classical Chinese only as UTF-8 bytes.
+  if (source.name === 'stories260k') return lang === 'zh' ? `${id}（测试模型，英文童话训练）` : `${id} (test model, trained on English stories)`;
   return lang === 'zh' ? `${id}（本站模型）` : `${id} (this site's model)`;
 }
