@@ -4,14 +4,18 @@
 // config silent, Qwen3's case: it loads only because the worker finds the file). All share
 // jiangu-tiny's weights, so their letter log-probabilities must equal jiangu-tiny's. A copy whose
 // data file is missing or cut short fails with a message naming the file, and the worker loads
-// another model afterwards.
+// another model afterwards. And an ACLUE task 5-shot through the Evaluate page on jiangu-tiny-nokeep,
+// chunked, predicts as jiangu-tiny does.
 import { cpSync, mkdtempSync, readFileSync, rmSync, truncateSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_OUT_ROOT } from '../../scripts/fixtures/generate.ts';
-import { encodeFixture, loadReferenceModel } from '../../scripts/fixtures/reference.ts';
+import { encodeFixture, lastLogProbs, loadReferenceModel } from '../../scripts/fixtures/reference.ts';
+import type { McItemResult, McRunRecord } from '../../src/lib/core/record/run.ts';
 import type { ExternalDataInfo, ScoreResult } from '../../src/lib/engine/messages.ts';
+import { readStoredRun, storeSampleAndAclue, waitForStatus } from './runs.ts';
 import { harnessReady, useBrowserSession } from './session.ts';
 
 const LETTERS = ['A', 'B', 'C', 'D'];
@@ -151,3 +155,97 @@ for (const backend of ['wasm', 'webgpu'] as const) {
     });
   });
 }
+
+// ---- an ACLUE task 5-shot through the Evaluate page, on the graph the presets have -------------
+
+/**
+ * Installed in the page before its scripts: sets `maxLogitsBytes` on every load request the page
+ * sends to a model worker (the Evaluate page has no such setting), and keeps the forward-pass count
+ * of every scored item the workers answer, so the test sees that the chunked path really ran.
+ */
+function capLogitsInWorkers(maxLogitsBytes: number): void {
+  const post = Worker.prototype.postMessage;
+  const passes: number[] = [];
+  (window as unknown as { __forwardPasses: number[] }).__forwardPasses = passes;
+  Worker.prototype.postMessage = function (this: Worker, message: unknown, ...rest: unknown[]) {
+    const request = message as { kind?: string; params?: Record<string, unknown> } | null;
+    if (request?.kind === 'load' && request.params) request.params = { ...request.params, maxLogitsBytes };
+    if (!(this as Worker & { __counted?: boolean }).__counted) {
+      (this as Worker & { __counted?: boolean }).__counted = true;
+      this.addEventListener('message', (event: MessageEvent) => {
+        const score = (event.data as { kind?: string; result?: { score?: { forwardPasses?: number } } })?.result?.score;
+        if ((event.data as { kind?: string }).kind === 'result' && typeof score?.forwardPasses === 'number') passes.push(score.forwardPasses);
+      });
+    }
+    return (post as (...args: unknown[]) => void).call(this, message, ...rest);
+  } as typeof Worker.prototype.postMessage;
+}
+
+/** Starts a multiple-choice run of a site model (fp32, WASM) from the Evaluate page; returns its id. */
+async function startSiteRun(page: Page, model: string, options: { dataset: string; shots: number; limit: number; tasks: string[] }): Promise<string> {
+  await page.goto(page.url().replace(/#.*$/, '') + '#/evaluate');
+  await page.getByTestId('eval-dataset').waitFor();
+  await page.getByTestId('eval-dataset').selectOption(options.dataset);
+  await page.getByTestId('eval-shots').selectOption(String(options.shots));
+  await page.getByTestId('eval-limit').fill(String(options.limit));
+  await page.getByRole('button', { name: 'none' }).click();
+  for (const task of options.tasks) await page.locator(`input[type=checkbox][value="${task}"]`).check();
+  await page.getByTestId('model-choice').selectOption(`site:${model}`);
+  await page.getByTestId('dtype').selectOption('fp32');
+  await page.getByTestId('backend').selectOption('wasm');
+  await page.getByTestId('load').click();
+  await Promise.race([
+    page.waitForURL(/#\/run\//),
+    page.getByTestId('eval-error').waitFor().then(async () => {
+      throw new Error(`the run did not start: ${await page.getByTestId('eval-error').textContent()}`);
+    }),
+  ]);
+  return decodeURIComponent(page.url().split('#/run/')[1]);
+}
+
+describe('an ACLUE task 5-shot on jiangu-tiny-nokeep through the Evaluate page (WASM)', () => {
+  const session = useBrowserSession({ webgpu: false, path: '/#/data' });
+  const readRun = (page: Page, runId: string) => readStoredRun<McRunRecord, McItemResult>(page, runId);
+
+  it('predicts as jiangu-tiny does, chunked with a small maxLogitsBytes, with the reference’s log-probabilities', async () => {
+    const page = session.opened.page;
+    await page.addInitScript(capLogitsInWorkers, ROWS * vocab * 4);
+    await storeSampleAndAclue(page, session.url);
+    const task = { dataset: 'aclue', shots: 5, limit: 12, tasks: ['古音学'] };
+    const runs: Record<string, { run: McRunRecord; results: McItemResult[]; passes: number[] }> = {};
+    for (const model of ['jiangu-tiny', 'jiangu-tiny-nokeep']) {
+      await page.reload();
+      const runId = await startSiteRun(page, model, task);
+      await waitForStatus(page, 'completed');
+      const stored = await readRun(page, runId);
+      const passes = await page.evaluate(() => (window as unknown as { __forwardPasses: number[] }).__forwardPasses.slice());
+      runs[model] = { ...stored, passes };
+      // The page's accuracy is the stored predictions'.
+      await page.getByTestId('results').waitFor();
+      const scored = stored.results.filter((r) => r.correct !== null);
+      expect(await page.getByTestId('acc-overall').textContent()).toBe(((100 * scored.filter((r) => r.correct).length) / scored.length).toFixed(2));
+    }
+    const tiny = runs['jiangu-tiny'];
+    const nokeep = runs['jiangu-tiny-nokeep'];
+    expect(nokeep.run.config.model.source).toEqual({ kind: 'site', name: 'jiangu-tiny-nokeep' });
+    expect(nokeep.run.environment?.modelInputNames).not.toContain('num_logits_to_keep');
+    expect(nokeep.results).toHaveLength(12);
+    expect(nokeep.results.map((r) => r.itemId)).toEqual(tiny.results.map((r) => r.itemId));
+    expect(nokeep.results.map((r) => r.prompt)).toEqual(tiny.results.map((r) => r.prompt));
+    expect(nokeep.results.map((r) => r.prediction)).toEqual(tiny.results.map((r) => r.prediction));
+    expect(nokeep.results.every((r) => r.shotsUsed === 5)).toBe(true);
+    expect(nokeep.results.some((r) => r.reusedPrefixTokens > 0)).toBe(true);
+    // jiangu-tiny keeps one row per pass; nokeep's 5-shot prompts took several chunks of ROWS rows.
+    expect(tiny.passes.every((p) => p <= 2)).toBe(true);
+    expect(nokeep.passes.length).toBeGreaterThanOrEqual(12);
+    expect(Math.max(...nokeep.passes)).toBeGreaterThan(2);
+    const reference = loadReferenceModel('jiangu-tiny-nokeep', 'fp32');
+    nokeep.results.forEach((r, i) => {
+      const want = lastLogProbs(reference, encodeFixture(r.prompt), r.letters.map((l) => encodeFixture(l)[0]));
+      r.logProbs.forEach((lp, k) => {
+        expect(Math.abs(lp - tiny.results[i].logProbs[k]), `${r.itemId} ${r.letters[k]}`).toBeLessThan(1e-4);
+        expect(Math.abs(lp - want[k]), `${r.itemId} ${r.letters[k]} vs reference`).toBeLessThan(1e-4);
+      });
+    });
+  });
+});
