@@ -112,6 +112,28 @@ for (const backend of ['wasm', 'webgpu'] as const) {
       console.log(`${backend}: max |Δ log p| of the hub-shaped fixtures vs jiangu-tiny = ${Math.max(...diffs).toExponential(2)}`);
     });
 
+    it('from a hub (the site’s fixture hub): the silent config’s external data is found at {host}{id}/resolve/{revision}/onnx/', async () => {
+      const run = await session.opened.page.evaluate(
+        async ({ backend, host, prompt, letters }) => {
+          const client = new window.jiangu.ModelClient();
+          try {
+            const out = [];
+            for (const name of ['jiangu-tiny', 'jiangu-tiny-external-noflag']) {
+              const info = await client.load({ source: { kind: 'hub', id: `jiangu/${name}`, host, revision: 'main' }, dtype: 'fp32', backend });
+              out.push({ externalData: info.externalData, score: await client.score({ prompt, candidates: letters }) });
+            }
+            return out;
+          } finally {
+            client.terminate();
+          }
+        },
+        { backend, host: `${session.url}/hub/`, prompt: PROMPTS[1], letters: LETTERS },
+      );
+      expect(run[0].externalData).toBeNull();
+      expect(run[1].externalData).toEqual({ files: ['onnx/model.onnx_data'], how: 'detected' });
+      run[1].score.candidates.forEach((c, k) => expect(Math.abs(c.logProb - run[0].score.candidates[k].logProb)).toBeLessThan(1e-4));
+    });
+
     it('an external data file that is missing or cut short fails with a message naming it, and another model loads after', async () => {
       const { opened } = session;
       const results = await opened.page.evaluate(
