@@ -158,10 +158,12 @@ async function load(id: number, params: LoadParams): Promise<LoadResult> {
     const folderUrl = onSite
       ? new URL(`${env.localModelPath}${modelId}/`, self.location.origin).href
       : `${env.remoteHost}${modelId}/resolve/${encodeURIComponent(revision)}/`;
-    const externalData = await findExternalData(folderUrl, onnxFile, config as unknown as Record<string, unknown>, {
-      cached: onSite ? undefined : async (url) => (typeof caches === 'undefined' ? undefined : (await caches.open(env.cacheKey)).match(url)),
-      fetch: (...args) => fetch(...args),
-    }, backendInfo.backend);
+    const lookup = {
+      // Hub files are kept in Cache Storage, so a model loaded before is found offline too.
+      cached: onSite ? undefined : async (url: string) => (typeof caches === 'undefined' ? undefined : (await caches.open(env.cacheKey)).match(url)),
+      fetch: (...args: Parameters<typeof fetch>) => fetch(...args),
+    };
+    const externalData = await findExternalData(folderUrl, onnxFile, config as unknown as Record<string, unknown>, lookup, backendInfo.backend);
     context.externalFiles = externalData?.files;
     const model = await AutoModelForCausalLM.from_pretrained(modelId, {
       config,
