@@ -29,7 +29,9 @@ import type {
   WorkerRequest,
   WorkerStats,
 } from '../src/lib/engine/messages.ts';
-import { classifyLoadError, classifyRunError, modelError, type LoadContext } from '../src/lib/engine/model-errors.ts';
+import { classifyLoadError, classifyRunError, modelError, modelFileFor, type LoadContext } from '../src/lib/engine/model-errors.ts';
+import { findExternalData } from './external-data.ts';
+import { guardSessionCreation } from './session-guard.ts';
 import { applyChatTemplate, encode, idsTensor, onesTensor, RequestError, type Loaded } from './loaded-model.ts';
 import { buildItemPrompt, refuseOverLimit, score, scoreItem } from './scoring.ts';
 import { modelContextOf } from '../src/lib/core/protocols/context-limit.ts';
@@ -118,6 +120,8 @@ async function unload(): Promise<boolean> {
 }
 
 async function load(id: number, params: LoadParams): Promise<LoadResult> {
+  // A failed load must not stop the next one (see session-guard.ts).
+  guardSessionCreation();
   await unload();
   const started = performance.now();
   const backendInfo = await chooseBackend(params);
@@ -148,12 +152,26 @@ async function load(id: number, params: LoadParams): Promise<LoadResult> {
     // rather than deep inside the tokenizer loader.
     const config = await AutoConfig.from_pretrained(modelId, { revision });
     const tokenizer = await AutoTokenizer.from_pretrained(modelId, { revision, progress_callback });
+    // External data the config does not declare is found here and named to transformers.js, which
+    // would otherwise never fetch it. Keyed by file, so only this dtype's file is affected.
+    const onnxFile = modelFileFor(params.dtype).slice('onnx/'.length);
+    const folderUrl = onSite
+      ? new URL(`${env.localModelPath}${modelId}/`, self.location.origin).href
+      : `${env.remoteHost}${modelId}/resolve/${encodeURIComponent(revision)}/`;
+    const lookup = {
+      // Hub files are kept in Cache Storage, so a model loaded before is found offline too.
+      cached: onSite ? undefined : async (url: string) => (typeof caches === 'undefined' ? undefined : (await caches.open(env.cacheKey)).match(url)),
+      fetch: (...args: Parameters<typeof fetch>) => fetch(...args),
+    };
+    const externalData = await findExternalData(folderUrl, onnxFile, config as unknown as Record<string, unknown>, lookup, backendInfo.backend);
+    context.externalFiles = externalData?.files;
     const model = await AutoModelForCausalLM.from_pretrained(modelId, {
       config,
       revision,
       dtype: params.dtype,
       device: backendInfo.backend,
       progress_callback,
+      ...(externalData?.how === 'detected' ? { use_external_data_format: { [onnxFile]: externalData.files.length } } : {}),
     });
     const session = (model as unknown as { sessions: Record<string, { inputNames: string[] }> }).sessions.model;
     const { model_type, vocab_size } = model.config as unknown as { model_type: string; vocab_size: number };
@@ -166,6 +184,7 @@ async function load(id: number, params: LoadParams): Promise<LoadResult> {
       transformersVersion: env.version,
       ortVersion: String(env.backends.onnx.versions?.web ?? ''),
       context: modelContextOf(model.config as unknown as Record<string, unknown>),
+      externalData,
     };
     if (source.kind === 'hub') {
       info.resolvedRevision = await resolveHubRevision(source, env.remoteHost, {

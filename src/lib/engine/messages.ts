@@ -34,6 +34,15 @@ export interface LoadResult {
   resolvedRevision?: ResolvedRevision;
   /** The positions the model's config.json states (its real context), null when it states none. */
   context: ModelContext | null;
+  /** The ONNX file's external data files, null when its weights are inside it. */
+  externalData?: ExternalDataInfo | null;
+}
+
+/** External data of the loaded ONNX file: declared in config.json, or found on the host by the worker. */
+export interface ExternalDataInfo {
+  /** Paths in the model folder, e.g. ['onnx/model.onnx_data']. */
+  files: string[];
+  how: 'config' | 'detected';
 }
 
 export interface ScoreParams {

@@ -19,6 +19,8 @@ export interface LoadContext {
   source: ModelSource;
   dtype: Dtype;
   backend: 'webgpu' | 'wasm';
+  /** The external data files the load asked for (declared or found), to name them in errors. */
+  externalFiles?: readonly string[];
 }
 
 export function describeSource(source: ModelSource): string {
@@ -45,6 +47,8 @@ export function classifyLoadError(error: unknown, ctx: LoadContext): ModelErrorI
   const detail = textOf(error);
   const where = whereOf(ctx.source);
   const file = modelFileFor(ctx.dtype);
+  const external = classifyExternalDataError(detail, ctx, where, file);
+  if (external) return external;
   if (/Could not locate file|Unauthorized access|Forbidden access|ModelFileNotFoundError|no such model file|not found locally/i.test(detail)) {
     const missingWeights = /onnx\/model[^"]*\.onnx/.test(detail);
     return missingWeights
@@ -61,6 +65,25 @@ export function classifyLoadError(error: unknown, ctx: LoadContext): ModelErrorI
     return modelError('unsupported-dtype', 'model.dtype-backend', [{ ...where, dtype: ctx.dtype, backend: ctx.backend }], detail);
   }
   return classifyRunError(error, ctx);
+}
+
+/**
+ * External data (`onnx/model{suffix}.onnx_data`, `_1`, …): a missing file fails in transformers.js'
+ * download ("Could not locate file") or, where nothing fetched it, in ORT's mount lookup; a short or
+ * damaged one fails in ORT when an initializer's offset and length run past the file's end.
+ */
+function classifyExternalDataError(detail: string, ctx: LoadContext, where: ModelWhere, file: string): ModelErrorInfo | null {
+  const named = /onnx\/[\w.-]*\.onnx_data(_\d+)?/.exec(detail)?.[0] ?? /[\w.-]*\.onnx_data(_\d+)?/.exec(detail)?.[0];
+  const dataFile = named === undefined ? (ctx.externalFiles?.[0] ?? `${file}_data`) : named.startsWith('onnx/') ? named : `onnx/${named}`;
+  if (named === undefined && !/external data|external initializer|MountedFiles/i.test(detail)) return null;
+  if (/out of bounds|can ?not be read in full/i.test(detail)) {
+    return modelError('invalid-model', 'load.external-data-damaged', [{ ...where, file: dataFile }], detail);
+  }
+  // "MountedFiles is not available": ORT looked for data nothing fetched, as nothing declared or found it.
+  if (/Could not locate file|not found|\b404\b|MountedFiles is not available|no such file|Failed to get file size/i.test(detail)) {
+    return modelError('model-not-found', 'load.external-data-missing', [{ ...where, file: dataFile }], detail);
+  }
+  return modelError('invalid-model', 'load.external-data-damaged', [{ ...where, file: dataFile }], detail);
 }
 
 /** Classifies an error thrown while running a loaded model (or one no other rule matched). */
