@@ -2,6 +2,7 @@
 import { DynamicCache, Tensor, type PreTrainedModel, type PreTrainedTokenizer } from '@huggingface/transformers';
 import type { LoadResult, ModelErrorInfo } from '../src/lib/engine/messages.ts';
 import { modelError, type LoadContext } from '../src/lib/engine/model-errors.ts';
+import { CHAT_TEMPLATE_OPTIONS } from '../src/lib/core/protocols/chat-template.ts';
 
 export interface Loaded {
   model: PreTrainedModel;
@@ -27,10 +28,13 @@ export function encode(tokenizer: PreTrainedTokenizer, text: string, addSpecialT
   return tokenizer.encode(text, { add_special_tokens: addSpecialTokens });
 }
 
-/** The prompt as the user turn of the model's chat template, ready for the assistant's answer. */
+/**
+ * The prompt as the user turn of the model's chat template, ready for the assistant's answer, with
+ * thinking off (CHAT_TEMPLATE_OPTIONS): a Qwen3 template would otherwise expect `<think>` next.
+ */
 export function applyChatTemplate(tokenizer: PreTrainedTokenizer, prompt: string): string {
   try {
-    return tokenizer.apply_chat_template([{ role: 'user', content: prompt }], { tokenize: false, add_generation_prompt: true }) as string;
+    return tokenizer.apply_chat_template([{ role: 'user', content: prompt }], { tokenize: false, ...CHAT_TEMPLATE_OPTIONS }) as string;
   } catch (error) {
     throw new RequestError(modelError('bad-request', 'model.no-chat-template', [], String(error)));
   }

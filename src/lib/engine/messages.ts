@@ -7,6 +7,7 @@ import type { MultipleChoiceItem } from '../core/benchmarks/types.ts';
 import type { McProtocolId } from '../core/protocols/mc-protocols.ts';
 import type { Notice } from '../core/notices/index.ts';
 import type { ModelContext } from '../core/protocols/context-limit.ts';
+import type { DecodingOptions } from '../core/protocols/decoding.ts';
 
 export * from '../core/models/model-types.ts';
 
@@ -133,6 +134,8 @@ export interface GenerateResult {
   text: string;
   stoppedBy: 'eos' | 'max-tokens' | 'cancelled';
   ms: number;
+  /** The decoding options generate() was given, generation_config.json's overridden (see decodingOptions). */
+  decoding?: DecodingOptions;
 }
 
 /** Counters that let a test see leaks: GPU buffers ORT asked the device for over the worker's life. */
