@@ -3,6 +3,7 @@ import { DynamicCache, Tensor, type PreTrainedModel, type PreTrainedTokenizer } 
 import type { LoadResult, ModelErrorInfo } from '../src/lib/engine/messages.ts';
 import { modelError, type LoadContext } from '../src/lib/engine/model-errors.ts';
 import { CHAT_TEMPLATE_OPTIONS } from '../src/lib/core/protocols/chat-template.ts';
+import type { LetterInContext } from '../src/lib/core/protocols/letter-tokens.ts';
 
 export interface Loaded {
   model: PreTrainedModel;
@@ -13,8 +14,8 @@ export interface Loaded {
   maxLogitsRows: number;
   /** The KV cache of the last prefix scored, kept while the next prompts share it. */
   prefixCache: { ids: number[]; cache: DynamicCache } | null;
-  /** Whether a candidate merges with the end of a prompt, by prompt ending and candidate. */
-  mergeChecks: Map<string, boolean>;
+  /** How a candidate tokenizes after a prompt (the merge check among it), by prompt ending and candidate. */
+  mergeChecks: Map<string, LetterInContext>;
 }
 
 /** A failure with a message for the user; anything else thrown is classified by the dispatcher. */

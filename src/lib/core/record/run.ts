@@ -98,8 +98,12 @@ export interface BackendCheck {
 
 export interface LetterToken {
   letter: string;
+  /** The token scored: the letter's first token after the answer cue, in context. */
   tokenId: number;
+  /** The letter is one token after the answer cue. */
   singleToken: boolean;
+  /** What the letter encodes to alone (`▁A` with a `▁`-prepending tokenizer); absent in older records. */
+  aloneTokenIds?: number[];
 }
 
 /** How a generation run decodes: greedy (the default, reproducible) or the paper's seeded sampling. */
