@@ -8,9 +8,12 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { projectRoot } from '../../scripts/site-routes.ts';
 import { useBrowserSession } from './session.ts';
-import { decodeFixture, encodeFixture, greedyGenerate, loadReferenceModel } from '../../scripts/fixtures/reference.ts';
+import { decodeFixture, encodeFixture, greedyGenerate, lastLogProbs, loadReferenceModel } from '../../scripts/fixtures/reference.ts';
 
 const SAMPLING_MODEL = 'jiangu-sampling-config';
+const PREPEND_MODEL = 'jiangu-prepend';
+/** jiangu-tiny's `~`, renamed `▁` in PREPEND_MODEL's tokenizer (a rarely used id, so the weights stay as they are). */
+const TILDE_ID = encodeFixture('~')[0];
 const NEW_TOKENS = 24;
 
 /** The dtype options the picker shows now. */
@@ -31,6 +34,18 @@ describe('presets and greedy decoding in the page', () => {
       for (const file of ['config.json', 'tokenizer.json', 'tokenizer_config.json', 'onnx/model.onnx']) copyFileSync(join(tiny, file), join(dir, file));
       const generation = JSON.parse(readFileSync(join(tiny, 'generation_config.json'), 'utf8'));
       writeFileSync(join(dir, 'generation_config.json'), JSON.stringify({ ...generation, do_sample: true, temperature: 0.7, top_p: 0.8, top_k: 20, repetition_penalty: 3 }));
+      // A SentencePiece-style tokenizer: a `▁` prepended to every text, so "A" alone is [▁, A] while
+      // after the prompt the letter is the token A; the old rule read ▁ for every letter.
+      const prepend = join(root, PREPEND_MODEL);
+      mkdirSync(join(prepend, 'onnx'), { recursive: true });
+      for (const file of ['config.json', 'generation_config.json', 'tokenizer_config.json', 'onnx/model.onnx']) copyFileSync(join(tiny, file), join(prepend, file));
+      const tokenizer = JSON.parse(readFileSync(join(tiny, 'tokenizer.json'), 'utf8'));
+      const vocab = tokenizer.model.vocab as Record<string, number>;
+      expect(vocab['~']).toBe(TILDE_ID);
+      delete vocab['~'];
+      vocab['▁'] = TILDE_ID;
+      tokenizer.normalizer = { type: 'Prepend', prepend: '▁' };
+      writeFileSync(join(prepend, 'tokenizer.json'), JSON.stringify(tokenizer));
       process.env.JIANGU_MODELS = root;
     },
     ready: ({ page }) =>
@@ -70,5 +85,25 @@ describe('presets and greedy decoding in the page', () => {
     // The reference repeats itself: a repetition penalty would have changed it.
     expect(new Set(ids).size).toBeLessThan(ids.length);
     expect(await page.getByTestId('gen-output').textContent()).toBe(decodeFixture(ids, { skipSpecialTokens: true }));
+  });
+
+  it('scores the letter as it follows the answer cue with a ▁-prepending tokenizer, not the letter alone', async () => {
+    const { page } = session.opened;
+    await page.getByTestId('model-choice').selectOption(`site:${PREPEND_MODEL}`);
+    await page.getByTestId('dtype').selectOption('fp32');
+    await page.getByTestId('backend').selectOption('wasm');
+    await page.getByTestId('load').click();
+    await page.waitForFunction(() => !document.querySelector('[data-testid=load]')?.textContent?.includes('Loading'));
+    await page.getByTestId('score').click();
+    await page.getByTestId('letter-bars').waitFor();
+    const prompt = (await page.getByTestId('prompt').textContent()) ?? '';
+    const letters = ['A', 'B', 'C', 'D'];
+    const letterIds = letters.map((l) => encodeFixture(l)[0]);
+    // The tokenizer prepends ▁ (id TILDE_ID) to the prompt; the letters follow as their own tokens.
+    const want = lastLogProbs(loadReferenceModel('jiangu-tiny', 'fp32'), [TILDE_ID, ...encodeFixture(prompt)], letterIds);
+    for (const [k, letter] of letters.entries()) {
+      const shown = Number(await page.getByTestId(`logprob-${letter}`).textContent());
+      expect(Math.abs(shown - want[k]), letter).toBeLessThan(1.5e-4);
+    }
   });
 });
