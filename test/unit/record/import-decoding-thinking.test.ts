@@ -6,6 +6,7 @@ import { RunImportError, parseRunFile } from '../../../src/lib/core/record/impor
 import type { GenRunRecord, McRunRecord } from '../../../src/lib/core/record/run.ts';
 import { decodingOptions } from '../../../src/lib/core/protocols/decoding.ts';
 import { makeGenRun, makeMcRun } from '../../fixtures/run-records/build.ts';
+import { decodeShareLink, encodeShareLink } from '../../../src/lib/core/record/share-link.ts';
 
 describe('run files with thinking, decoding options and letters alone', () => {
   it('a multiple-choice run imports them again, and warns of no unknown field', async () => {
@@ -49,5 +50,12 @@ describe('run files with thinking, decoding options and letters alone', () => {
     file.run.config.thinking = 'on';
     const error = await parseRunFile(JSON.stringify(file), 'mc.json').catch((e: unknown) => e);
     expect((error as Error).message).toContain('run.config.thinking');
+  });
+
+  it('a share link of a thinking-off run opens with thinking off', async () => {
+    const { run, results } = makeMcRun();
+    const withThinking: McRunRecord = { ...run, config: { ...run.config, chatTemplate: true, thinking: 'off' } };
+    const shared = await decodeShareLink(await encodeShareLink(withThinking, results, {}));
+    expect(shared.config.thinking).toBe('off');
   });
 });
