@@ -1,7 +1,10 @@
 // A generation whose output thinks first (<think>…</think>, as Qwen3 writes) is scored on what
 // follows the block, and the per-item view shows the thinking apart. The run comes in as a file,
 // so no model is needed: a correct 儒 after a think block naming four labels is correct.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { projectRoot } from '../../scripts/site-routes.ts';
 import { runJson } from '../../src/lib/core/record/export.ts';
 import { makeGenRun } from '../fixtures/run-records/build.ts';
 import { useBrowserSession } from './session.ts';
@@ -23,5 +26,8 @@ describe('thinking in a generation output', () => {
     expect(await detail.getByTestId('gen-output').textContent()).toBe('\n\n儒');
     expect(await detail.getByTestId('gen-thinking').locator('pre').textContent()).toBe(thought);
     expect(await detail.textContent()).toContain('✓ correct');
+    await detail.getByTestId('gen-thinking').locator('summary').click();
+    mkdirSync(join(projectRoot, 'test-results'), { recursive: true });
+    await detail.screenshot({ path: join(projectRoot, 'test-results', 'gen-item-thinking.png') });
   });
 });
