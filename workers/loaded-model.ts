@@ -2,6 +2,8 @@
 import { DynamicCache, Tensor, type PreTrainedModel, type PreTrainedTokenizer } from '@huggingface/transformers';
 import type { LoadResult, ModelErrorInfo } from '../src/lib/engine/messages.ts';
 import { modelError, type LoadContext } from '../src/lib/engine/model-errors.ts';
+import { CHAT_TEMPLATE_OPTIONS } from '../src/lib/core/protocols/chat-template.ts';
+import type { LetterInContext } from '../src/lib/core/protocols/letter-tokens.ts';
 
 export interface Loaded {
   model: PreTrainedModel;
@@ -12,8 +14,8 @@ export interface Loaded {
   maxLogitsRows: number;
   /** The KV cache of the last prefix scored, kept while the next prompts share it. */
   prefixCache: { ids: number[]; cache: DynamicCache } | null;
-  /** Whether a candidate merges with the end of a prompt, by prompt ending and candidate. */
-  mergeChecks: Map<string, boolean>;
+  /** How a candidate tokenizes after a prompt (the merge check among it), by prompt ending and candidate. */
+  mergeChecks: Map<string, LetterInContext>;
 }
 
 /** A failure with a message for the user; anything else thrown is classified by the dispatcher. */
@@ -27,10 +29,13 @@ export function encode(tokenizer: PreTrainedTokenizer, text: string, addSpecialT
   return tokenizer.encode(text, { add_special_tokens: addSpecialTokens });
 }
 
-/** The prompt as the user turn of the model's chat template, ready for the assistant's answer. */
+/**
+ * The prompt as the user turn of the model's chat template, ready for the assistant's answer, with
+ * thinking off (CHAT_TEMPLATE_OPTIONS): a Qwen3 template would otherwise expect `<think>` next.
+ */
 export function applyChatTemplate(tokenizer: PreTrainedTokenizer, prompt: string): string {
   try {
-    return tokenizer.apply_chat_template([{ role: 'user', content: prompt }], { tokenize: false, add_generation_prompt: true }) as string;
+    return tokenizer.apply_chat_template([{ role: 'user', content: prompt }], { tokenize: false, ...CHAT_TEMPLATE_OPTIONS }) as string;
   } catch (error) {
     throw new RequestError(modelError('bad-request', 'model.no-chat-template', [], String(error)));
   }

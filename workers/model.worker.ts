@@ -36,6 +36,7 @@ import { applyChatTemplate, encode, idsTensor, onesTensor, RequestError, type Lo
 import { buildItemPrompt, refuseOverLimit, score, scoreItem } from './scoring.ts';
 import { modelContextOf } from '../src/lib/core/protocols/context-limit.ts';
 import { JianguError } from '../src/lib/core/notices/index.ts';
+import { decodingOptions } from '../src/lib/core/protocols/decoding.ts';
 import { resolveHubRevision } from './hub-revision.ts';
 
 declare const self: DedicatedWorkerGlobalScope;
@@ -266,12 +267,14 @@ async function generate(id: number, params: GenerateParams): Promise<GenerateRes
   const streamer = new TokenStreamer(m.tokenizer, id);
   const stopping = new StoppingCriteriaList();
   stopping.push(new CancelCriterion(id));
+  // Every option that picks the token is given, so generation_config.json's sampling defaults and
+  // repetition_penalty never reach a greedy run.
+  const decoding = decodingOptions(sampling);
   const sequences = (await m.model.generate({
     input_ids: idsTensor(inputIds),
     attention_mask: onesTensor(inputIds.length),
     max_new_tokens: maxNewTokens,
-    do_sample: sampling !== undefined,
-    ...(sampling ? { top_k: sampling.topK, top_p: sampling.topP, temperature: sampling.temperature ?? 1 } : {}),
+    ...decoding,
     streamer,
     stopping_criteria: stopping,
   } as unknown as Parameters<PreTrainedModel["generate"]>[0])) as Tensor;
@@ -290,6 +293,7 @@ async function generate(id: number, params: GenerateParams): Promise<GenerateRes
     text: m.tokenizer.decode(tokenIds, { skip_special_tokens: true }),
     stoppedBy,
     ms: performance.now() - started,
+    decoding,
   };
 }
 

@@ -5,7 +5,7 @@ import { DynamicCache, Tensor } from '@huggingface/transformers';
 import type { ScoreItemParams, ScoreItemResult, ScoreParams, ScoreResult } from '../src/lib/engine/messages.ts';
 import { logSoftmaxPick } from '../src/lib/core/logprobs.ts';
 import { hasPrefix } from '../src/lib/core/token-prefix.ts';
-import { buildMcPrompt, getProtocol } from '../src/lib/core/protocols/index.ts';
+import { buildMcPrompt, getProtocol, letterInContext, type LetterInContext } from '../src/lib/core/protocols/index.ts';
 import { modelError } from '../src/lib/engine/model-errors.ts';
 import { applyChatTemplate, encode, idsTensor, onesTensor, RequestError, type Loaded } from './loaded-model.ts';
 
@@ -93,18 +93,17 @@ async function prefixCacheFor(m: Loaded, prefixIds: number[]): Promise<{ cache: 
 }
 
 /**
- * Whether `candidate` written right after `text` tokenizes as the text's tokens then the
- * candidate's own. Only the text's end can merge with it, so the answer is cached by the last 32
- * characters: every item of a protocol ends with the same answer cue.
+ * How `candidate` tokenizes written right after `text` (see letterInContext). Only the text's end
+ * can change that, so the answer is cached by the last 32 characters: every item of a protocol ends
+ * with the same answer cue, and the full prompt is encoded again once, not once per item.
  */
-function mergesWithText(m: Loaded, text: string, textIds: number[], candidate: string, candidateIds: number[]): boolean {
+function candidateInContext(m: Loaded, text: string, textIds: number[], candidate: string): LetterInContext {
   const key = `${text.slice(-32)}\u0000${candidate}`;
   const known = m.mergeChecks.get(key);
   if (known !== undefined) return known;
-  const joined = encode(m.tokenizer, text + candidate, true);
-  const merges = !(joined.length === textIds.length + candidateIds.length && hasPrefix(joined, textIds));
-  m.mergeChecks.set(key, merges);
-  return merges;
+  const found = letterInContext((t, special) => encode(m.tokenizer, t, special), text, textIds, candidate);
+  m.mergeChecks.set(key, found);
+  return found;
 }
 
 export async function score(m: Loaded, params: ScoreParams): Promise<ScoreResult> {
@@ -113,8 +112,8 @@ export async function score(m: Loaded, params: ScoreParams): Promise<ScoreResult
   const text = params.chatTemplate ? applyChatTemplate(m.tokenizer, params.prompt) : params.prompt;
   const inputIds = encode(m.tokenizer, text, true);
   if (inputIds.length === 0) throw new RequestError(modelError('bad-request', 'model.empty-prompt', []));
-  const candidateTokens = params.candidates.map((c) => encode(m.tokenizer, c, false));
-  const bad = params.candidates.findIndex((_, i) => candidateTokens[i].length === 0);
+  const candidateTokens = params.candidates.map((c) => candidateInContext(m, text, inputIds, c));
+  const bad = params.candidates.findIndex((_, i) => candidateTokens[i].tokenId === null);
   if (bad >= 0) throw new RequestError(modelError('bad-request', 'model.candidate-no-token', [{ candidate: params.candidates[bad] }]));
 
   let reused = 0;
@@ -135,15 +134,17 @@ export async function score(m: Loaded, params: ScoreParams): Promise<ScoreResult
   const run = await prefill(m, inputIds.slice(reused), past, reused);
   await run.cache.dispose();
   const vocab = run.lastRow.length;
-  const logProbs = logSoftmaxPick(run.lastRow, 0, vocab, candidateTokens.map((t) => t[0]));
+  const logProbs = logSoftmaxPick(run.lastRow, 0, vocab, candidateTokens.map((t) => t.tokenId!));
   return {
     inputIds,
     candidates: params.candidates.map((candidate, i) => ({
       text: candidate,
-      tokenId: candidateTokens[i][0],
-      tokenCount: candidateTokens[i].length,
+      tokenId: candidateTokens[i].tokenId!,
+      tokenCount: candidateTokens[i].tokenCount,
       logProb: logProbs[i],
-      mergesWithPrompt: mergesWithText(m, text, inputIds, candidate, candidateTokens[i]),
+      mergesWithPrompt: candidateTokens[i].mergesWithPrompt,
+      tokenIdsInContext: candidateTokens[i].idsInContext,
+      aloneTokenIds: candidateTokens[i].aloneIds,
     })),
     reusedPrefixTokens: reused,
     // What this request computed, the prefix's pass included when it was not cached yet.

@@ -15,6 +15,7 @@ import type { McItemResult } from '../../src/lib/core/record/run.ts';
 import { adaptDataset } from '../../src/lib/core/benchmarks/adapters/index.ts';
 import { useBrowserSession } from './session.ts';
 import { readStoredRun } from './runs.ts';
+import { generationTemplateHash } from '../../src/lib/core/protocols/generation.ts';
 
 const readRun = (page: Page, runId: string) => readStoredRun<GenRunRecord, GenItemResult>(page, runId);
 
@@ -146,6 +147,10 @@ describe('generation runs', () => {
     await page.locator('[data-testid=run][data-status=completed]').waitFor({ timeout: 120_000 });
     const chat = await readRun(page, chatId);
     expect(chat.run.config.chatTemplate).toBe(true);
+    // Thinking off is recorded and hashed with the template; the decoding the worker used is recorded.
+    expect(chat.run.config.thinking).toBe('off');
+    expect(chat.run.config.templateHash).toBe(await generationTemplateHash(undefined, { chatTemplate: true }));
+    expect(chat.run.decodingOptions).toMatchObject({ do_sample: false, num_beams: 1, repetition_penalty: 1 });
     const reference = loadReferenceModel('jiangu-tiny', 'fp32');
     for (const r of chat.results) {
       // The fixture's template: 用户：{prompt}\n助手：

@@ -7,6 +7,7 @@ import type { MultipleChoiceItem } from '../core/benchmarks/types.ts';
 import type { McProtocolId } from '../core/protocols/mc-protocols.ts';
 import type { Notice } from '../core/notices/index.ts';
 import type { ModelContext } from '../core/protocols/context-limit.ts';
+import type { DecodingOptions } from '../core/protocols/decoding.ts';
 
 export * from '../core/models/model-types.ts';
 
@@ -62,15 +63,19 @@ export interface ScoreParams {
 
 export interface CandidateScore {
   text: string;
-  /** The token id scored for this candidate (its first token). */
+  /** The token id scored: the candidate's first token as it follows the prompt (see letterInContext). */
   tokenId: number;
-  /** How many tokens the candidate encodes to on its own; 1 is what the method expects. */
+  /** How many tokens the candidate becomes after the prompt; 1 is what the method expects. */
   tokenCount: number;
+  /** The tokens the candidate becomes after the prompt (its first is `tokenId`). Absent from older workers. */
+  tokenIdsInContext?: number[];
+  /** What the candidate encodes to alone (e.g. `▁A`, which is not the token after `答案是：`). Absent from older workers. */
+  aloneTokenIds?: number[];
   /** log P(token | prompt) under the full vocabulary. */
   logProb: number;
   /**
-   * True when encoding prompt + candidate does not give the prompt's tokens followed by the
-   * candidate's: the tokenizer would merge them, so the scored token is not what the text says.
+   * True when encoding prompt + candidate does not begin with the prompt's tokens: the tokenizer
+   * merges the candidate into the prompt's end, so no next token is the candidate (its token alone is scored).
    */
   mergesWithPrompt: boolean;
 }
@@ -142,6 +147,8 @@ export interface GenerateResult {
   text: string;
   stoppedBy: 'eos' | 'max-tokens' | 'cancelled';
   ms: number;
+  /** The decoding options generate() was given, generation_config.json's overridden (see decodingOptions). */
+  decoding?: DecodingOptions;
 }
 
 /** Counters that let a test see leaks: GPU buffers ORT asked the device for over the worker's life. */

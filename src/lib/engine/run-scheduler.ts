@@ -12,7 +12,7 @@
 // flight, so nothing is retried behind the user's back.
 import { argmax } from '../core/logprobs.ts';
 import { OPTION_LETTERS, scoreLetters } from '../core/protocols/index.ts';
-import { extractChoiceDetailed } from '../core/metrics/index.ts';
+import { extractChoiceDetailed, splitThinking } from '../core/metrics/index.ts';
 import type { GenerationItem, Item, MultipleChoiceItem, OptionLetter } from '../core/benchmarks/types.ts';
 import type { BackendCheck, GenItemResult, GenRunRecord, ItemResult, LetterToken, McItemResult, McRunRecord, RunContextLimit, RunRecord, StoredNotice } from '../core/record/run.ts';
 import { resolveContextLimit } from '../core/protocols/context-limit.ts';
@@ -23,7 +23,7 @@ import { loadItems, whyRunItemsAreMissing } from '../store/datasets.ts';
 import { getRun, loadResults, saveResult, updateRun } from '../store/runs.ts';
 import type { JianguDatabase } from '../store/schema.ts';
 import { ModelError, type ModelClient } from './model-client.ts';
-import type { LoadProgress, LoadResult, ScoreItemResult } from './messages.ts';
+import type { GenerateResult, LoadProgress, LoadResult, ScoreItemResult } from './messages.ts';
 import { JianguError } from '../core/notices/index.ts';
 
 export class RunLockedError extends JianguError {
@@ -164,13 +164,25 @@ async function toResult(run: McRunRecord, index: number, item: MultipleChoiceIte
   };
 }
 
-/** What the first scored item says about the letter tokens, as warnings a reader should see. */
-function letterFindings(scored: ScoreItemResult): { letterTokens: LetterToken[]; warnings: Notice[] } {
+/**
+ * What the first scored item says about the letter tokens, as warnings a reader should see. The
+ * tokens are the letters as they follow the answer cue (the worker reads them in context).
+ * @throws JianguError when two letters are read from one token: no prediction could tell them apart.
+ */
+export function letterFindings(scored: ScoreItemResult): { letterTokens: LetterToken[]; warnings: Notice[] } {
   const warnings: Notice[] = [];
+  const seen = new Map<number, string>();
   const letterTokens = scored.score.candidates.map((c) => {
-    if (c.tokenCount !== 1) warnings.push(notice('run.letter-multi-token', { letter: c.text, tokenCount: c.tokenCount, tokenId: c.tokenId }));
+    const earlier = seen.get(c.tokenId);
+    if (earlier !== undefined) throw jianguError('model.letters-share-token', { first: earlier, second: c.text, tokenId: c.tokenId });
+    seen.set(c.tokenId, c.text);
     if (c.mergesWithPrompt) warnings.push(notice('run.letter-merges', { letter: c.text, tokenId: c.tokenId }));
-    return { letter: c.text, tokenId: c.tokenId, singleToken: c.tokenCount === 1 };
+    else if (c.tokenCount !== 1) {
+      // Without the ids in context (an older worker), say how many there are.
+      const ids = c.tokenIdsInContext ?? [c.tokenId];
+      warnings.push(notice('model.letter-several-tokens-in-context', { letter: c.text, tokenIds: ids.map(String), tokenId: c.tokenId }));
+    }
+    return { letter: c.text, tokenId: c.tokenId, singleToken: c.tokenCount === 1, ...(c.aloneTokenIds ? { aloneTokenIds: c.aloneTokenIds } : {}) };
   });
   return { letterTokens, warnings };
 }
@@ -214,8 +226,15 @@ function environmentOf(info: LoadResult) {
   };
 }
 
+/** Keeps the decoding options the worker actually used, once per run (every item uses the same). */
+async function recordDecoding(db: JianguDatabase, ctx: RunContext, generated: GenerateResult): Promise<void> {
+  if (ctx.run.decodingOptions || !generated.decoding) return;
+  ctx.run = await updateRun(db, ctx.run.id, { decodingOptions: generated.decoding });
+}
+
 /** Generates one item's output with the run's decoding, streaming its tokens. */
-async function generateOne(run: GenRunRecord, index: number, item: GenerationItem, client: ModelClient, options: ExecuteOptions): Promise<GenItemResult> {
+async function generateOne(db: JianguDatabase, ctx: RunContext, index: number, item: GenerationItem, client: ModelClient, options: ExecuteOptions): Promise<GenItemResult> {
+  const run = ctx.run as GenRunRecord;
   const c = run.config;
   const prompt = buildGenerationPrompt(item);
   const generated = await client.generate(
@@ -228,6 +247,7 @@ async function generateOne(run: GenRunRecord, index: number, item: GenerationIte
     },
     { signal: options.signal, onToken: (_id, text) => options.onToken?.(item.id, text) },
   );
+  await recordDecoding(db, ctx, generated);
   return {
     runId: run.id,
     itemId: item.id,
@@ -247,14 +267,16 @@ async function generateOne(run: GenRunRecord, index: number, item: GenerationIte
 }
 
 /** Multiple choice by generation: a greedy answer, then the letter it names (or none). */
-async function generateChoice(ctx: RunContext<McRunRecord>, index: number, item: MultipleChoiceItem, client: ModelClient, options: ExecuteOptions): Promise<McItemResult> {
+async function generateChoice(db: JianguDatabase, ctx: RunContext<McRunRecord>, index: number, item: MultipleChoiceItem, client: ModelClient, options: ExecuteOptions): Promise<McItemResult> {
   const run = ctx.run;
   const answered = await client.generateItem(
     { ...scoreRequest(ctx, item), reusePrefix: false, maxNewTokens: run.config.maxNewTokens ?? 32 },
     { signal: options.signal },
   );
+  await recordDecoding(db, ctx, answered.generation);
   const letters = OPTION_LETTERS.slice(0, item.options.length) as OptionLetter[];
-  const extraction = extractChoiceDetailed(answered.generation.text, letters, item.options);
+  // A think block names letters it weighs; only the answer after it is read.
+  const extraction = extractChoiceDetailed(splitThinking(answered.generation.text).answer, letters, item.options);
   const prediction = extraction.letter as OptionLetter | null;
   return {
     runId: run.id,
@@ -416,9 +438,9 @@ export async function executeRun(db: JianguDatabase, runId: string, client: Mode
           result =
             mc && item.kind === 'multiple-choice'
               ? mc.run.config.scoring === 'generate-extract'
-                ? await generateChoice(mc, index, item, client, options)
+                ? await generateChoice(db, mc, index, item, client, options)
                 : await scoreOne(db, mc, index, item, client, options.signal)
-              : await generateOne(ctx.run as GenRunRecord, index, item as GenerationItem, client, options);
+              : await generateOne(db, ctx, index, item as GenerationItem, client, options);
         } catch (error) {
           if (options.signal?.aborted || !failsOnlyThisItem(error)) throw new ItemStop(item.id, error);
           result = failedResult(ctx.run, index, item, noticeOf(error));

@@ -88,4 +88,16 @@ export const modelNotices = {
     en: () => 'The model worker was stopped.',
     zh: () => '模型工作线程已停止。',
   },
+  'model.letter-several-tokens-in-context': {
+    en: (p: { letter: string; tokenIds: string[]; tokenId: number }) =>
+      `After the answer cue the letter ${p.letter} is written as ${p.tokenIds.length} tokens [${p.tokenIds.join(', ')}]; only the first (${p.tokenId}) is scored, so its probability is an approximation.`,
+    zh: (p: { letter: string; tokenIds: string[]; tokenId: number }) =>
+      `在答案提示之后，字母 ${p.letter} 被写成 ${p.tokenIds.length} 个词元 [${p.tokenIds.join('、')}]；只对第一个（${p.tokenId}）打分，所以它的概率只是近似值。`,
+  },
+  'model.letters-share-token': {
+    en: (p: { first: string; second: string; tokenId: number }) =>
+      `The letters ${p.first} and ${p.second} both become token ${p.tokenId} after the answer cue, so the model's choice between them cannot be read. The run stopped before scoring anything; try another model, or turn the chat template off or on.`,
+    zh: (p: { first: string; second: string; tokenId: number }) =>
+      `字母 ${p.first} 和 ${p.second} 在答案提示之后都是词元 ${p.tokenId}，无法分辨模型选了哪一个。评测在打分之前已停止；请换一个模型，或切换是否使用对话模板。`,
+  },
 };

@@ -5,7 +5,8 @@
 import { findTask } from '../benchmarks/catalog.ts';
 import { C3_CATEGORIES } from '../benchmarks/catalog-tasks.ts';
 import type { GenerationItem, GenerationTask } from '../benchmarks/types.ts';
-import { sha256Hex } from './template-hash.ts';
+import { sha256Hex, type TemplateHashOptions } from './template-hash.ts';
+import { CHAT_TEMPLATE_RULE } from './chat-template.ts';
 
 export type GenerationPromptKey = GenerationTask | 'translation-to-classical';
 
@@ -51,7 +52,7 @@ export function buildGenerationPrompt(item: GenerationItem, protocol: Generation
 }
 
 /** Every string and rule that shapes a generation prompt, in a fixed order, for the hash. */
-export function generationTemplateText(protocol: GenerationProtocol = C3BENCH_PROTOCOL): string {
+export function generationTemplateText(protocol: GenerationProtocol = C3BENCH_PROTOCOL, options: TemplateHashOptions = {}): string {
   const keys = Object.keys(protocol.prompts).sort() as GenerationPromptKey[];
   return [
     `id=${protocol.id}`,
@@ -60,9 +61,10 @@ export function generationTemplateText(protocol: GenerationProtocol = C3BENCH_PR
     `chatTemplate=${protocol.chatTemplate}`,
     `defaultLabels=${C3_CATEGORIES.join(',')}`,
     ...keys.map((key) => `prompt.${key}=${protocol.prompts[key]}`),
+    ...(options.chatTemplate ? [CHAT_TEMPLATE_RULE] : []),
   ].join('\n');
 }
 
-export async function generationTemplateHash(protocol: GenerationProtocol = C3BENCH_PROTOCOL): Promise<string> {
-  return sha256Hex(generationTemplateText(protocol));
+export async function generationTemplateHash(protocol: GenerationProtocol = C3BENCH_PROTOCOL, options: TemplateHashOptions = {}): Promise<string> {
+  return sha256Hex(generationTemplateText(protocol, options));
 }

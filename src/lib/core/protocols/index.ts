@@ -8,3 +8,5 @@ export * from './mc-scoring.ts';
 export { OPTION_LETTERS, formatQuestion, zeroShotPrompt, type MultipleChoiceQuestion } from './multiple-choice.ts';
 export * from './generation.ts';
 export * from './context-limit.ts';
+export * from './decoding.ts';
+export * from './chat-template.ts';

@@ -2,6 +2,12 @@
 // The hash goes into every result, so two results compare only when their hashes match. Strings are
 // written with JSON.stringify, so a changed space or newline changes the text visibly.
 import type { McProtocol } from './mc-protocols.ts';
+import { CHAT_TEMPLATE_RULE } from './chat-template.ts';
+
+/** How a run wraps its prompts; the chat template's rendering is part of what is hashed. */
+export interface TemplateHashOptions {
+  chatTemplate?: boolean;
+}
 
 const SUBJECT_RULES: Record<McProtocol['subjectRule'], string> = {
   'catalog-task-zh': "the catalog's Chinese name of the item's task",
@@ -18,7 +24,7 @@ const SCORING_RULES: Record<McProtocol['scoring'], string> = {
  * dataset list), plus the fixed rules of buildMcPrompt, in a fixed order. Change a rule in
  * build-prompt.ts and its line here (and the protocol versions) together.
  */
-export function templateText(protocol: McProtocol): string {
+export function templateText(protocol: McProtocol, options: TemplateHashOptions = {}): string {
   const q = (text: string | null): string => JSON.stringify(text);
   const caps = Object.entries(protocol.shotsByTask)
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
@@ -43,6 +49,8 @@ export function templateText(protocol: McProtocol): string {
     'prompt: instruction (the few-shot one when an exemplar remains), exemplars (each: exemplar, answer cue, answer letter, exemplar separator), question, answer cue',
     'context limit: while the prompt has more tokens than the limit and exemplars remain, drop the exemplar with the most tokens (ties: the later one); with none left, keep the prompt and flag it over the limit',
     `scoring: ${SCORING_RULES[protocol.scoring]}`,
+    // Only with the chat template on, so hashes of runs without it stay what they were.
+    ...(options.chatTemplate ? [CHAT_TEMPLATE_RULE] : []),
   ].join('\n');
 }
 
@@ -53,6 +61,6 @@ export async function sha256Hex(text: string): Promise<string> {
 }
 
 /** SHA-256 (hex) of templateText(protocol): the value stored with every result. */
-export function templateHash(protocol: McProtocol): Promise<string> {
-  return sha256Hex(templateText(protocol));
+export function templateHash(protocol: McProtocol, options: TemplateHashOptions = {}): Promise<string> {
+  return sha256Hex(templateText(protocol, options));
 }

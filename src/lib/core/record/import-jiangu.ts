@@ -8,6 +8,7 @@ import { argmax } from '../logprobs.ts';
 import { runSummary, summaryMismatches } from '../metrics/run-summary.ts';
 import type { Backend, BackendChoice, Dtype, ModelSource } from '../models/model-types.ts';
 import { protocolForDataset, type McProtocolId } from '../protocols/mc-protocols.ts';
+import type { DecodingOptions } from '../protocols/decoding.ts';
 import { notice, type Notice } from '../notices/index.ts';
 import {
   FieldReader,
@@ -114,13 +115,14 @@ function commonConfig(r: FieldReader, o: Obj, lmEvalHash: boolean) {
     limitPerTask: o.limitPerTask === null ? null : int(o.limitPerTask, 'run.config.limitPerTask', 0, INT_MAX),
     itemIds,
     appVersion: name(o.appVersion, 'run.config.appVersion'),
+    ...(o.thinking === undefined ? {} : { thinking: oneOf(o.thinking, 'run.config.thinking', { off: true }) }),
   };
 }
 
 const COMMON_KEYS = ['kind', 'model', 'protocolId', 'protocolVersion', 'templateHash', 'chatTemplate', 'datasetId', 'datasetFiles', 'tasks', 'limitPerTask', 'itemIds', 'appVersion'];
 
 function mcConfig(r: FieldReader, value: unknown, lmEvalHash: boolean): McRunConfig {
-  const o = r.object(value, 'run.config', [...COMMON_KEYS, 'scoring', 'shots', 'contextLimit', 'prefixReuse'], ['maxNewTokens']);
+  const o = r.object(value, 'run.config', [...COMMON_KEYS, 'scoring', 'shots', 'contextLimit', 'prefixReuse'], ['maxNewTokens', 'thinking']);
   const config: McRunConfig = {
     kind: 'multiple-choice',
     ...commonConfig(r, o, lmEvalHash),
@@ -149,7 +151,7 @@ function decoding(r: FieldReader, value: unknown, path: string): Decoding {
 }
 
 function genConfig(r: FieldReader, value: unknown, lmEvalHash: boolean): GenRunConfig {
-  const o = r.object(value, 'run.config', [...COMMON_KEYS, 'maxNewTokens', 'decoding']);
+  const o = r.object(value, 'run.config', [...COMMON_KEYS, 'maxNewTokens', 'decoding'], ['thinking']);
   const config: GenRunConfig = {
     kind: 'generation',
     ...commonConfig(r, o, lmEvalHash),
@@ -217,9 +219,41 @@ function backendCheck(r: FieldReader, value: unknown, path: string): BackendChec
 
 function letterTokens(r: FieldReader, value: unknown, path: string): LetterToken[] {
   return list(value, path, 4, (v, p) => {
-    const o = r.object(v, p, ['letter', 'tokenId', 'singleToken']);
-    return { letter: id(o.letter, `${p}.letter`), tokenId: int(o.tokenId, `${p}.tokenId`, 0, INT_MAX), singleToken: bool(o.singleToken, `${p}.singleToken`) };
+    const o = r.object(v, p, ['letter', 'tokenId', 'singleToken'], ['aloneTokenIds']);
+    const token: LetterToken = { letter: id(o.letter, `${p}.letter`), tokenId: int(o.tokenId, `${p}.tokenId`, 0, INT_MAX), singleToken: bool(o.singleToken, `${p}.singleToken`) };
+    if (o.aloneTokenIds !== undefined) token.aloneTokenIds = list(o.aloneTokenIds, `${p}.aloneTokenIds`, 16, (t, q) => int(t, q, 0, INT_MAX));
+    return token;
   });
+}
+
+const DECODING_FIXED = {
+  num_beams: 1,
+  repetition_penalty: 1,
+  no_repeat_ngram_size: 0,
+  min_length: 0,
+  min_new_tokens: null,
+  bad_words_ids: null,
+  suppress_tokens: null,
+  begin_suppress_tokens: null,
+  forced_bos_token_id: null,
+  forced_eos_token_id: null,
+  guidance_scale: null,
+} as const;
+
+/** The generate() options a run recorded: only the ones this version writes, with the values it writes. */
+function decodingOptionsOf(r: FieldReader, value: unknown, path: string): DecodingOptions {
+  const fixed = Object.keys(DECODING_FIXED) as (keyof typeof DECODING_FIXED)[];
+  const o = r.object(value, path, ['do_sample', 'temperature', 'top_k', 'top_p', ...fixed]);
+  for (const key of fixed) {
+    if (o[key] !== DECODING_FIXED[key]) fail(`${path}.${key}`, { expected: 'one-of', set: [String(DECODING_FIXED[key])] }, o[key]);
+  }
+  return {
+    ...DECODING_FIXED,
+    do_sample: bool(o.do_sample, `${path}.do_sample`),
+    temperature: finite(o.temperature, `${path}.temperature`, 0),
+    top_k: int(o.top_k, `${path}.top_k`, 0, INT_MAX),
+    top_p: finite(o.top_p, `${path}.top_p`, 0, 1),
+  };
 }
 
 /** The origin an earlier import gave the run (it was imported, then exported again). */
@@ -402,7 +436,7 @@ function genResult(r: FieldReader, value: unknown, path: string, facts: RunFacts
 export function readJianguRun(root: Obj, fileName: string, importedAt: string): ImportedRun {
   const r = new FieldReader();
   r.object(root, 'file', ['format', 'formatVersion', 'run', 'results'], ['summary']);
-  const runObj = r.object(root.run, 'run', ['id', 'createdAt', 'updatedAt', 'datasetId', 'status', 'config', 'warnings'], ['environment', 'check', 'letterTokens', 'error', 'origin', 'contextLimit']);
+  const runObj = r.object(root.run, 'run', ['id', 'createdAt', 'updatedAt', 'datasetId', 'status', 'config', 'warnings'], ['environment', 'check', 'letterTokens', 'error', 'origin', 'contextLimit', 'decodingOptions']);
   const kind = oneOf(anyObject(runObj.config, 'run.config').kind, 'run.config.kind', { 'multiple-choice': true, generation: true });
   const previous = runObj.origin === undefined ? null : earlierOrigin(r, runObj.origin, 'run.origin');
   const config = kind === 'multiple-choice' ? mcConfig(r, runObj.config, previous !== null) : genConfig(r, runObj.config, previous !== null);
@@ -422,6 +456,7 @@ export function readJianguRun(root: Obj, fileName: string, importedAt: string): 
     ...(runObj.environment === undefined ? {} : { environment: environment(r, runObj.environment, 'run.environment') }),
     ...(runObj.error === undefined ? {} : { error: storedWarning(runObj.error, 'run.error', SHORT * 20) }),
     ...(runObj.contextLimit === undefined ? {} : { contextLimit: contextLimit(r, runObj.contextLimit, 'run.contextLimit') }),
+    ...(runObj.decodingOptions === undefined ? {} : { decodingOptions: decodingOptionsOf(r, runObj.decodingOptions, 'run.decodingOptions') }),
   };
 
   if (!Array.isArray(root.results)) fail('results', { expected: 'list' }, root.results);

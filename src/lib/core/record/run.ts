@@ -5,6 +5,8 @@ import type { DatasetId, GenerationTask, OptionLetter } from '../benchmarks/type
 import type { McProtocolId } from '../protocols/mc-protocols.ts';
 import type { BackendChoice, BackendInfo, Dtype, ModelSource, ResolvedRevision } from '../models/model-types.ts';
 import type { Notice } from '../notices/index.ts';
+import type { ThinkingMode } from '../protocols/chat-template.ts';
+import type { DecodingOptions } from '../protocols/decoding.ts';
 
 /**
  * A warning or error as stored: a Notice (code and parameters, worded by the page), or a plain
@@ -54,6 +56,8 @@ export interface McRunConfig {
   /** The context limit asked for (the user's, or 2048 by default); what was applied is `RunRecord.contextLimit`. */
   contextLimit: number;
   chatTemplate: boolean;
+  /** Set with the chat template: rendered with enable_thinking=false (absent in older records). */
+  thinking?: ThinkingMode;
   /**
    * Whether the instruction-and-exemplars prefix's KV cache is computed once per task. Off for
    * dynamically quantized weights (q8): their activation scale depends on how a prompt is split,
@@ -94,8 +98,12 @@ export interface BackendCheck {
 
 export interface LetterToken {
   letter: string;
+  /** The token scored: the letter's first token after the answer cue, in context. */
   tokenId: number;
+  /** The letter is one token after the answer cue. */
   singleToken: boolean;
+  /** What the letter encodes to alone (`▁A` with a `▁`-prepending tokenizer); absent in older records. */
+  aloneTokenIds?: number[];
 }
 
 /** How a generation run decodes: greedy (the default, reproducible) or the paper's seeded sampling. */
@@ -109,6 +117,8 @@ export interface GenRunConfig {
   protocolVersion: number;
   templateHash: string;
   chatTemplate: boolean;
+  /** Set with the chat template: rendered with enable_thinking=false (absent in older records). */
+  thinking?: ThinkingMode;
   maxNewTokens: number;
   decoding: Decoding;
   datasetId: DatasetId;
@@ -149,6 +159,8 @@ interface RunRecordBase {
   error?: StoredNotice;
   /** Set on a run imported from a file (see RunOrigin); absent on runs made here. */
   origin?: RunOrigin;
+  /** The generate() options the worker used (recorded at the first generation; absent before any, and in older records). */
+  decodingOptions?: DecodingOptions;
 }
 
 export interface GenRunRecord extends RunRecordBase {
@@ -195,6 +207,8 @@ export interface McRunRecord {
   error?: StoredNotice;
   /** Set on a run imported from a file (see RunOrigin); absent on runs made here. */
   origin?: RunOrigin;
+  /** The generate() options the worker used (recorded at the first generation; absent before any, and in older records). */
+  decodingOptions?: DecodingOptions;
 }
 
 /** One item's outcome, written as soon as it is scored. */

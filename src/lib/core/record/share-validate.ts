@@ -157,11 +157,12 @@ function common(o: Obj) {
     itemCount: int(o.itemCount, 'config.itemCount', 0, SHARE_LIMITS.predictions),
     itemIdsHash: hash(o.itemIdsHash, 'config.itemIdsHash'),
     appVersion: text(o.appVersion, 'config.appVersion'),
+    ...(o.thinking === undefined ? {} : { thinking: oneOf(o.thinking, 'config.thinking', { off: true }) }),
   };
 }
 
 export function mcConfig(value: unknown): SharedMcConfig {
-  const o = object(value, 'config', [...COMMON_KEYS, 'scoring', 'shots', 'contextLimit', 'prefixReuse'], ['maxNewTokens']);
+  const o = object(value, 'config', [...COMMON_KEYS, 'scoring', 'shots', 'contextLimit', 'prefixReuse'], ['maxNewTokens', 'thinking']);
   const config: SharedMcConfig = {
     kind: 'multiple-choice',
     protocolId: oneOf(o.protocolId, 'config.protocolId', MC_PROTOCOL_IDS),
@@ -177,7 +178,7 @@ export function mcConfig(value: unknown): SharedMcConfig {
 }
 
 export function genConfig(value: unknown): SharedGenConfig {
-  const o = object(value, 'config', [...COMMON_KEYS, 'maxNewTokens', 'decoding']);
+  const o = object(value, 'config', [...COMMON_KEYS, 'maxNewTokens', 'decoding'], ['thinking']);
   if (o.kind !== 'generation') fail('config.kind', '"generation" (the link\'s kind)', o.kind);
   return {
     kind: 'generation',

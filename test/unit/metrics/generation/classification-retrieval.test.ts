@@ -57,7 +57,7 @@ describe('classification', () => {
     );
     expect(score).toMatchObject({ n: 5, correct: 2, accuracy: 0.4, noLabel: 1, severalLabels: 1 });
     expect(score.wilson!.low).toBeLessThan(0.4);
-    expect(score.signature).toBe('acc|labels:诗史儒道佛农法艺医兵|rule:exactly-one-named|post:1|ci:wilson-95');
+    expect(score.signature).toBe('acc|labels:诗史儒道佛农法艺医兵|rule:exactly-one-named|post:2|ci:wilson-95');
     expect(classificationCorpus([], C3_CATEGORIES)).toMatchObject({ n: 0, accuracy: null, wilson: null });
   });
 });

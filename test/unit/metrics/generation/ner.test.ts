@@ -47,7 +47,7 @@ describe('nerCorpus', () => {
     expect(score.recall).toBeCloseTo(0.5, 15);
     expect(score.f1).toBeCloseTo(6 / 11, 15);
     expect(score.signature).toBe(nerSignature());
-    expect(score.signature).toBe('ner-f1|avg:micro|match:exact-multiset|split:、，,；;。ws|none:无|post:1|bs:1000|seed:12345|ci:percentile-95|rng:mulberry32|resample:items');
+    expect(score.signature).toBe('ner-f1|avg:micro|match:exact-multiset|split:、，,；;。ws|none:无|post:2|bs:1000|seed:12345|ci:percentile-95|rng:mulberry32|resample:items');
   });
 
   it('gives a seeded bootstrap interval that contains the estimate', () => {

@@ -102,6 +102,6 @@ describe('punctuationCorpus', () => {
       expect(part.f1Interval!.high).toBeGreaterThanOrEqual(part.f1!);
     }
     expect(punctuationCorpus(pairs)).toEqual(score);
-    expect(score.signature).toBe('punct-f1|avg:micro|unit:gap|align:lcs|marks:c3-punctuation|equiv:ascii-fullwidth|post:1|bs:1000|seed:12345|ci:percentile-95|rng:mulberry32|resample:items');
+    expect(score.signature).toBe('punct-f1|avg:micro|unit:gap|align:lcs|marks:c3-punctuation|equiv:ascii-fullwidth|post:2|bs:1000|seed:12345|ci:percentile-95|rng:mulberry32|resample:items');
   });
 });
