@@ -10,10 +10,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_OUT_ROOT, writeChunks } from '../../scripts/fixtures/generate.ts';
-import { loadReferenceModel } from '../../scripts/fixtures/reference.ts';
+import type { Page } from 'playwright-core';
+import { encodeFixture, greedyGenerate, loadReferenceModel } from '../../scripts/fixtures/reference.ts';
 import { ONNX_FILE } from '../../scripts/fixtures/specs.ts';
 import { generateStories260k, storiesOnnxChunks, storiesWeights, STORIES260K_GGUF } from '../../scripts/fixtures/stories260k.ts';
+import type { McItemResult, McRunRecord } from '../../src/lib/core/record/run.ts';
 import type { GenerateResult, LoadResult, ScoreResult, WorkerStats } from '../../src/lib/engine/messages.ts';
+import { readStoredRun, storeSampleAndAclue, waitForStatus } from './runs.ts';
 import { harnessReady, useBrowserSession } from './session.ts';
 
 const LETTERS = ['A', 'B', 'C', 'D'];
@@ -43,51 +46,65 @@ interface Generated {
   info: LoadResult;
   generation: GenerateResult;
   stats: WorkerStats;
+  streamed: number[];
+}
+const GEN_TOKENS = 12;
+const EOS = 2;
+
+for (const backend of ['wasm', 'webgpu'] as const) {
+  describe(`generate on ${backend}`, () => {
+    const session = useBrowserSession({ webgpu: true, path: '/harness.html', ready: harnessReady });
+
+    it('on jiangu-tiny-nokeep never returns a logits block over maxLogitsBytes, and its greedy ids are jiangu-tiny’s and the reference’s', async () => {
+      const { opened } = session;
+      const maxLogitsBytes = ROWS * tinyVocab * 4;
+      const runs = (await opened.page
+        .evaluate(
+          async ({ prompt, maxLogitsBytes, backend, tokens }) => {
+            const out: Record<string, unknown> = {};
+            for (const name of ['jiangu-tiny', 'jiangu-tiny-nokeep']) {
+              const client = new window.jiangu.ModelClient();
+              try {
+                const info = await client.load({ source: { kind: 'site', name }, dtype: 'fp32', backend, maxLogitsBytes });
+                const streamed: number[] = [];
+                const generation = await client.generate({ prompt, maxNewTokens: tokens }, { onToken: (id) => void streamed.push(id) });
+                  out[name] = { info, generation, stats: await client.stats(), streamed };
+              } finally {
+                client.terminate();
+              }
+            }
+            return out;
+          },
+          { prompt: LONG_ZH, maxLogitsBytes, backend, tokens: GEN_TOKENS },
+        )
+        .catch((e: unknown) => {
+          throw new Error(`${String(e)}\nconsole:\n${opened.console.join('\n')}`);
+        })) as Record<string, Generated>;
+      const tiny = runs['jiangu-tiny'];
+      const nokeep = runs['jiangu-tiny-nokeep'];
+      expect(nokeep.info.backendInfo.backend).toBe(backend);
+      expect(nokeep.info.inputNames).not.toContain('num_logits_to_keep');
+      expect(nokeep.info.prefillRows).toBe(ROWS);
+      expect(tiny.info.prefillRows).toBeNull();
+      // The prompt is many times the row limit: one pass over it would be far over the bound.
+      expect(nokeep.generation.inputIds).toEqual(encodeFixture(LONG_ZH));
+      expect(nokeep.generation.inputIds.length).toBeGreaterThan(4 * ROWS);
+      expect(nokeep.stats.largestLogitsBytes).toBeGreaterThan(0);
+      expect(nokeep.stats.largestLogitsBytes).toBeLessThanOrEqual(maxLogitsBytes);
+      // jiangu-tiny keeps one row per pass, so its generation is the unchunked greedy one.
+      expect(tiny.stats.largestLogitsBytes).toBe(tinyVocab * 4);
+      const want = greedyGenerate(loadReferenceModel('jiangu-tiny-nokeep', 'fp32'), nokeep.generation.inputIds, GEN_TOKENS, EOS);
+      expect(nokeep.generation.tokenIds).toEqual(want);
+      expect(tiny.generation.tokenIds).toEqual(want);
+      expect(nokeep.streamed).toEqual(nokeep.generation.tokenIds);
+      expect(nokeep.generation.decoding).toEqual(tiny.generation.decoding);
+      console.log(`${backend} generate, ${nokeep.generation.inputIds.length}-token prompt: largest logits ${nokeep.stats.largestLogitsBytes} bytes (bound ${maxLogitsBytes})`);
+    });
+  });
 }
 
-describe('bounded logits on wasm', () => {
+describe('q8 scores on wasm', () => {
   const session = useBrowserSession({ webgpu: false, path: '/harness.html', ready: harnessReady, setup: storiesPresent ? makeStoriesNokeep : undefined });
-
-  it('generate on jiangu-tiny-nokeep never returns a logits block over maxLogitsBytes, and its greedy ids are jiangu-tiny’s', async () => {
-    const { opened } = session;
-    const maxLogitsBytes = ROWS * tinyVocab * 4;
-    const runs = (await opened.page
-      .evaluate(
-        async ({ prompt, maxLogitsBytes }) => {
-          const out: Record<string, unknown> = {};
-          for (const name of ['jiangu-tiny', 'jiangu-tiny-nokeep']) {
-            const client = new window.jiangu.ModelClient();
-            try {
-              const info = await client.load({ source: { kind: 'site', name }, dtype: 'fp32', backend: 'wasm', maxLogitsBytes });
-              const generation = await client.generate({ prompt, maxNewTokens: 12 });
-              out[name] = { info, generation, stats: await client.stats() };
-            } finally {
-              client.terminate();
-            }
-          }
-          return out;
-        },
-        { prompt: LONG_ZH, maxLogitsBytes },
-      )
-      .catch((e: unknown) => {
-        throw new Error(`${String(e)}\nconsole:\n${opened.console.join('\n')}`);
-      })) as Record<string, Generated>;
-    const tiny = runs['jiangu-tiny'];
-    const nokeep = runs['jiangu-tiny-nokeep'];
-    expect(nokeep.info.inputNames).not.toContain('num_logits_to_keep');
-    expect(nokeep.info.prefillRows).toBe(ROWS);
-    // The prompt is many times the row limit: one pass over it would be far over the bound.
-    expect(nokeep.generation.inputIds.length).toBeGreaterThan(4 * ROWS);
-    expect(nokeep.generation.tokenIds.length).toBe(12);
-    expect(nokeep.stats.largestLogitsBytes).toBeGreaterThan(0);
-    expect(nokeep.stats.largestLogitsBytes).toBeLessThanOrEqual(maxLogitsBytes);
-    // jiangu-tiny keeps one row per pass, so its generation is the unchunked greedy one.
-    expect(tiny.stats.largestLogitsBytes).toBe(tinyVocab * 4);
-    expect(nokeep.generation.inputIds).toEqual(tiny.generation.inputIds);
-    expect(nokeep.generation.tokenIds).toEqual(tiny.generation.tokenIds);
-    expect(nokeep.generation.decoding).toEqual(tiny.generation.decoding);
-    console.log(`generate, ${nokeep.generation.inputIds.length}-token prompt: largest logits ${nokeep.stats.largestLogitsBytes} bytes (bound ${maxLogitsBytes})`);
-  });
 
   const q8Models = [{ name: 'jiangu-tiny-nokeep', prompt: LONG_ZH }, ...(storiesPresent ? [{ name: 'stories260k-nokeep', prompt: LONG_EN }] : [])];
   for (const { name, prompt } of q8Models) {
@@ -129,4 +146,42 @@ describe('bounded logits on wasm', () => {
       console.log(`${name} q8, ${small.score.inputIds.length} tokens: log p = ${small.score.candidates.map((c) => c.logProb.toFixed(6)).join(', ')}`);
     });
   }
+});
+
+/** Starts a multiple-choice run of a site model from the Evaluate page (WASM); returns its id. */
+async function startRun(page: Page, model: string, dtype: string): Promise<string> {
+  await page.goto(page.url().replace(/#.*$/, '') + '#/evaluate');
+  await page.getByTestId('eval-dataset').waitFor();
+  await page.getByTestId('eval-dataset').selectOption('aclue');
+  await page.getByTestId('eval-shots').selectOption('5');
+  await page.getByTestId('eval-limit').fill('3');
+  await page.getByRole('button', { name: 'none' }).click();
+  await page.locator('input[type=checkbox][value="古音学"]').check();
+  await page.getByTestId('model-choice').selectOption(`site:${model}`);
+  await page.getByTestId('dtype').selectOption(dtype);
+  await page.getByTestId('backend').selectOption('wasm');
+  await page.getByTestId('load').click();
+  await Promise.race([
+    page.waitForURL(/#\/run\//),
+    page.getByTestId('eval-error').waitFor().then(async () => {
+      throw new Error(`the run did not start: ${await page.getByTestId('eval-error').textContent()}`);
+    }),
+  ]);
+  return decodeURIComponent(page.url().split('#/run/')[1]);
+}
+
+describe('a q8 run through the Evaluate page (WASM)', () => {
+  const session = useBrowserSession({ webgpu: false, path: '/#/data' });
+
+  it('records the fixed prefill rows its scores depend on', async () => {
+    const page = session.opened.page;
+    await storeSampleAndAclue(page, session.url);
+    const runId = await startRun(page, 'jiangu-tiny-nokeep', 'q8');
+    await waitForStatus(page, 'completed');
+    const { run, results } = await readStoredRun<McRunRecord, McItemResult>(page, runId);
+    expect(results).toHaveLength(3);
+    expect(run.config.model.dtype).toBe('q8');
+    expect(run.environment?.modelInputNames).not.toContain('num_logits_to_keep');
+    expect(run.environment?.prefillRows).toBe(Q8_PREFILL_ROWS);
+  });
 });
