@@ -103,6 +103,30 @@ for (const backend of ['wasm', 'webgpu'] as const) {
   });
 }
 
+describe('chunked generate on webgpu', () => {
+  const session = useBrowserSession({ webgpu: true, path: '/harness.html', ready: harnessReady });
+
+  it('releases the prefill cache: repeated generations leave no more GPU buffers alive', async () => {
+    const counts = await session.opened.page.evaluate(
+      async ({ prompt, maxLogitsBytes }) => {
+        const client = new window.jiangu.ModelClient();
+        await client.load({ source: { kind: 'site', name: 'jiangu-tiny-nokeep' }, dtype: 'fp32', backend: 'webgpu', maxLogitsBytes });
+        for (let i = 0; i < 3; i++) await client.generate({ prompt, maxNewTokens: 4 }); // warm ORT's buffer pool
+        const before = await client.stats();
+        for (let i = 0; i < 6; i++) await client.generate({ prompt, maxNewTokens: 4 });
+        const after = await client.stats();
+        client.terminate();
+        return { before, after };
+      },
+      { prompt: LONG_ZH, maxLogitsBytes: ROWS * tinyVocab * 4 },
+    );
+    // A prefill cache left alive would add its present.* buffers (4 per generation) to the live count.
+    const live = (s: WorkerStats) => s.gpuBuffersCreated - s.gpuBuffersDestroyed;
+    expect(counts.before.gpuBuffersCreated).toBeGreaterThan(0);
+    expect(live(counts.after)).toBe(live(counts.before));
+  });
+});
+
 describe('q8 scores on wasm', () => {
   const session = useBrowserSession({ webgpu: false, path: '/harness.html', ready: harnessReady, setup: storiesPresent ? makeStoriesNokeep : undefined });
 
