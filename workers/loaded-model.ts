@@ -10,7 +10,10 @@ export interface Loaded {
   tokenizer: PreTrainedTokenizer;
   context: LoadContext;
   info: LoadResult;
-  /** Most logits rows one forward may produce when the graph cannot keep only the last one. */
+  /**
+   * Rows one forward pass is given while prefilling a prompt when the graph cannot keep only the
+   * last logits row: from the memory setting, or fixed for q8 (see prefillRowsFor).
+   */
   maxLogitsRows: number;
   /** The KV cache of the last prefix scored, kept while the next prompts share it. */
   prefixCache: { ids: number[]; cache: DynamicCache } | null;
@@ -47,4 +50,23 @@ export function idsTensor(ids: number[]): Tensor {
 
 export function onesTensor(length: number): Tensor {
   return new Tensor('int64', new BigInt64Array(length).fill(1n), [1, length]);
+}
+
+/**
+ * Rows per prefill pass of a dynamically quantized (q8) graph, fixed whatever the memory setting.
+ * DynamicQuantizeLinear picks one activation scale per pass over all the rows it gets, so the chunk
+ * size changes q8 logits (by up to about 0.5 on a trained model); a fixed size makes a q8 score a
+ * function of the model and the prompt alone. 32 rows bound one pass's logits at 32 × vocab × 4
+ * bytes: 19 MiB for Qwen's 151,936 tokens, under the default 64 MiB. A single pass would be the
+ * other way, but its logits grow with the prompt (580 MiB for 1,000 Qwen tokens).
+ */
+export const Q8_PREFILL_ROWS = 32;
+
+/** The dtypes whose graphs quantize activations per forward pass (DynamicQuantizeLinear). */
+const DYNAMICALLY_QUANTIZED = new Set(['q8', 'int8', 'uint8']);
+
+/** Rows per prefill pass: fixed for q8, otherwise as many as `maxLogitsBytes` allows (at least 1). */
+export function prefillRowsFor(dtype: string, maxLogitsBytes: number, vocabSize: number): number {
+  if (DYNAMICALLY_QUANTIZED.has(dtype)) return Q8_PREFILL_ROWS;
+  return Math.max(1, Math.floor(maxLogitsBytes / (4 * vocabSize)));
 }

@@ -32,8 +32,8 @@ import type {
 import { classifyLoadError, classifyRunError, modelError, modelFileFor, type LoadContext } from '../src/lib/engine/model-errors.ts';
 import { findExternalData } from './external-data.ts';
 import { guardSessionCreation } from './session-guard.ts';
-import { applyChatTemplate, encode, idsTensor, onesTensor, RequestError, type Loaded } from './loaded-model.ts';
-import { buildItemPrompt, refuseOverLimit, score, scoreItem } from './scoring.ts';
+import { applyChatTemplate, encode, idsTensor, onesTensor, prefillRowsFor, RequestError, type Loaded } from './loaded-model.ts';
+import { buildItemPrompt, prefill, refuseOverLimit, score, scoreItem } from './scoring.ts';
 import { modelContextOf } from '../src/lib/core/protocols/context-limit.ts';
 import { JianguError } from '../src/lib/core/notices/index.ts';
 import { decodingOptions } from '../src/lib/core/protocols/decoding.ts';
@@ -52,7 +52,7 @@ env.localModelPath = new URL('models/', base).pathname;
 
 // Counts the GPU buffers ORT creates and destroys. ORT pools buffers, so a steady workload stops
 // creating new ones; a request that leaks its GPU outputs keeps creating them. Tests read this.
-const stats: WorkerStats = { gpuBuffersCreated: 0, gpuBuffersDestroyed: 0 };
+const stats: WorkerStats = { gpuBuffersCreated: 0, gpuBuffersDestroyed: 0, largestLogitsBytes: 0 };
 if (typeof GPUDevice !== 'undefined') {
   const create = GPUDevice.prototype.createBuffer;
   GPUDevice.prototype.createBuffer = function (this: GPUDevice, descriptor: GPUBufferDescriptor) {
@@ -68,6 +68,23 @@ if (typeof GPUDevice !== 'undefined') {
 }
 
 let loaded: Loaded | null = null;
+
+/**
+ * Notes the largest logits tensor each forward pass of `model` returns (scoring's and generate's
+ * alike, since generate calls `this.forward`), so tests can see the memory bound hold.
+ */
+function watchLogits(model: PreTrainedModel): void {
+  const forward = model.forward.bind(model);
+  model.forward = async (inputs: Record<string, unknown>) => {
+    const outputs = (await forward(inputs)) as Record<string, Tensor>;
+    const logits = outputs.logits;
+    if (logits) {
+      const bytes = logits.dims.reduce((a, b) => a * b, 1) * (logits.type === 'float16' ? 2 : 4);
+      stats.largestLogitsBytes = Math.max(stats.largestLogitsBytes, bytes);
+    }
+    return outputs;
+  };
+}
 
 function reply(message: WorkerReply): void {
   self.postMessage(message);
@@ -194,7 +211,11 @@ async function load(id: number, params: LoadParams): Promise<LoadResult> {
       });
     }
     const maxLogitsBytes = params.maxLogitsBytes ?? 64 * 1024 * 1024;
-    loaded = { model, tokenizer, context, info, prefixCache: null, mergeChecks: new Map(), maxLogitsRows: Math.max(1, Math.floor(maxLogitsBytes / (4 * vocab_size))) };
+    const maxLogitsRows = prefillRowsFor(params.dtype, maxLogitsBytes, vocab_size);
+    info.prefillRows = info.inputNames.includes('num_logits_to_keep') ? null : maxLogitsRows;
+    stats.largestLogitsBytes = 0;
+    watchLogits(model);
+    loaded = { model, tokenizer, context, info, prefixCache: null, mergeChecks: new Map(), maxLogitsRows };
     return info;
   } catch (error) {
     throw new RequestError(classifyLoadError(error, context));
@@ -270,14 +291,26 @@ async function generate(id: number, params: GenerateParams): Promise<GenerateRes
   // Every option that picks the token is given, so generation_config.json's sampling defaults and
   // repetition_penalty never reach a greedy run.
   const decoding = decodingOptions(sampling);
-  const sequences = (await m.model.generate({
-    input_ids: idsTensor(inputIds),
-    attention_mask: onesTensor(inputIds.length),
-    max_new_tokens: maxNewTokens,
-    ...decoding,
-    streamer,
-    stopping_criteria: stopping,
-  } as unknown as Parameters<PreTrainedModel["generate"]>[0])) as Tensor;
+  // A graph that returns logits for every position would make one [1, prompt, vocab] block of a
+  // long prompt; all but the last token go through the chunked prefill instead, and generate gets
+  // the cache, computes the last token alone and decodes one row per step.
+  const chunked = !m.info.inputNames.includes('num_logits_to_keep') && inputIds.length > 1;
+  const cache = chunked ? (await prefill(m, inputIds.slice(0, -1), null, 0)).cache : null;
+  let sequences: Tensor;
+  try {
+    sequences = (await m.model.generate({
+      input_ids: idsTensor(inputIds),
+      attention_mask: onesTensor(inputIds.length),
+      ...(cache ? { past_key_values: cache } : {}),
+      max_new_tokens: maxNewTokens,
+      ...decoding,
+      streamer,
+      stopping_criteria: stopping,
+    } as unknown as Parameters<PreTrainedModel['generate']>[0])) as Tensor;
+  } finally {
+    // generate updates the cache it is given in place and leaves it alive for its owner: us.
+    await cache?.dispose();
+  }
   const all = Array.from(sequences.data as BigInt64Array, Number);
   const tokenIds = all.slice(inputIds.length);
   const eos = ([] as number[]).concat((m.model.generation_config as { eos_token_id?: number | number[] } | null)?.eos_token_id ?? []);

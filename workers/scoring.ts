@@ -1,6 +1,7 @@
 // Next-token log-probabilities at the last position of a prompt, computing (and copying) as few
 // logits as the graph allows: one row when it declares `num_logits_to_keep`, otherwise a prefill in
-// chunks through the KV cache so no forward materialises more than `maxLogitsRows` rows.
+// chunks through the KV cache so no forward materialises more than `maxLogitsRows` rows (a size
+// fixed for q8 graphs, see prefillRowsFor in loaded-model.ts).
 import { DynamicCache, Tensor } from '@huggingface/transformers';
 import type { ScoreItemParams, ScoreItemResult, ScoreParams, ScoreResult } from '../src/lib/engine/messages.ts';
 import { logSoftmaxPick } from '../src/lib/core/logprobs.ts';
@@ -51,7 +52,7 @@ interface Prefill {
  * Runs `ids` on top of `past` (which stays untouched and owned by the caller), in chunks when the
  * graph would return logits for every position of a long input.
  */
-async function prefill(m: Loaded, ids: number[], past: DynamicCache | null, pastLength: number): Promise<Prefill> {
+export async function prefill(m: Loaded, ids: number[], past: DynamicCache | null, pastLength: number): Promise<Prefill> {
   const keepsLast = m.info.inputNames.includes('num_logits_to_keep');
   const step = keepsLast ? ids.length : Math.max(1, m.maxLogitsRows);
   let cache = past;

@@ -37,6 +37,12 @@ export interface LoadResult {
   context: ModelContext | null;
   /** The ONNX file's external data files, null when its weights are inside it. */
   externalData?: ExternalDataInfo | null;
+  /**
+   * Rows per forward pass when the prompt is prefilled in chunks: from `maxLogitsBytes`, except for
+   * dynamically quantized graphs (q8), where it is the fixed Q8_PREFILL_ROWS so scores do not depend
+   * on a memory setting; null when the graph keeps only the last logits row (one pass).
+   */
+  prefillRows?: number | null;
 }
 
 /** External data of the loaded ONNX file: declared in config.json, or found on the host by the worker. */
@@ -155,6 +161,8 @@ export interface GenerateResult {
 export interface WorkerStats {
   gpuBuffersCreated: number;
   gpuBuffersDestroyed: number;
+  /** Bytes of the largest logits tensor a forward pass returned since the model loaded (0 when none). */
+  largestLogitsBytes: number;
 }
 
 /** Multiple choice by generation: the item's prompt built as for scoring, then a greedy answer. */

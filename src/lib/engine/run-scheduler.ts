@@ -223,6 +223,7 @@ function environmentOf(info: LoadResult) {
     ortVersion: info.ortVersion,
     userAgent: typeof navigator === 'undefined' ? 'node' : navigator.userAgent,
     ...(info.resolvedRevision ? { resolvedRevision: info.resolvedRevision } : {}),
+    ...(info.prefillRows !== undefined ? { prefillRows: info.prefillRows } : {}),
   };
 }
 

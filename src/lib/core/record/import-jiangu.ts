@@ -166,7 +166,7 @@ function genConfig(r: FieldReader, value: unknown, lmEvalHash: boolean): GenRunC
 }
 
 function environment(r: FieldReader, value: unknown, path: string): RunEnvironment {
-  const o = r.object(value, path, ['backendInfo', 'modelInputNames', 'transformersVersion', 'ortVersion', 'userAgent'], ['resolvedRevision']);
+  const o = r.object(value, path, ['backendInfo', 'modelInputNames', 'transformersVersion', 'ortVersion', 'userAgent'], ['resolvedRevision', 'prefillRows']);
   const b = r.object(o.backendInfo, `${path}.backendInfo`, ['backend', 'wasmThreads', 'crossOriginIsolated'], ['adapter', 'fallbackReason']);
   const backendInfo: RunEnvironment['backendInfo'] = {
     backend: oneOf(b.backend, `${path}.backendInfo.backend`, BACKENDS),
@@ -201,6 +201,7 @@ function environment(r: FieldReader, value: unknown, path: string): RunEnvironme
     env.resolvedRevision = { commit, how: v.how === null ? null : oneOf(v.how, `${p}.how`, REVISION_HOW) };
     if (v.note !== undefined) env.resolvedRevision.note = text(v.note, `${p}.note`, SHORT * 4);
   }
+  if (o.prefillRows !== undefined) env.prefillRows = o.prefillRows === null ? null : int(o.prefillRows, `${path}.prefillRows`, 1, 1 << 24);
   return env;
 }
 

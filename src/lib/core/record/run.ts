@@ -83,6 +83,12 @@ export interface RunEnvironment {
   userAgent: string;
   /** Hub models: the commit the files came from (a revision like `main` moves). */
   resolvedRevision?: ResolvedRevision;
+  /**
+   * Prompt rows per prefill pass on a graph without num_logits_to_keep (null when the graph keeps
+   * only the last row: one pass). q8 logits depend on it, so q8 runs use a fixed size (32); absent
+   * in older records.
+   */
+  prefillRows?: number | null;
 }
 
 /** The WebGPU-versus-WASM check made before a WebGPU run. */
