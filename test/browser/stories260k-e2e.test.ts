@@ -110,17 +110,20 @@ describe.skipIf(!present)('stories260k from the Evaluate page', () => {
   it('runs an ACLUE task 5-shot on WASM: stored log-probs are the reference, accuracy and predictions recomputed in Node', async () => {
     page = session.opened.page;
     await storeSampleAndAclue(page, session.url);
-    const runId = await startFixtureRun(page, { dataset: 'aclue', shots: 5, limit: 6, backend: 'wasm', tasks: ['古音学'], model: 'stories260k' });
+    const runId = await startFixtureRun(page, { dataset: 'aclue', shots: 5, limit: 12, backend: 'wasm', tasks: ['古音学'], model: 'stories260k' });
     await waitForStatus(page, 'completed');
     const { run, results } = await readStoredRun<McRunRecord, McItemResult>(page, runId);
     expect(run.config.model).toMatchObject({ dtype: 'fp32' });
     expect(run.config.shots).toBe(5);
     expect(results.map((r) => r.itemId)).toEqual(run.config.itemIds);
-    expect(results).toHaveLength(6);
+    expect(results).toHaveLength(12);
 
     const ran = results.filter((r) => r.failure === undefined);
     expect(ran.length).toBeGreaterThan(0);
-    console.log(`stories260k ACLUE: shots used ${ran.map((r) => r.shotsUsed).join(',')}; failed ${results.length - ran.length}`);
+    console.log(
+      `stories260k ACLUE: shots used ${ran.map((r) => r.shotsUsed).join(',')}; tokens ${ran.map((r) => r.tokenCount).join(',')}; ` +
+        `predicted ${ran.map((r) => r.prediction).join('')}, gold ${ran.map((r) => r.gold).join('')}; failed ${results.length - ran.length}`,
+    );
     for (const r of ran) {
       const ids = encode(r.prompt);
       expect(r.tokenCount, r.itemId).toBe(ids.length);
@@ -140,6 +143,9 @@ describe.skipIf(!present)('stories260k from the Evaluate page', () => {
         : { itemId: r.itemId, task: r.task, correct: r.gold === null ? null : argmaxLetter(r.letters, r.logProbs) === r.gold },
     );
     const aggregate = aggregateForDataset('aclue', outcomes);
+    // Some right and some wrong (the model and the data are fixed), so a wrong table cannot pass as 0% or 100%.
+    expect(aggregate.pooled.correct).toBeGreaterThan(0);
+    expect(aggregate.pooled.correct).toBeLessThan(aggregate.pooled.n);
     await page.getByTestId('results').waitFor();
     const pct = (x: number | null) => (x === null ? '—' : (100 * x).toFixed(2));
     for (const task of aggregate.tasks) expect(await page.getByTestId(`acc-${task.task}`).textContent(), task.task).toBe(pct(task.accuracy));
@@ -190,6 +196,9 @@ describe.skipIf(!present)('stories260k from the Evaluate page', () => {
     await page.getByTestId('gen-scores').waitFor();
     const scores = scoreGenerationRun(run.datasetId, results);
     expect(scores.tasks.length).toBeGreaterThan(0);
+    // An English story model scores 0 on classical Chinese NER: this check catches a missing or
+    // malformed score, not a wrong nonzero one (generation.test.ts covers those on jiangu-tiny).
+    console.log(`stories260k WenMind scores: ${JSON.stringify(scores.tasks.map((t) => [t.task, t.score]))}`);
     for (const task of scores.tasks) expect(await page.getByTestId(`gen-score-${task.task}`).textContent(), task.task).toBe(task.score.toFixed(2));
     if (scores.overall !== null) expect(await page.getByTestId('gen-score-overall').textContent()).toBe(scores.overall.toFixed(2));
   });
