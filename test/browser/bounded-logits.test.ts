@@ -16,7 +16,7 @@ import { ONNX_FILE } from '../../scripts/fixtures/specs.ts';
 import { generateStories260k, storiesOnnxChunks, storiesWeights, STORIES260K_GGUF } from '../../scripts/fixtures/stories260k.ts';
 import type { McItemResult, McRunRecord } from '../../src/lib/core/record/run.ts';
 import type { GenerateResult, LoadResult, ScoreResult, WorkerStats } from '../../src/lib/engine/messages.ts';
-import { readStoredRun, storeSampleAndAclue, waitForStatus } from './runs.ts';
+import { readStoredRun, startFixtureRun, storeSampleAndAclue, waitForStatus } from './runs.ts';
 import { harnessReady, useBrowserSession } from './session.ts';
 
 const LETTERS = ['A', 'B', 'C', 'D'];
@@ -172,35 +172,13 @@ describe('q8 scores on wasm', () => {
   }
 });
 
-/** Starts a multiple-choice run of a site model from the Evaluate page (WASM); returns its id. */
-async function startRun(page: Page, model: string, dtype: string): Promise<string> {
-  await page.goto(page.url().replace(/#.*$/, '') + '#/evaluate');
-  await page.getByTestId('eval-dataset').waitFor();
-  await page.getByTestId('eval-dataset').selectOption('aclue');
-  await page.getByTestId('eval-shots').selectOption('5');
-  await page.getByTestId('eval-limit').fill('3');
-  await page.getByRole('button', { name: 'none' }).click();
-  await page.locator('input[type=checkbox][value="古音学"]').check();
-  await page.getByTestId('model-choice').selectOption(`site:${model}`);
-  await page.getByTestId('dtype').selectOption(dtype);
-  await page.getByTestId('backend').selectOption('wasm');
-  await page.getByTestId('load').click();
-  await Promise.race([
-    page.waitForURL(/#\/run\//),
-    page.getByTestId('eval-error').waitFor().then(async () => {
-      throw new Error(`the run did not start: ${await page.getByTestId('eval-error').textContent()}`);
-    }),
-  ]);
-  return decodeURIComponent(page.url().split('#/run/')[1]);
-}
-
 describe('a q8 run through the Evaluate page (WASM)', () => {
   const session = useBrowserSession({ webgpu: false, path: '/#/data' });
 
   it('records the fixed prefill rows its scores depend on', async () => {
     const page = session.opened.page;
     await storeSampleAndAclue(page, session.url);
-    const runId = await startRun(page, 'jiangu-tiny-nokeep', 'q8');
+    const runId = await startFixtureRun(page, { dataset: 'aclue', shots: 5, limit: 3, tasks: ['古音学'], model: 'jiangu-tiny-nokeep', dtype: 'q8' });
     await waitForStatus(page, 'completed');
     const { run, results } = await readStoredRun<McRunRecord, McItemResult>(page, runId);
     expect(results).toHaveLength(3);

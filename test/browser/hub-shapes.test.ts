@@ -15,7 +15,7 @@ import { DEFAULT_OUT_ROOT } from '../../scripts/fixtures/generate.ts';
 import { encodeFixture, lastLogProbs, loadReferenceModel } from '../../scripts/fixtures/reference.ts';
 import type { McItemResult, McRunRecord } from '../../src/lib/core/record/run.ts';
 import type { ExternalDataInfo, ScoreResult } from '../../src/lib/engine/messages.ts';
-import { readStoredRun, storeSampleAndAclue, waitForStatus } from './runs.ts';
+import { readStoredRun, startFixtureRun, storeSampleAndAclue, waitForStatus } from './runs.ts';
 import { harnessReady, useBrowserSession } from './session.ts';
 
 const LETTERS = ['A', 'B', 'C', 'D'];
@@ -203,28 +203,6 @@ function capLogitsInWorkers(maxLogitsBytes: number): void {
   } as typeof Worker.prototype.postMessage;
 }
 
-/** Starts a multiple-choice run of a site model (fp32, WASM) from the Evaluate page; returns its id. */
-async function startSiteRun(page: Page, model: string, options: { dataset: string; shots: number; limit: number; tasks: string[] }): Promise<string> {
-  await page.goto(page.url().replace(/#.*$/, '') + '#/evaluate');
-  await page.getByTestId('eval-dataset').waitFor();
-  await page.getByTestId('eval-dataset').selectOption(options.dataset);
-  await page.getByTestId('eval-shots').selectOption(String(options.shots));
-  await page.getByTestId('eval-limit').fill(String(options.limit));
-  await page.getByRole('button', { name: 'none' }).click();
-  for (const task of options.tasks) await page.locator(`input[type=checkbox][value="${task}"]`).check();
-  await page.getByTestId('model-choice').selectOption(`site:${model}`);
-  await page.getByTestId('dtype').selectOption('fp32');
-  await page.getByTestId('backend').selectOption('wasm');
-  await page.getByTestId('load').click();
-  await Promise.race([
-    page.waitForURL(/#\/run\//),
-    page.getByTestId('eval-error').waitFor().then(async () => {
-      throw new Error(`the run did not start: ${await page.getByTestId('eval-error').textContent()}`);
-    }),
-  ]);
-  return decodeURIComponent(page.url().split('#/run/')[1]);
-}
-
 describe('an ACLUE task 5-shot on jiangu-tiny-nokeep through the Evaluate page (WASM)', () => {
   const session = useBrowserSession({ webgpu: false, path: '/#/data' });
   const readRun = (page: Page, runId: string) => readStoredRun<McRunRecord, McItemResult>(page, runId);
@@ -237,7 +215,7 @@ describe('an ACLUE task 5-shot on jiangu-tiny-nokeep through the Evaluate page (
     const runs: Record<string, { run: McRunRecord; results: McItemResult[]; passes: number[] }> = {};
     for (const model of ['jiangu-tiny', 'jiangu-tiny-nokeep']) {
       await page.reload();
-      const runId = await startSiteRun(page, model, task);
+      const runId = await startFixtureRun(page, { ...task, model });
       await waitForStatus(page, 'completed');
       const stored = await readRun(page, runId);
       const passes = await page.evaluate(() => (window as unknown as { __forwardPasses: number[] }).__forwardPasses.slice());

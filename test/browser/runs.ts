@@ -34,9 +34,11 @@ export interface FixtureRunOptions {
   scoring?: 'letter-logits' | 'generate-extract';
   /** A model folder this site serves (/models/<name>/); jiangu-tiny when absent. */
   model?: string;
+  /** Default fp32. */
+  dtype?: string;
 }
 
-/** Starts a multiple-choice run of a site model (jiangu-tiny unless named; fp32) from the Evaluate page; returns its id once its page opens. */
+/** Starts a multiple-choice run of a site model (jiangu-tiny and fp32 unless named) from the Evaluate page; returns its id once its page opens. */
 export async function startFixtureRun(page: Page, options: FixtureRunOptions): Promise<string> {
   await page.goto(page.url().replace(/#.*$/, '') + '#/evaluate');
   await page.getByTestId('eval-dataset').waitFor();
@@ -49,7 +51,7 @@ export async function startFixtureRun(page: Page, options: FixtureRunOptions): P
     for (const task of options.tasks) await page.locator(`input[type=checkbox][value="${task}"]`).check();
   }
   await page.getByTestId('model-choice').selectOption(`site:${options.model ?? 'jiangu-tiny'}`);
-  await page.getByTestId('dtype').selectOption('fp32');
+  await page.getByTestId('dtype').selectOption(options.dtype ?? 'fp32');
   await page.getByTestId('backend').selectOption(options.backend ?? 'wasm');
   await page.getByTestId('load').click();
   await Promise.race([

@@ -29,24 +29,29 @@ export interface DecodingOptions {
   guidance_scale: null;
 }
 
+/** The options that are the same in every run: no beams, no penalties, nothing suppressed or forced. */
+export const FIXED_DECODING = {
+  num_beams: 1,
+  repetition_penalty: 1,
+  no_repeat_ngram_size: 0,
+  min_length: 0,
+  min_new_tokens: null,
+  bad_words_ids: null,
+  suppress_tokens: null,
+  begin_suppress_tokens: null,
+  forced_bos_token_id: null,
+  forced_eos_token_id: null,
+  guidance_scale: null,
+} as const satisfies Omit<DecodingOptions, 'do_sample' | 'temperature' | 'top_k' | 'top_p'>;
+
 /** generate() options for greedy decoding (no `sampling`) or the given seeded sampling. */
 export function decodingOptions(sampling?: SamplingChoice): DecodingOptions {
   return {
+    ...FIXED_DECODING,
     do_sample: sampling !== undefined,
-    num_beams: 1,
     // Read only when sampling; fixed anyway so the record says one thing.
     temperature: sampling?.temperature ?? 1,
     top_k: sampling?.topK ?? 0,
     top_p: sampling?.topP ?? 1,
-    repetition_penalty: 1,
-    no_repeat_ngram_size: 0,
-    min_length: 0,
-    min_new_tokens: null,
-    bad_words_ids: null,
-    suppress_tokens: null,
-    begin_suppress_tokens: null,
-    forced_bos_token_id: null,
-    forced_eos_token_id: null,
-    guidance_scale: null,
   };
 }

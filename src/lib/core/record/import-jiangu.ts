@@ -8,7 +8,7 @@ import { argmax } from '../logprobs.ts';
 import { runSummary, summaryMismatches } from '../metrics/run-summary.ts';
 import type { Backend, BackendChoice, Dtype, ModelSource } from '../models/model-types.ts';
 import { protocolForDataset, type McProtocolId } from '../protocols/mc-protocols.ts';
-import type { DecodingOptions } from '../protocols/decoding.ts';
+import { FIXED_DECODING, type DecodingOptions } from '../protocols/decoding.ts';
 import { notice, type Notice } from '../notices/index.ts';
 import {
   FieldReader,
@@ -227,29 +227,16 @@ function letterTokens(r: FieldReader, value: unknown, path: string): LetterToken
   });
 }
 
-const DECODING_FIXED = {
-  num_beams: 1,
-  repetition_penalty: 1,
-  no_repeat_ngram_size: 0,
-  min_length: 0,
-  min_new_tokens: null,
-  bad_words_ids: null,
-  suppress_tokens: null,
-  begin_suppress_tokens: null,
-  forced_bos_token_id: null,
-  forced_eos_token_id: null,
-  guidance_scale: null,
-} as const;
 
 /** The generate() options a run recorded: only the ones this version writes, with the values it writes. */
 function decodingOptionsOf(r: FieldReader, value: unknown, path: string): DecodingOptions {
-  const fixed = Object.keys(DECODING_FIXED) as (keyof typeof DECODING_FIXED)[];
+  const fixed = Object.keys(FIXED_DECODING) as (keyof typeof FIXED_DECODING)[];
   const o = r.object(value, path, ['do_sample', 'temperature', 'top_k', 'top_p', ...fixed]);
   for (const key of fixed) {
-    if (o[key] !== DECODING_FIXED[key]) fail(`${path}.${key}`, { expected: 'one-of', set: [String(DECODING_FIXED[key])] }, o[key]);
+    if (o[key] !== FIXED_DECODING[key]) fail(`${path}.${key}`, { expected: 'one-of', set: [String(FIXED_DECODING[key])] }, o[key]);
   }
   return {
-    ...DECODING_FIXED,
+    ...FIXED_DECODING,
     do_sample: bool(o.do_sample, `${path}.do_sample`),
     temperature: finite(o.temperature, `${path}.temperature`, 0),
     top_k: int(o.top_k, `${path}.top_k`, 0, INT_MAX),
