@@ -1,12 +1,12 @@
 // jiangu-tiny-gqa (jiangu-tiny's weights as onnxruntime-genai's model builder writes a llama:
 // com.microsoft GroupQueryAttention with its rotary, SkipSimplifiedLayerNormalization, no
 // position_ids, no num_logits_to_keep) in the real worker on WASM and on WebGPU (SwiftShader):
-// letter log-probabilities equal jiangu-tiny's (fp32, 1e-4) for prompts prefilled in chunks, with
-// and without a reused prefix cache (so every later pass has sequence_length > 1 on a past: the
-// case GroupQueryAttention calls a "subsequent prompt"); q8 scores do not depend on the memory
-// setting; greedy generation (single-token steps) gives jiangu-tiny's tokens. And an ACLUE task
-// 5-shot through the Evaluate page on jiangu-tiny-gqa, its stored numbers, predictions and
-// accuracy table recomputed here in Node from the TypeScript reference.
+// letter log-probabilities equal jiangu-tiny's (fp32 and q4, 1e-4) for prompts prefilled in
+// chunks, with and without a reused prefix cache (so every later pass has sequence_length > 1 on
+// a past: the case GroupQueryAttention calls a "subsequent prompt"); q8 scores do not depend on
+// the memory setting; greedy generation (single-token steps) gives jiangu-tiny's tokens. And an
+// ACLUE task 5-shot through the Evaluate page on jiangu-tiny-gqa, its stored numbers, predictions
+// and accuracy table recomputed here in Node from the TypeScript reference.
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { greedyGenerate, encodeFixture, lastLogProbs, loadReferenceModel } from '../../scripts/fixtures/reference.ts';
@@ -108,6 +108,44 @@ for (const backend of ['wasm', 'webgpu'] as const) {
         `${backend}: jiangu-tiny-gqa vs jiangu-tiny max |Δ log p| ${worst.toExponential(2)}; passes ${gqa.scores.map((s) => s.forwardPasses).join(',')}; ` +
           `load+score+generate ${gqa.ms.toFixed(0)} ms (jiangu-tiny ${tiny.ms.toFixed(0)} ms); generated ${JSON.stringify(gqa.generated.text)}`,
       );
+    });
+
+    it('q4: jiangu-tiny’s q4 letter log-probabilities (1e-4), chunked, with prefix reuse', async () => {
+      const page = session.opened.page;
+      const runs = await inPage(page, () =>
+        page.evaluate(
+          async ({ names, backend, prompts, prefix, suffixes, letters, maxLogitsBytes }) => {
+            const out: ScoreResult[][] = [];
+            for (const name of names) {
+              const client = new window.jiangu.ModelClient();
+              try {
+                await client.load({ source: { kind: 'site', name }, dtype: 'q4', backend, maxLogitsBytes });
+                const scores = [];
+                for (const prompt of prompts) scores.push(await client.score({ prompt, candidates: letters }));
+                for (const s of suffixes) scores.push(await client.score({ prompt: prefix + s, prefix, candidates: letters }));
+                out.push(scores);
+              } finally {
+                client.terminate();
+              }
+            }
+            return out;
+          },
+          { names: ['jiangu-tiny', GQA], backend, prompts: PROMPTS, prefix: PREFIX, suffixes: SUFFIXES, letters: LETTERS, maxLogitsBytes: ROWS * vocab * 4 },
+        ),
+      );
+      const [tiny, gqa] = runs;
+      const q4Reference = loadReferenceModel('jiangu-tiny', 'q4');
+      let worst = 0;
+      gqa.forEach((got, i) => {
+        const fromReference = lastLogProbs(q4Reference, got.inputIds, letterIds);
+        got.candidates.forEach((c, k) => {
+          worst = Math.max(worst, Math.abs(c.logProb - tiny[i].candidates[k].logProb));
+          expect(Math.abs(c.logProb - tiny[i].candidates[k].logProb), `${got.inputIds.length} tokens, ${LETTERS[k]}`).toBeLessThan(1e-4);
+          expect(Math.abs(c.logProb - fromReference[k]), `${got.inputIds.length} tokens, ${LETTERS[k]} vs the q4 reference`).toBeLessThan(1e-4);
+        });
+      });
+      expect(Math.max(...gqa.map((s) => s.forwardPasses))).toBeGreaterThan(2);
+      console.log(`${backend}: jiangu-tiny-gqa q4 vs jiangu-tiny q4 max |Δ log p| ${worst.toExponential(2)}`);
     });
 
     it('q8: the same scores whatever the memory setting', async () => {
