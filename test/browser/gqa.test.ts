@@ -1,0 +1,224 @@
+// jiangu-tiny-gqa (jiangu-tiny's weights as onnxruntime-genai's model builder writes a llama:
+// com.microsoft GroupQueryAttention with its rotary, SkipSimplifiedLayerNormalization, no
+// position_ids, no num_logits_to_keep) in the real worker on WASM and on WebGPU (SwiftShader):
+// letter log-probabilities equal jiangu-tiny's (fp32 and q4, 1e-4) for prompts prefilled in
+// chunks, with and without a reused prefix cache (so every later pass has sequence_length > 1 on
+// a past: the case GroupQueryAttention calls a "subsequent prompt"); q8 scores do not depend on
+// the memory setting; greedy generation (single-token steps) gives jiangu-tiny's tokens. And an
+// ACLUE task 5-shot through the Evaluate page on jiangu-tiny-gqa, its stored numbers, predictions
+// and accuracy table recomputed here in Node from the TypeScript reference.
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { greedyGenerate, encodeFixture, lastLogProbs, loadReferenceModel } from '../../scripts/fixtures/reference.ts';
+import { EOS_ID } from '../../scripts/fixtures/tokenizer.ts';
+import { aggregateForDataset } from '../../src/lib/core/metrics/index.ts';
+import type { McItemResult, McRunRecord } from '../../src/lib/core/record/run.ts';
+import type { GenerateResult, ScoreResult } from '../../src/lib/engine/messages.ts';
+import { readStoredRun, startFixtureRun, storeSampleAndAclue, waitForStatus } from './runs.ts';
+import { harnessReady, useBrowserSession } from './session.ts';
+
+const LETTERS = ['A', 'B', 'C', 'D'];
+const PROMPTS = [
+  '子曰',
+  '以下是关于古汉语的单项选择题，请直接给出正确答案的选项。\n\n题目：学而时习之，不亦说乎？\nA. 说话\nB. 喜悦\nC. 解说\nD. 劝说\n答案是：',
+  '子曰：温故而知新，可以为师矣。有朋自远方来，不亦乐乎？人不知而不愠，不亦君子乎？答案是：',
+];
+const PREFIX = '以下是关于古汉语的单项选择题，请直接给出正确答案的选项。\n\n题目：有朋自远方来\nA. 天\nB. 地\nC. 人\nD. 之\n答案是：C\n\n';
+const SUFFIXES = ['题目：学而时习之\nA. 学\nB. 习\nC. 时\nD. 之\n答案是：', '题目：温故而知新\nA. 温\nB. 故\nC. 知\nD. 新\n答案是：'];
+const GENERATE_PROMPT = '子曰：学而时习之';
+const NEW_TOKENS = 12;
+/** Rows per forward pass (fp32): small, so every prompt is prefilled in chunks. */
+const ROWS = 8;
+const GQA = 'jiangu-tiny-gqa';
+
+const reference = loadReferenceModel('jiangu-tiny', 'fp32');
+const vocab = reference.vocabSize;
+const letterIds = LETTERS.map((l) => encodeFixture(l)[0]);
+
+interface ModelRun {
+  inputNames: string[];
+  scores: ScoreResult[];
+  prefixed: ScoreResult[];
+  generated: GenerateResult;
+  ms: number;
+}
+
+for (const backend of ['wasm', 'webgpu'] as const) {
+  describe(`jiangu-tiny-gqa on ${backend}`, () => {
+    const session = useBrowserSession({ webgpu: true, path: '/harness.html', ready: harnessReady });
+    const inPage = <T,>(page: Page, run: () => Promise<T>): Promise<T> =>
+      run().catch((e: unknown) => {
+        throw new Error(`${String(e)}\nconsole:\n${session.opened.console.join('\n')}`);
+      });
+
+    it('fp32: jiangu-tiny’s letter log-probabilities (1e-4), chunked, with and without prefix reuse; jiangu-tiny’s greedy tokens', async () => {
+      const page = session.opened.page;
+      const runs = await inPage(page, () =>
+        page.evaluate(
+          async ({ names, backend, prompts, prefix, suffixes, letters, maxLogitsBytes, generatePrompt, newTokens }) => {
+            const out: Record<string, unknown> = {};
+            for (const name of names) {
+              const client = new window.jiangu.ModelClient();
+              try {
+                const started = performance.now();
+                const info = await client.load({ source: { kind: 'site', name }, dtype: 'fp32', backend, maxLogitsBytes });
+                const scores = [];
+                for (const prompt of prompts) scores.push(await client.score({ prompt, candidates: letters }));
+                const prefixed = [];
+                for (const s of suffixes) prefixed.push(await client.score({ prompt: prefix + s, prefix, candidates: letters }));
+                const generated = await client.generate({ prompt: generatePrompt, maxNewTokens: newTokens });
+                out[name] = { inputNames: info.inputNames, scores, prefixed, generated, ms: performance.now() - started };
+              } finally {
+                client.terminate();
+              }
+            }
+            return out;
+          },
+          { names: ['jiangu-tiny', GQA], backend, prompts: PROMPTS, prefix: PREFIX, suffixes: SUFFIXES, letters: LETTERS, maxLogitsBytes: ROWS * vocab * 4, generatePrompt: GENERATE_PROMPT, newTokens: NEW_TOKENS },
+        ),
+      );
+      const tiny = runs['jiangu-tiny'] as ModelRun;
+      const gqa = runs[GQA] as ModelRun;
+      expect(gqa.inputNames).toEqual(['input_ids', 'attention_mask', 'past_key_values.0.key', 'past_key_values.0.value', 'past_key_values.1.key', 'past_key_values.1.value']);
+      const pairs: [ScoreResult, ScoreResult][] = [
+        ...gqa.scores.map((s, i): [ScoreResult, ScoreResult] => [s, tiny.scores[i]]),
+        ...gqa.prefixed.map((s, i): [ScoreResult, ScoreResult] => [s, tiny.prefixed[i]]),
+      ];
+      let worst = 0;
+      for (const [got, want] of pairs) {
+        expect(got.inputIds).toEqual(want.inputIds);
+        expect(got.candidates.map((c) => c.tokenId)).toEqual(letterIds);
+        const fromReference = lastLogProbs(reference, got.inputIds, letterIds);
+        got.candidates.forEach((c, k) => {
+          worst = Math.max(worst, Math.abs(c.logProb - want.candidates[k].logProb));
+          expect(Math.abs(c.logProb - want.candidates[k].logProb), `${got.inputIds.length} tokens, ${LETTERS[k]}`).toBeLessThan(1e-4);
+          expect(Math.abs(c.logProb - fromReference[k]), `${got.inputIds.length} tokens, ${LETTERS[k]} vs reference`).toBeLessThan(1e-4);
+        });
+      }
+      // Prefilled in chunks of ROWS: the long prompts took several passes, each on the cache of the last.
+      expect(Math.max(...gqa.scores.map((s) => s.forwardPasses))).toBeGreaterThan(2);
+      // The prefix's cache was reused: the second and third items ran only their own tokens on it.
+      expect(gqa.prefixed.map((p) => p.reusedPrefixTokens)).toEqual(SUFFIXES.map(() => encodeFixture(PREFIX).length));
+      expect(gqa.prefixed.every((p) => p.forwardPasses > 1)).toBe(true);
+      // Greedy decoding: one token per pass on the growing cache.
+      expect(gqa.generated.tokenIds).toEqual(tiny.generated.tokenIds);
+      expect(gqa.generated.tokenIds).toEqual(greedyGenerate(reference, gqa.generated.inputIds, NEW_TOKENS, EOS_ID));
+      expect(gqa.generated.tokenIds.length).toBeGreaterThan(1);
+      console.log(
+        `${backend}: jiangu-tiny-gqa vs jiangu-tiny max |Δ log p| ${worst.toExponential(2)}; passes ${gqa.scores.map((s) => s.forwardPasses).join(',')}; ` +
+          `load+score+generate ${gqa.ms.toFixed(0)} ms (jiangu-tiny ${tiny.ms.toFixed(0)} ms); generated ${JSON.stringify(gqa.generated.text)}`,
+      );
+    });
+
+    it('q4: jiangu-tiny’s q4 letter log-probabilities (1e-4), chunked, with prefix reuse', async () => {
+      const page = session.opened.page;
+      const runs = await inPage(page, () =>
+        page.evaluate(
+          async ({ names, backend, prompts, prefix, suffixes, letters, maxLogitsBytes }) => {
+            const out: ScoreResult[][] = [];
+            for (const name of names) {
+              const client = new window.jiangu.ModelClient();
+              try {
+                await client.load({ source: { kind: 'site', name }, dtype: 'q4', backend, maxLogitsBytes });
+                const scores = [];
+                for (const prompt of prompts) scores.push(await client.score({ prompt, candidates: letters }));
+                for (const s of suffixes) scores.push(await client.score({ prompt: prefix + s, prefix, candidates: letters }));
+                out.push(scores);
+              } finally {
+                client.terminate();
+              }
+            }
+            return out;
+          },
+          { names: ['jiangu-tiny', GQA], backend, prompts: PROMPTS, prefix: PREFIX, suffixes: SUFFIXES, letters: LETTERS, maxLogitsBytes: ROWS * vocab * 4 },
+        ),
+      );
+      const [tiny, gqa] = runs;
+      const q4Reference = loadReferenceModel('jiangu-tiny', 'q4');
+      let worst = 0;
+      gqa.forEach((got, i) => {
+        const fromReference = lastLogProbs(q4Reference, got.inputIds, letterIds);
+        got.candidates.forEach((c, k) => {
+          worst = Math.max(worst, Math.abs(c.logProb - tiny[i].candidates[k].logProb));
+          expect(Math.abs(c.logProb - tiny[i].candidates[k].logProb), `${got.inputIds.length} tokens, ${LETTERS[k]}`).toBeLessThan(1e-4);
+          expect(Math.abs(c.logProb - fromReference[k]), `${got.inputIds.length} tokens, ${LETTERS[k]} vs the q4 reference`).toBeLessThan(1e-4);
+        });
+      });
+      expect(Math.max(...gqa.map((s) => s.forwardPasses))).toBeGreaterThan(2);
+      console.log(`${backend}: jiangu-tiny-gqa q4 vs jiangu-tiny q4 max |Δ log p| ${worst.toExponential(2)}`);
+    });
+
+    it('q8: the same scores whatever the memory setting', async () => {
+      const page = session.opened.page;
+      const settings = [ROWS * vocab * 4, 64 * 1024 * 1024];
+      const runs = await inPage(page, () =>
+        page.evaluate(
+          async ({ name, backend, prompts, prefix, suffixes, letters, settings }) => {
+            const out: ScoreResult[][] = [];
+            for (const maxLogitsBytes of settings) {
+              const client = new window.jiangu.ModelClient();
+              try {
+                await client.load({ source: { kind: 'site', name }, dtype: 'q8', backend, maxLogitsBytes });
+                const scores = [];
+                for (const prompt of prompts) scores.push(await client.score({ prompt, candidates: letters }));
+                for (const s of suffixes) scores.push(await client.score({ prompt: prefix + s, prefix, candidates: letters }));
+                out.push(scores);
+              } finally {
+                client.terminate();
+              }
+            }
+            return out;
+          },
+          { name: GQA, backend, prompts: PROMPTS, prefix: PREFIX, suffixes: SUFFIXES, letters: LETTERS, settings },
+        ),
+      );
+      const [small, large] = runs;
+      expect(small.map((s) => s.candidates.map((c) => c.logProb))).toEqual(large.map((s) => s.candidates.map((c) => c.logProb)));
+      // q8 is still the same model: within a quantization step of fp32's reference.
+      for (const s of small) {
+        const want = lastLogProbs(reference, s.inputIds, letterIds);
+        s.candidates.forEach((c, k) => expect(Math.abs(c.logProb - want[k])).toBeLessThan(0.5));
+      }
+      expect(small.some((s) => s.forwardPasses > 1)).toBe(true);
+    });
+  });
+}
+
+// ---- an ACLUE task 5-shot through the Evaluate page ------------------------------------------
+
+const argmaxLetter = (letters: readonly string[], logProbs: readonly number[]): string => letters[logProbs.indexOf(Math.max(...logProbs))];
+
+describe('an ACLUE task 5-shot on jiangu-tiny-gqa through the Evaluate page (WASM)', () => {
+  const session = useBrowserSession({ webgpu: false, path: '/#/data' });
+
+  it('stores the reference’s log-probabilities, its predictions, and the table of them', async () => {
+    const page = session.opened.page;
+    await storeSampleAndAclue(page, session.url);
+    const runId = await startFixtureRun(page, { dataset: 'aclue', shots: 5, limit: 12, tasks: ['古音学'], model: GQA });
+    await waitForStatus(page, 'completed');
+    const { run, results } = await readStoredRun<McRunRecord, McItemResult>(page, runId);
+    expect(run.config.model.source).toEqual({ kind: 'site', name: GQA });
+    expect(run.environment?.modelInputNames).not.toContain('position_ids');
+    expect(results).toHaveLength(12);
+    expect(results.every((r) => r.failure === undefined && r.shotsUsed === 5)).toBe(true);
+    expect(results.some((r) => r.reusedPrefixTokens > 0)).toBe(true);
+    for (const r of results) {
+      const want = lastLogProbs(reference, encodeFixture(r.prompt), r.letters.map((l) => encodeFixture(l)[0]));
+      r.logProbs.forEach((lp, k) => expect(Math.abs(lp - want[k]), `${r.itemId} ${r.letters[k]}`).toBeLessThan(1e-4));
+      expect(r.prediction, r.itemId).toBe(argmaxLetter(r.letters, want));
+      expect(r.correct, r.itemId).toBe(r.gold === null ? null : r.prediction === r.gold);
+    }
+    const aggregate = aggregateForDataset(
+      'aclue',
+      results.map((r) => ({ itemId: r.itemId, task: r.task, correct: r.gold === null ? null : argmaxLetter(r.letters, r.logProbs) === r.gold })),
+    );
+    console.log(`jiangu-tiny-gqa ACLUE 5-shot: predicted ${results.map((r) => r.prediction).join('')}, gold ${results.map((r) => r.gold).join('')}`);
+    await page.getByTestId('results').waitFor();
+    const pct = (x: number | null) => (x === null ? '—' : (100 * x).toFixed(2));
+    for (const task of aggregate.tasks) expect(await page.getByTestId(`acc-${task.task}`).textContent(), task.task).toBe(pct(task.accuracy));
+    expect(await page.getByTestId('acc-overall').textContent()).toBe(pct(aggregate.overall.accuracy));
+    for (const r of results) {
+      expect(await page.locator(`[data-testid=inspector] li[data-item="${r.itemId}"] strong`).textContent(), r.itemId).toBe(r.prediction);
+    }
+  });
+});
