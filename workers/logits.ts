@@ -6,7 +6,7 @@
 /** The part of a tensor this reads (transformers.js' Tensor and onnxruntime's both fit). */
 export interface LogitsTensor {
   readonly type: string;
-  readonly data: ArrayLike<number> | ArrayLike<bigint>;
+  readonly data: ArrayLike<number> | ArrayLike<bigint> | readonly string[];
 }
 
 /** The float value of IEEE 754 half-precision bits (subnormals, ±0, ±inf and NaN included). */
