@@ -7,6 +7,7 @@
 // on fp16 must follow fp32 wherever fp32's choice is clear. On WebGPU (SwiftShader, no shader-f16):
 // Auto falls back to WASM and says why, an explicit WebGPU gets the shader-f16 message, in English
 // and in Chinese.
+import { basename, join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { FLOAT16_LOGPROB_TOLERANCE } from '../../scripts/fixtures/float16.ts';
@@ -14,6 +15,9 @@ import { encodeFixture, forward, lastLogProbs, loadReferenceModel, type Referenc
 import type { Dtype } from '../../scripts/fixtures/specs.ts';
 import type { GenerateResult, LoadResult, ScoreResult } from '../../src/lib/engine/messages.ts';
 import { openPage } from '../../scripts/browser.ts';
+import { encodeModel } from '../../scripts/fixtures/onnx-proto.ts';
+import { projectRoot } from '../../scripts/site-routes.ts';
+import { NO_FLOAT16_KERNEL, PROBES, probeModel } from '../unit/fixtures/float16-probes.ts';
 import { harnessReady, useBrowserSession } from './session.ts';
 
 const LETTERS = ['A', 'B', 'C', 'D'];
@@ -200,4 +204,57 @@ describe('float16 fixtures on WebGPU without shader-f16 (SwiftShader)', () => {
       await zh.context.close();
     }
   });
+});
+
+describe('float16 kernels in the WASM build the site serves', () => {
+  const session = useBrowserSession({ webgpu: false, path: '/harness.html', ready: harnessReady });
+
+  /**
+   * The one-node float16 graphs of float16-probes.ts, in onnxruntime-web's own API (the package
+   * transformers.js bundles) on the site's wasm binary, with verbose logs: a node with no float16
+   * kernel comes back wrapped in Casts, so its session has more than one node.
+   */
+  it('lists the fixture graphs’ ops that have no float16 kernel on WASM (they run in float32 between Casts)', async () => {
+    const { page, context } = session.opened;
+    const ortDist = join(projectRoot, 'node_modules', 'onnxruntime-web', 'dist');
+    await context.route('**/__ort/*', (route) => route.fulfill({ path: join(ortDist, basename(new URL(route.request().url()).pathname)), contentType: 'text/javascript' }));
+    await page.evaluate((models) => ((window as unknown as { probeModels: unknown }).probeModels = models), PROBES.map((p) => ({ op: p.op, bytes: Array.from(encodeModel(probeModel(p)).toBytes()) })));
+    const from = opened().length;
+    // A string, so the test runner's transform never touches the dynamic import.
+    const refused = (await page.evaluate(`(async () => {
+      const ort = await import('/__ort/ort.webgpu.mjs');
+      ort.env.wasm.wasmPaths = { mjs: '/ort/ort-wasm-simd-threaded.asyncify.mjs', wasm: '/ort/ort-wasm-simd-threaded.asyncify.wasm' };
+      ort.env.wasm.numThreads = 1;
+      ort.env.logLevel = 'verbose';
+      const refused = {};
+      for (const m of window.probeModels) {
+        console.log('[probe] ' + m.op);
+        try {
+          await ort.InferenceSession.create(new Uint8Array(m.bytes), { executionProviders: ['wasm'], graphOptimizationLevel: 'disabled', logSeverityLevel: 0, logVerbosityLevel: 0 });
+        } catch (e) {
+          refused[m.op] = String(e).slice(0, 200);
+        }
+      }
+      console.log('[probe] end');
+      return refused;
+    })()`)) as Record<string, string>;
+    const lines = opened().slice(from);
+    const nodes: Record<string, number> = {};
+    let current = '';
+    for (const line of lines) {
+      const probe = /\[probe\] (\S+)/.exec(line);
+      if (probe) current = probe[1];
+      const count = /Number of nodes: (\d+)/.exec(line);
+      if (count && current) nodes[current] = Number(count[1]);
+    }
+    const float32 = PROBES.map((p) => p.op).filter((op) => (nodes[op] ?? 0) > 1);
+    const float16 = PROBES.map((p) => p.op).filter((op) => nodes[op] === 1);
+    console.log(`[float16] onnxruntime-web WASM, no float16 kernel (run in float32): ${float32.join(', ')}; float16 kernel: ${float16.join(', ')}; refused: ${JSON.stringify(refused)}`);
+    expect(refused).toEqual({});
+    // Every probe was seen, and the probe can tell the two apart.
+    expect(float32.length + float16.length, lines.slice(0, 40).join('\n')).toBe(PROBES.length);
+    expect(float32).toEqual(NO_FLOAT16_KERNEL);
+  });
+
+  const opened = () => session.opened.console;
 });
