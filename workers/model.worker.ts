@@ -119,6 +119,13 @@ async function chooseBackend(params: LoadParams): Promise<BackendInfo> {
   } catch (error) {
     reason = `WebGPU failed: ${String(error)}`;
   }
+  // float16 weights need shader-f16 on WebGPU (SwiftShader has none); transformers.js checks it for
+  // fp16 only, and q4f16 would fail later inside ORT, so both are decided here.
+  const needsF16 = params.dtype === 'fp16' || params.dtype === 'q4f16';
+  if (adapter && needsF16 && !adapter.shaderF16) {
+    if (params.backend === 'webgpu') throw new RequestError(modelError('unsupported-dtype', 'model.no-shader-f16', [{ dtype: params.dtype }]));
+    return { backend: 'wasm', fallbackReason: `this GPU has no shader-f16, which ${params.dtype} needs on WebGPU`, ...common };
+  }
   if (adapter) return { backend: 'webgpu', adapter, ...common };
   if (params.backend === 'webgpu') {
     throw new RequestError(modelError('webgpu-unavailable', 'model.webgpu-requested', [{ reason }]));

@@ -8,6 +8,7 @@ import { logSoftmaxPick } from '../src/lib/core/logprobs.ts';
 import { hasPrefix } from '../src/lib/core/token-prefix.ts';
 import { buildMcPrompt, getProtocol, letterInContext, type LetterInContext } from '../src/lib/core/protocols/index.ts';
 import { modelError } from '../src/lib/engine/model-errors.ts';
+import { logitsRows } from './logits.ts';
 import { applyChatTemplate, encode, idsTensor, onesTensor, RequestError, type Loaded } from './loaded-model.ts';
 
 type ForwardOutputs = Record<string, Tensor>;
@@ -65,10 +66,10 @@ export async function prefill(m: Loaded, ids: number[], past: DynamicCache | nul
     const outputs = await forward(m, chunk, cache, length);
     const logits = outputs.logits;
     const [, rows, vocab] = logits.dims as [number, number, number];
-    const data = logits.data as Float32Array;
-    copied += data.length;
+    copied += rows * vocab;
     passes++;
-    lastRow = data.slice((rows - 1) * vocab, rows * vocab);
+    // float16 logits (fp16, q4f16) come as Float16Array or raw half bits: converted here.
+    lastRow = logitsRows(logits, (rows - 1) * vocab, rows * vocab);
     const next = cacheOf(outputs);
     await disposeOutputs(outputs, new Set(Object.values(next)));
     // An intermediate cache of ours is replaced by the next; the caller's `past` is never disposed.

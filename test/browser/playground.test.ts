@@ -113,7 +113,7 @@ describe('playground failures', () => {
 
   it('names a missing dtype, a missing model and a damaged file, and keeps working after each', async () => {
     const { page } = session.opened;
-    await loadModel(page, { choice: 'site:jiangu-tiny', dtype: 'q4f16', backend: 'wasm' });
+    await loadModel(page, { choice: 'site:jiangu-tiny-external', dtype: 'q4f16', backend: 'wasm' });
     expect(await modelError(page)).toContain('has no q4f16 weights (onnx/model_q4f16.onnx was not found)');
 
     await page.getByTestId('model-choice').selectOption('custom');
