@@ -64,7 +64,9 @@ describe('the model check in the playground (WASM)', () => {
     expect(summary).toContain(`A typical 5-shot CMMLU prompt is ${tokens} tokens here and needs about ${kb(weights)} of weights, ${kb(kv)} of KV cache and ${kb(block)} for the largest logits block.`);
     expect(await warningCodes(page)).toEqual(['check.chunked-prefill']);
     const warning = await text(page, 'model-check-warning');
-    expect(warning).toContain(`chunks of ${tokens} tokens: a typical 5-shot prompt (${tokens} tokens) takes 1 pass`);
+    // The worker's default 64 MiB a pass / (749 × 4 bytes) = 22,399 rows: this prompt fits in one.
+    const chunk = Math.floor((64 * 2 ** 20) / (749 * 4)).toLocaleString('en');
+    expect(warning).toContain(`chunks of at most ${chunk} tokens: a typical 5-shot prompt (${tokens} tokens) takes 1 pass, each returning up to ${kb(block)} of logits`);
 
     // The details: folded until asked for, then exact.
     expect(await page.getByTestId('model-check-inputs').isVisible()).toBe(false);
@@ -95,7 +97,7 @@ describe('the model check in the playground (WASM)', () => {
     expect(zh).toContain('MatMul 注意力');
     expect(zh).toContain('无 num_logits_to_keep：提示分块预填充');
     expect(zh).toContain(`一个典型的 5-shot CMMLU 提示在此为 ${tokens} 个词元`);
-    expect(await text(page, 'model-check-warning')).toContain(`因此鉴古把提示分块预填充，每块 ${tokens} 个词元`);
+    expect(await text(page, 'model-check-warning')).toContain(`因此鉴古把提示分块预填充，每块最多 ${chunk} 个词元`);
     expect(await text(page, 'model-check-keeps')).toContain('否：计算图没有 num_logits_to_keep');
     await page.screenshot({ path: join(shots, 'model-check-nokeep-zh.png'), fullPage: true });
     await page.getByTestId('lang-en').click();

@@ -105,7 +105,10 @@ describe('the memory a 5-shot CMMLU prompt needs', () => {
   });
 
   it('a prompt shorter than a chunk is one pass of its own rows; q8 keeps its fixed 32 rows', () => {
-    expect(buildModelCheck(facts({ prompt: { chars: 446, tokens: 60 } })).memory).toMatchObject({ rowsPerPass: 60, passes: 1, logitsBlockBytes: 60 * 151_936 * 4 });
+    const short = buildModelCheck(facts({ prompt: { chars: 446, tokens: 60 } }));
+    expect(short.memory).toMatchObject({ rowsPerPass: 60, passes: 1, logitsBlockBytes: 60 * 151_936 * 4 });
+    // The warning names the worker's chunk, not this prompt's length.
+    expect(short.warnings[0]).toEqual({ code: 'check.chunked-prefill', params: { rows: 110, passes: 1, tokens: 60, blockBytes: 60 * 151_936 * 4 } });
     expect(buildModelCheck(facts({ prefillRows: 32 })).memory).toMatchObject({ rowsPerPass: 32, passes: 16, logitsBlockBytes: 32 * 151_936 * 4 });
   });
 
@@ -125,9 +128,9 @@ describe('warnings', () => {
   it('no num_logits_to_keep: chunked prefill, with its rows, passes and block', () => {
     const [w] = buildModelCheck(facts()).warnings;
     expect(w).toEqual({ code: 'check.chunked-prefill', params: { rows: 110, passes: 5, tokens: 500, blockBytes: 66_851_840 } });
-    expect(renderNotice(w, 'en')).toContain('chunks of 110 tokens');
+    expect(renderNotice(w, 'en')).toContain('chunks of at most 110 tokens');
     expect(renderNotice(w, 'en')).toContain('63.8 MB');
-    expect(renderNotice(w, 'zh')).toContain('每块 110 个词元');
+    expect(renderNotice(w, 'zh')).toContain('每块最多 110 个词元');
   });
 
   it('a letter that is several tokens after the cue, or merges with it, or two letters on one token', () => {

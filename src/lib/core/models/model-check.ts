@@ -211,7 +211,8 @@ export function buildModelCheck(facts: ModelCheckFacts): ModelCheck {
   const warnings: Notice[] = [];
   if (!scan) warnings.push(notice('check.no-scan', { file: facts.onnxFile, reason: facts.scanProblem ?? 'unknown' }));
   if (!keepsLastRow && memory.logitsBlockBytes !== null) {
-    warnings.push(notice('check.chunked-prefill', { rows: memory.rowsPerPass, passes: memory.passes, tokens: memory.tokens, blockBytes: memory.logitsBlockBytes }));
+    // The chunk is the worker's limit; a prompt shorter than it is one pass of its own rows.
+    warnings.push(notice('check.chunked-prefill', { rows: facts.prefillRows ?? memory.rowsPerPass, passes: memory.passes, tokens: memory.tokens, blockBytes: memory.logitsBlockBytes }));
   }
   warnings.push(...letterWarnings(facts.letters));
   if (facts.chatTemplate?.thinking === 'not-off') warnings.push(notice('check.thinking-not-off'));

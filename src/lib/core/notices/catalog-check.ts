@@ -9,9 +9,9 @@ export const checkNotices = {
   },
   'check.chunked-prefill': {
     en: (p: { rows: number; passes: number; tokens: number; blockBytes: number }) =>
-      `The graph has no num_logits_to_keep input, so every forward pass returns logits for each token it is given. Jiangu therefore prefills prompts in chunks of ${p.rows} tokens: a typical 5-shot prompt (${p.tokens} tokens) takes ${p.passes} ${p.passes === 1 ? 'pass' : 'passes'}, each returning up to ${formatBytes(p.blockBytes)} of logits. Scores are the same; it costs time and that memory. Nothing to do unless the tab runs out of memory: then pick a smaller model.`,
+      `The graph has no num_logits_to_keep input, so every forward pass returns logits for each token it is given. Jiangu therefore prefills prompts in chunks of at most ${p.rows.toLocaleString('en')} tokens: a typical 5-shot prompt (${p.tokens} tokens) takes ${p.passes} ${p.passes === 1 ? 'pass' : 'passes'}, each returning up to ${formatBytes(p.blockBytes)} of logits. Scores are the same; it costs time and that memory. Nothing to do unless the tab runs out of memory: then pick a smaller model.`,
     zh: (p: { rows: number; passes: number; tokens: number; blockBytes: number }) =>
-      `该计算图没有 num_logits_to_keep 输入，每次前向计算都会为输入的每个词元返回一行 logits。因此鉴古把提示分块预填充，每块 ${p.rows} 个词元：一个典型的 5-shot 提示（${p.tokens} 个词元）需要 ${p.passes} 次前向计算，每次最多返回 ${formatBytes(p.blockBytes)} 的 logits。得分不受影响，只是更费时、占用这些内存。除非页面内存不足，否则无需处理；内存不足时请换用更小的模型。`,
+      `该计算图没有 num_logits_to_keep 输入，每次前向计算都会为输入的每个词元返回一行 logits。因此鉴古把提示分块预填充，每块最多 ${p.rows.toLocaleString('en')} 个词元：一个典型的 5-shot 提示（${p.tokens} 个词元）需要 ${p.passes} 次前向计算，每次最多返回 ${formatBytes(p.blockBytes)} 的 logits。得分不受影响，只是更费时、占用这些内存。除非页面内存不足，否则无需处理；内存不足时请换用更小的模型。`,
   },
   'check.letter-not-one-token': {
     en: (p: { letter: string; ids: string; cue: string }) => `After “${p.cue}” the letter ${p.letter} becomes several tokens [${p.ids}]; only the first is scored, so its score is an approximation. Prefer a model whose tokenizer keeps A–D as single tokens, or read this model's letter scores with care.`,
