@@ -15,7 +15,7 @@ import { sampleCmmluPrompt, CMMLU_5SHOT_MEDIAN_CHARS } from '../../src/lib/core/
 import type { McRunRecord } from '../../src/lib/core/record/run.ts';
 import { byteSize } from '../../src/ui/data/byte-size.ts';
 import { readStoredRun, waitForStatus } from './runs.ts';
-import { useBrowserSession } from './session.ts';
+import { harnessReady, useBrowserSession } from './session.ts';
 
 const shots = join(projectRoot, 'test-results');
 const modelsDir = join(projectRoot, '.fixtures', 'models');
@@ -190,5 +190,37 @@ describe('the model check in the playground (WASM)', () => {
     expect(await check.getByTestId('model-check-warning').first().textContent()).toContain('该计算图没有 num_logits_to_keep 输入');
     await page.screenshot({ path: join(shots, 'model-check-run-zh.png'), fullPage: true });
     await page.getByTestId('lang-en').click();
+  });
+});
+
+describe('the model check of a hub model (the site’s fixture hub)', () => {
+  const session = useBrowserSession({ webgpu: false, path: '/harness.html', ready: harnessReady });
+
+  it('reads the ONNX file from Cache Storage, where transformers.js keeps it: never a second download', async () => {
+    const { page } = session.opened;
+    const onnxRequests: string[] = [];
+    page.context().on('request', (request) => {
+      // A one-byte Range probe (the revision lookup) is not a download; a plain GET is.
+      if (/\/onnx\/model\.onnx$/.test(new URL(request.url()).pathname) && request.method() === 'GET' && !request.headers().range) onnxRequests.push(request.url());
+    });
+    const info = await page.evaluate(
+      async ({ host }) => {
+        const client = new window.jiangu.ModelClient();
+        try {
+          return await client.load({ source: { kind: 'hub', id: 'jiangu/jiangu-tiny-external', host, revision: 'main' }, dtype: 'fp32', backend: 'wasm' });
+        } finally {
+          client.terminate();
+        }
+      },
+      { host: `${session.url}/hub/` },
+    );
+    const check = info.modelCheck;
+    expect(check?.warnings.map((w) => w.code)).toEqual(['check.chunked-prefill']);
+    expect(check?.graph?.inputs.map((i) => i.name)).toContain('past_key_values.1.value');
+    const dataBytes = statSync(join(modelsDir, 'jiangu-tiny-external', 'onnx', 'model.onnx_data')).size;
+    expect(check?.externalData).toEqual([{ file: 'onnx/model.onnx_data', bytes: dataBytes }]);
+    expect(check?.externalHow).toBe('config');
+    expect(check?.memory.weightsBytes).toBe(statSync(join(modelsDir, 'jiangu-tiny-external', 'onnx', 'model.onnx')).size + dataBytes);
+    expect(onnxRequests).toHaveLength(1);
   });
 });
