@@ -15,6 +15,9 @@ import type { MultipleChoiceItem } from '../../../src/lib/core/benchmarks/types.
 import { buildMcPrompt, getProtocol } from '../../../src/lib/core/protocols/index.ts';
 import { renderNotice } from '../../../src/lib/core/notices/index.ts';
 import { describeWithSharedData, readCatalogFiles } from '../benchmarks/shared-data.ts';
+import { runJson } from '../../../src/lib/core/record/export.ts';
+import { parseRunFile } from '../../../src/lib/core/record/import-record.ts';
+import { makeMcRun } from '../../fixtures/run-records/build.ts';
 
 /** A Qwen3-0.6B-shaped graph: 28 layers, 8 KV heads of 128, vocabulary 151,936. */
 function qwenScan(opts: { keep: boolean; kv: string; attention: 'gqa' | 'matmul'; external?: boolean }): OnnxScan {
@@ -197,5 +200,18 @@ describe('a stored check read back', () => {
     expect(modelCheckOf({ ...check, letters: [{ letter: 'A' }] })).toBeUndefined();
     expect(modelCheckOf({ ...check, chatTemplate: { opening: 1 } })).toBeUndefined();
     expect(modelCheckOf('check')).toBeUndefined();
+  });
+});
+
+describe('the check in a run file', () => {
+  it('survives an export and an import; a damaged one is dropped and the run still imports', async () => {
+    const { run, results } = makeMcRun();
+    const check = buildModelCheck(facts());
+    const back = await parseRunFile(runJson({ ...run, modelCheck: check }, results), 'run.json');
+    expect(back.run.modelCheck).toEqual(check);
+    expect(JSON.stringify(back.run.warnings)).not.toContain('import.unknown-fields');
+    const damaged = await parseRunFile(runJson({ ...run, modelCheck: { ...check, warnings: 'none' } as never }, results), 'run.json');
+    expect(damaged.run.modelCheck).toBeUndefined();
+    expect(damaged.results).toHaveLength(results.length);
   });
 });
