@@ -224,3 +224,31 @@ describe('the model check of a hub model (the site’s fixture hub)', () => {
     expect(onnxRequests).toHaveLength(1);
   });
 });
+
+describe('the model check on WebGPU (SwiftShader)', () => {
+  const session = useBrowserSession({
+    webgpu: true,
+    path: '/',
+    ready: ({ page }) => page.waitForFunction(() => (document.querySelector('[data-testid=model-choice]') as HTMLSelectElement | null)?.value === 'site:jiangu-tiny'),
+  });
+
+  it('jiangu-tiny keeps only the last row: one row of logits, nothing to warn about', async () => {
+    const { page } = session.opened;
+    await page.getByTestId('dtype').selectOption('fp32');
+    await page.getByTestId('backend').selectOption('webgpu');
+    await page.getByTestId('load').click();
+    await page.getByTestId('model-check').waitFor({ timeout: 180_000 });
+    const tokens = encodeFixture(sampleCmmluPrompt()).length;
+    const summary = await text(page, 'model-check-summary');
+    expect(summary).toContain('MatMul attention · keeps only the last logits row');
+    expect(summary).toContain(`${kb(2 * 2 * 2 * 16 * tokens * 4)} of KV cache and ${kb(749 * 4)} for the largest logits block`);
+    expect(await warningCodes(page)).toEqual([]);
+    expect(await text(page, 'model-check-ok')).toBe('Nothing to warn about.');
+    await page.getByTestId('model-check-details').locator('summary').click();
+    expect(await text(page, 'model-check-details')).toContain('onnx/model.onnx · fp32 · WebGPU');
+    expect(await text(page, 'model-check-keeps')).toContain('yes: the graph declares num_logits_to_keep');
+    await page.getByTestId('lang-zh').click();
+    expect(await text(page, 'model-check-ok')).toBe('没有需要提醒的问题。');
+    await page.getByTestId('lang-en').click();
+  });
+});

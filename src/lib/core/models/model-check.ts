@@ -15,6 +15,9 @@ export const ANSWER_CUE = '答案是：';
  * ('cmmlu'), item, the 5 dev items, 5) for each of the 164 test items, length in code points; min
  * 417, median 446, max 640. The benchmark's text cannot ship with the site, so the check tokenizes
  * this many characters of 《论语·学而》 (public domain) instead: classical Chinese of the same kind.
+ * Even where a user has CMMLU stored the sample is used: the check runs in the worker at load, away
+ * from the page's store, and one fixed text makes every browser's check of a model the same, so
+ * two run records' checks can be compared.
  */
 export const CMMLU_5SHOT_MEDIAN_CHARS = 446;
 
