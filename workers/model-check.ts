@@ -57,7 +57,7 @@ async function onnxBody(inputs: CheckInputs): Promise<ReadableStream<Uint8Array>
 }
 
 /** The template's text before and after a user turn, and whether Jiangu's render turns thinking off. */
-function chatTemplateFacts(tokenizer: PreTrainedTokenizer): ModelCheckFacts['chatTemplate'] {
+export function chatTemplateFacts(tokenizer: PreTrainedTokenizer): ModelCheckFacts['chatTemplate'] {
   const source = (tokenizer as unknown as { chat_template?: unknown }).chat_template;
   if (source === null || source === undefined) return null;
   // A placeholder no template alters, so the text around it is the template's own.
