@@ -38,6 +38,7 @@ import { modelContextOf } from '../src/lib/core/protocols/context-limit.ts';
 import { JianguError } from '../src/lib/core/notices/index.ts';
 import { decodingOptions } from '../src/lib/core/protocols/decoding.ts';
 import { resolveHubRevision } from './hub-revision.ts';
+import { checkLoadedModel } from './model-check.ts';
 
 declare const self: DedicatedWorkerGlobalScope;
 
@@ -220,6 +221,11 @@ async function load(id: number, params: LoadParams): Promise<LoadResult> {
     const maxLogitsBytes = params.maxLogitsBytes ?? 64 * 1024 * 1024;
     const maxLogitsRows = prefillRowsFor(params.dtype, maxLogitsBytes, vocab_size);
     info.prefillRows = info.inputNames.includes('num_logits_to_keep') ? null : maxLogitsRows;
+    // Read after the load, so a hub model's file is in Cache Storage and never downloaded twice.
+    info.modelCheck = await checkLoadedModel({
+      tokenizer, config: config as unknown as Record<string, unknown>, folderUrl, onnxFile, onSite, cacheName: env.cacheKey, dtype: params.dtype,
+      backendInfo: info.backendInfo, inputNames: info.inputNames, externalData: externalData ?? null, prefillRows: info.prefillRows, positions: info.context?.tokens ?? null,
+    });
     stats.largestLogitsBytes = 0;
     watchLogits(model);
     loaded = { model, tokenizer, context, info, prefixCache: null, mergeChecks: new Map(), maxLogitsRows };

@@ -8,6 +8,7 @@ import type { McProtocolId } from '../core/protocols/mc-protocols.ts';
 import type { Notice } from '../core/notices/index.ts';
 import type { ModelContext } from '../core/protocols/context-limit.ts';
 import type { DecodingOptions } from '../core/protocols/decoding.ts';
+import type { ModelCheck } from '../core/models/model-check.ts';
 
 export * from '../core/models/model-types.ts';
 
@@ -43,6 +44,8 @@ export interface LoadResult {
    * on a memory setting; null when the graph keeps only the last logits row (one pass).
    */
   prefillRows?: number | null;
+  /** What Jiangu found in the model and what a 5-shot CMMLU prompt needs on it (see model-check.ts). */
+  modelCheck?: ModelCheck;
 }
 
 /** External data of the loaded ONNX file: declared in config.json, or found on the host by the worker. */

@@ -31,7 +31,7 @@ export async function listRuns(db: JianguDatabase): Promise<RunRecord[]> {
 export async function updateRun<R extends RunRecord = RunRecord>(
   db: JianguDatabase,
   id: string,
-  patch: Partial<Pick<McRunRecord, 'status' | 'environment' | 'contextLimit' | 'check' | 'letterTokens' | 'warnings' | 'error' | 'decodingOptions'>>,
+  patch: Partial<Pick<McRunRecord, 'status' | 'environment' | 'contextLimit' | 'check' | 'letterTokens' | 'warnings' | 'error' | 'decodingOptions' | 'modelCheck'>>,
 ): Promise<R> {
   const tx = db.transaction('runs', 'readwrite');
   const run = await tx.store.get(id);

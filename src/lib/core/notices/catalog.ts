@@ -8,6 +8,7 @@ import { linkNotices } from './catalog-link.ts';
 import { dataNotices } from './catalog-data.ts';
 import { uxNotices } from './catalog-ux.ts';
 import { importNotices } from './catalog-import.ts';
+import { checkNotices } from './catalog-check.ts';
 import type { Notice, NoticeText, NoticeTexts } from './notice.ts';
 
 export const catalog = {
@@ -18,6 +19,7 @@ export const catalog = {
   ...dataNotices,
   ...uxNotices,
   ...importNotices,
+  ...checkNotices,
 } satisfies NoticeTexts;
 
 export type NoticeCode = keyof typeof catalog;

@@ -9,6 +9,7 @@ import { runSummary, summaryMismatches } from '../metrics/run-summary.ts';
 import type { Backend, BackendChoice, Dtype, ModelSource } from '../models/model-types.ts';
 import { protocolForDataset, type McProtocolId } from '../protocols/mc-protocols.ts';
 import { FIXED_DECODING, type DecodingOptions } from '../protocols/decoding.ts';
+import { modelCheckOf } from '../models/model-check.ts';
 import { notice, type Notice } from '../notices/index.ts';
 import {
   FieldReader,
@@ -424,7 +425,7 @@ function genResult(r: FieldReader, value: unknown, path: string, facts: RunFacts
 export function readJianguRun(root: Obj, fileName: string, importedAt: string): ImportedRun {
   const r = new FieldReader();
   r.object(root, 'file', ['format', 'formatVersion', 'run', 'results'], ['summary']);
-  const runObj = r.object(root.run, 'run', ['id', 'createdAt', 'updatedAt', 'datasetId', 'status', 'config', 'warnings'], ['environment', 'check', 'letterTokens', 'error', 'origin', 'contextLimit', 'decodingOptions']);
+  const runObj = r.object(root.run, 'run', ['id', 'createdAt', 'updatedAt', 'datasetId', 'status', 'config', 'warnings'], ['environment', 'check', 'letterTokens', 'error', 'origin', 'contextLimit', 'decodingOptions', 'modelCheck']);
   const kind = oneOf(anyObject(runObj.config, 'run.config').kind, 'run.config.kind', { 'multiple-choice': true, generation: true });
   const previous = runObj.origin === undefined ? null : earlierOrigin(r, runObj.origin, 'run.origin');
   const config = kind === 'multiple-choice' ? mcConfig(r, runObj.config, previous !== null) : genConfig(r, runObj.config, previous !== null);
@@ -445,6 +446,8 @@ export function readJianguRun(root: Obj, fileName: string, importedAt: string): 
     ...(runObj.error === undefined ? {} : { error: storedWarning(runObj.error, 'run.error', SHORT * 20) }),
     ...(runObj.contextLimit === undefined ? {} : { contextLimit: contextLimit(r, runObj.contextLimit, 'run.contextLimit') }),
     ...(runObj.decodingOptions === undefined ? {} : { decodingOptions: decodingOptionsOf(r, runObj.decodingOptions, 'run.decodingOptions') }),
+    // Descriptive only: a check this version cannot read is dropped, never a reason to refuse the file.
+    ...(modelCheckOf(runObj.modelCheck) ? { modelCheck: modelCheckOf(runObj.modelCheck) } : {}),
   };
 
   if (!Array.isArray(root.results)) fail('results', { expected: 'list' }, root.results);

@@ -7,6 +7,7 @@ import type { BackendChoice, BackendInfo, Dtype, ModelSource, ResolvedRevision }
 import type { Notice } from '../notices/index.ts';
 import type { ThinkingMode } from '../protocols/chat-template.ts';
 import type { DecodingOptions } from '../protocols/decoding.ts';
+import type { ModelCheck } from '../models/model-check.ts';
 
 /**
  * A warning or error as stored: a Notice (code and parameters, worded by the page), or a plain
@@ -167,6 +168,8 @@ interface RunRecordBase {
   origin?: RunOrigin;
   /** The generate() options the worker used (recorded at the first generation; absent before any, and in older records). */
   decodingOptions?: DecodingOptions;
+  /** What Jiangu found in the run's model when it was loaded (absent in older records). */
+  modelCheck?: ModelCheck;
 }
 
 export interface GenRunRecord extends RunRecordBase {
@@ -215,6 +218,8 @@ export interface McRunRecord {
   origin?: RunOrigin;
   /** The generate() options the worker used (recorded at the first generation; absent before any, and in older records). */
   decodingOptions?: DecodingOptions;
+  /** What Jiangu found in the run's model when it was loaded (absent in older records). */
+  modelCheck?: ModelCheck;
 }
 
 /** One item's outcome, written as soon as it is scored. */
