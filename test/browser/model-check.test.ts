@@ -103,6 +103,25 @@ describe('the model check in the playground (WASM)', () => {
     await page.getByTestId('lang-en').click();
   });
 
+  it('jiangu-tiny-gqa: GroupQueryAttention with SkipSimplifiedLayerNormalization, as the model builder writes it; no position_ids', async () => {
+    const { page } = session.opened;
+    await loadInPlayground(page, 'jiangu-tiny-gqa');
+    const check = page.getByTestId('model-check');
+    expect(await check.getAttribute('data-attention')).toBe('GroupQueryAttention');
+    expect(await check.getAttribute('data-keeps-last-row')).toBe('false');
+    const summary = await text(page, 'model-check-summary');
+    expect(summary).toContain('GroupQueryAttention');
+    expect(summary).toContain('no num_logits_to_keep: prompts prefilled in chunks');
+    expect(summary).toContain('A–D are single tokens after 答案是：');
+    expect(await warningCodes(page)).toEqual(['check.chunked-prefill']);
+    await page.getByTestId('model-check-details').locator('summary').click();
+    const inputs = await text(page, 'model-check-inputs');
+    expect(inputs).toContain('attention_mask int64 [batch_size, total_sequence_length]');
+    expect(inputs).not.toContain('position_ids');
+    expect(await text(page, 'model-check-attention')).toContain('GroupQueryAttention');
+    await page.screenshot({ path: join(shots, 'model-check-gqa-en.png'), fullPage: true });
+  });
+
   it.skipIf(!storiesPresent)('stories260k: keeps the last row, byte fallback makes about 3 tokens a character, and the check says what that means', async () => {
     const { page } = session.opened;
     await loadInPlayground(page, 'stories260k');
