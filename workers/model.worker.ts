@@ -52,20 +52,35 @@ env.localModelPath = new URL('models/', base).pathname;
 
 // Counts the GPU buffers ORT creates and destroys. ORT pools buffers, so a steady workload stops
 // creating new ones; a request that leaks its GPU outputs keeps creating them. Tests read this.
-const stats: WorkerStats = { gpuBuffersCreated: 0, gpuBuffersDestroyed: 0, largestLogitsBytes: 0 };
+const stats: WorkerStats = { gpuBuffersCreated: 0, gpuBuffersDestroyed: 0, largestLogitsBytes: 0, gpuBufferBytes: 0, peakGpuBufferBytes: 0 };
 if (typeof GPUDevice !== 'undefined') {
   const create = GPUDevice.prototype.createBuffer;
   GPUDevice.prototype.createBuffer = function (this: GPUDevice, descriptor: GPUBufferDescriptor) {
     stats.gpuBuffersCreated++;
     const buffer = create.call(this, descriptor);
+    stats.gpuBufferBytes += descriptor.size;
+    stats.peakGpuBufferBytes = Math.max(stats.peakGpuBufferBytes, stats.gpuBufferBytes);
     const destroy = buffer.destroy.bind(buffer);
+    let alive = true;
     buffer.destroy = () => {
       stats.gpuBuffersDestroyed++;
+      if (alive) stats.gpuBufferBytes -= descriptor.size;
+      alive = false;
       destroy();
     };
     return buffer;
   };
 }
+
+// ORT's wasm Memory (created in JS by its threaded build, or exported by an instance) only grows, so
+// its size now is its peak; the memory bench reads it through stats.
+const wasmMemories: WebAssembly.Memory[] = [];
+WebAssembly.Memory = class extends WebAssembly.Memory {
+  constructor(descriptor: WebAssembly.MemoryDescriptor) {
+    super(descriptor);
+    wasmMemories.push(this);
+  }
+};
 
 let loaded: Loaded | null = null;
 
@@ -214,6 +229,7 @@ async function load(id: number, params: LoadParams): Promise<LoadResult> {
     const maxLogitsRows = prefillRowsFor(params.dtype, maxLogitsBytes, vocab_size);
     info.prefillRows = info.inputNames.includes('num_logits_to_keep') ? null : maxLogitsRows;
     stats.largestLogitsBytes = 0;
+    stats.peakGpuBufferBytes = stats.gpuBufferBytes;
     watchLogits(model);
     loaded = { model, tokenizer, context, info, prefixCache: null, mergeChecks: new Map(), maxLogitsRows };
     return info;
@@ -352,7 +368,7 @@ const handlers: { [K in RequestKind]: (id: number, params: RequestMap[K]['params
     };
   },
   unload: async () => ({ unloaded: await unload() }),
-  stats: async () => ({ ...stats }),
+  stats: async () => ({ ...stats, wasmMemoryBytes: wasmMemories.reduce((sum, m) => sum + m.buffer.byteLength, 0) }),
 };
 
 const queue: WorkerRequest[] = [];
