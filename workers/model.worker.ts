@@ -72,8 +72,8 @@ if (typeof GPUDevice !== 'undefined') {
   };
 }
 
-// ORT's wasm Memory (created in JS by its threaded build, or exported by an instance) only grows, so
-// its size now is its peak; the memory bench reads it through stats.
+// ORT's threaded wasm build creates its Memory in JS (new WebAssembly.Memory), so this subclass sees
+// it. A wasm Memory only grows: its size now is its peak so far. The memory bench reads it via stats.
 const wasmMemories: WebAssembly.Memory[] = [];
 WebAssembly.Memory = class extends WebAssembly.Memory {
   constructor(descriptor: WebAssembly.MemoryDescriptor) {

@@ -166,7 +166,7 @@ export interface WorkerStats {
   /** Bytes of the GPU buffers alive now, and the most alive at once since the model loaded. */
   gpuBufferBytes: number;
   peakGpuBufferBytes: number;
-  /** Bytes of the wasm Memories created in the worker (ORT's): they only grow, so this is their peak. */
+  /** Bytes of the wasm Memories created in the worker (ORT's): they only grow, so this is their peak so far. */
   wasmMemoryBytes?: number;
 }
 
