@@ -53,20 +53,35 @@ env.localModelPath = new URL('models/', base).pathname;
 
 // Counts the GPU buffers ORT creates and destroys. ORT pools buffers, so a steady workload stops
 // creating new ones; a request that leaks its GPU outputs keeps creating them. Tests read this.
-const stats: WorkerStats = { gpuBuffersCreated: 0, gpuBuffersDestroyed: 0, largestLogitsBytes: 0 };
+const stats: WorkerStats = { gpuBuffersCreated: 0, gpuBuffersDestroyed: 0, largestLogitsBytes: 0, gpuBufferBytes: 0, peakGpuBufferBytes: 0 };
 if (typeof GPUDevice !== 'undefined') {
   const create = GPUDevice.prototype.createBuffer;
   GPUDevice.prototype.createBuffer = function (this: GPUDevice, descriptor: GPUBufferDescriptor) {
     stats.gpuBuffersCreated++;
     const buffer = create.call(this, descriptor);
+    stats.gpuBufferBytes += descriptor.size;
+    stats.peakGpuBufferBytes = Math.max(stats.peakGpuBufferBytes, stats.gpuBufferBytes);
     const destroy = buffer.destroy.bind(buffer);
+    let alive = true;
     buffer.destroy = () => {
       stats.gpuBuffersDestroyed++;
+      if (alive) stats.gpuBufferBytes -= descriptor.size;
+      alive = false;
       destroy();
     };
     return buffer;
   };
 }
+
+// ORT's threaded wasm build creates its Memory in JS (new WebAssembly.Memory), so this subclass sees
+// it. A wasm Memory only grows: its size now is its peak so far. The memory bench reads it via stats.
+const wasmMemories: WebAssembly.Memory[] = [];
+WebAssembly.Memory = class extends WebAssembly.Memory {
+  constructor(descriptor: WebAssembly.MemoryDescriptor) {
+    super(descriptor);
+    wasmMemories.push(this);
+  }
+};
 
 let loaded: Loaded | null = null;
 
@@ -227,6 +242,7 @@ async function load(id: number, params: LoadParams): Promise<LoadResult> {
       backendInfo: info.backendInfo, inputNames: info.inputNames, externalData: externalData ?? null, prefillRows: info.prefillRows, positions: info.context?.tokens ?? null,
     });
     stats.largestLogitsBytes = 0;
+    stats.peakGpuBufferBytes = stats.gpuBufferBytes;
     watchLogits(model);
     loaded = { model, tokenizer, context, info, prefixCache: null, mergeChecks: new Map(), maxLogitsRows };
     return info;
@@ -365,7 +381,7 @@ const handlers: { [K in RequestKind]: (id: number, params: RequestMap[K]['params
     };
   },
   unload: async () => ({ unloaded: await unload() }),
-  stats: async () => ({ ...stats }),
+  stats: async () => ({ ...stats, wasmMemoryBytes: wasmMemories.reduce((sum, m) => sum + m.buffer.byteLength, 0) }),
 };
 
 const queue: WorkerRequest[] = [];

@@ -166,6 +166,11 @@ export interface WorkerStats {
   gpuBuffersDestroyed: number;
   /** Bytes of the largest logits tensor a forward pass returned since the model loaded (0 when none). */
   largestLogitsBytes: number;
+  /** Bytes of the GPU buffers alive now, and the most alive at once since the model loaded. */
+  gpuBufferBytes: number;
+  peakGpuBufferBytes: number;
+  /** Bytes of the wasm Memories created in the worker (ORT's): they only grow, so this is their peak so far. */
+  wasmMemoryBytes?: number;
 }
 
 /** Multiple choice by generation: the item's prompt built as for scoring, then a greedy answer. */
