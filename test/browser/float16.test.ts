@@ -19,16 +19,8 @@ import { encodeModel } from '../../scripts/fixtures/onnx-proto.ts';
 import { projectRoot } from '../../scripts/site-routes.ts';
 import { NO_FLOAT16_KERNEL, PROBES, probeModel } from '../unit/fixtures/float16-probes.ts';
 import { harnessReady, useBrowserSession } from './session.ts';
+import { letterIds, LETTERS, PREFIX, PROMPTS, SUFFIXES } from './tiny-prompts.ts';
 
-const LETTERS = ['A', 'B', 'C', 'D'];
-const letterIds = LETTERS.map((l) => encodeFixture(l)[0]);
-const PROMPTS = [
-  '子曰',
-  '以下是关于古汉语的单项选择题，请直接给出正确答案的选项。\n\n题目：学而时习之，不亦说乎？\nA. 说话\nB. 喜悦\nC. 解说\nD. 劝说\n答案是：',
-  '子曰：温故而知新，可以为师矣。有朋自远方来，不亦乐乎？人不知而不愠，不亦君子乎？答案是：',
-];
-const PREFIX = '以下是关于古汉语的单项选择题，请直接给出正确答案的选项。\n\n题目：有朋自远方来\nA. 天\nB. 地\nC. 人\nD. 之\n答案是：C\n\n';
-const SUFFIXES = ['题目：学而时习之\nA. 学\nB. 习\nC. 时\nD. 之\n答案是：', '题目：温故而知新\nA. 温\nB. 故\nC. 知\nD. 新\n答案是：'];
 const GEN_PROMPTS = ['子曰', '学而时习之，', '有朋自远方来，不亦'];
 const GEN_TOKENS = 12;
 const EOS = 2;

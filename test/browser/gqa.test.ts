@@ -16,15 +16,8 @@ import type { McItemResult, McRunRecord } from '../../src/lib/core/record/run.ts
 import type { GenerateResult, ScoreResult } from '../../src/lib/engine/messages.ts';
 import { readStoredRun, startFixtureRun, storeSampleAndAclue, waitForStatus } from './runs.ts';
 import { harnessReady, useBrowserSession } from './session.ts';
+import { letterIds, LETTERS, PREFIX, PROMPTS, SUFFIXES } from './tiny-prompts.ts';
 
-const LETTERS = ['A', 'B', 'C', 'D'];
-const PROMPTS = [
-  '子曰',
-  '以下是关于古汉语的单项选择题，请直接给出正确答案的选项。\n\n题目：学而时习之，不亦说乎？\nA. 说话\nB. 喜悦\nC. 解说\nD. 劝说\n答案是：',
-  '子曰：温故而知新，可以为师矣。有朋自远方来，不亦乐乎？人不知而不愠，不亦君子乎？答案是：',
-];
-const PREFIX = '以下是关于古汉语的单项选择题，请直接给出正确答案的选项。\n\n题目：有朋自远方来\nA. 天\nB. 地\nC. 人\nD. 之\n答案是：C\n\n';
-const SUFFIXES = ['题目：学而时习之\nA. 学\nB. 习\nC. 时\nD. 之\n答案是：', '题目：温故而知新\nA. 温\nB. 故\nC. 知\nD. 新\n答案是：'];
 const GENERATE_PROMPT = '子曰：学而时习之';
 const NEW_TOKENS = 12;
 /** Rows per forward pass (fp32): small, so every prompt is prefilled in chunks. */
@@ -33,7 +26,6 @@ const GQA = 'jiangu-tiny-gqa';
 
 const reference = loadReferenceModel('jiangu-tiny', 'fp32');
 const vocab = reference.vocabSize;
-const letterIds = LETTERS.map((l) => encodeFixture(l)[0]);
 
 interface ModelRun {
   inputNames: string[];
@@ -41,6 +33,35 @@ interface ModelRun {
   prefixed: ScoreResult[];
   generated: GenerateResult;
   ms: number;
+}
+
+interface Load {
+  name: string;
+  dtype: 'fp32' | 'q8' | 'q4';
+  maxLogitsBytes: number;
+}
+
+/** Per load, in a fresh worker: the letter scores of PROMPTS, then of PREFIX + each suffix with prefix reuse. */
+function scoreEach(page: Page, backend: 'wasm' | 'webgpu', loads: readonly Load[]): Promise<ScoreResult[][]> {
+  return page.evaluate(
+    async ({ loads, backend, prompts, prefix, suffixes, letters }) => {
+      const out: ScoreResult[][] = [];
+      for (const { name, dtype, maxLogitsBytes } of loads) {
+        const client = new window.jiangu.ModelClient();
+        try {
+          await client.load({ source: { kind: 'site', name }, dtype, backend, maxLogitsBytes });
+          const scores = [];
+          for (const prompt of prompts) scores.push(await client.score({ prompt, candidates: letters }));
+          for (const s of suffixes) scores.push(await client.score({ prompt: prefix + s, prefix, candidates: letters }));
+          out.push(scores);
+        } finally {
+          client.terminate();
+        }
+      }
+      return out;
+    },
+    { loads, backend, prompts: PROMPTS, prefix: PREFIX, suffixes: SUFFIXES, letters: LETTERS },
+  );
 }
 
 for (const backend of ['wasm', 'webgpu'] as const) {
@@ -112,27 +133,10 @@ for (const backend of ['wasm', 'webgpu'] as const) {
 
     it('q4: jiangu-tiny’s q4 letter log-probabilities (1e-4), chunked, with prefix reuse', async () => {
       const page = session.opened.page;
-      const runs = await inPage(page, () =>
-        page.evaluate(
-          async ({ names, backend, prompts, prefix, suffixes, letters, maxLogitsBytes }) => {
-            const out: ScoreResult[][] = [];
-            for (const name of names) {
-              const client = new window.jiangu.ModelClient();
-              try {
-                await client.load({ source: { kind: 'site', name }, dtype: 'q4', backend, maxLogitsBytes });
-                const scores = [];
-                for (const prompt of prompts) scores.push(await client.score({ prompt, candidates: letters }));
-                for (const s of suffixes) scores.push(await client.score({ prompt: prefix + s, prefix, candidates: letters }));
-                out.push(scores);
-              } finally {
-                client.terminate();
-              }
-            }
-            return out;
-          },
-          { names: ['jiangu-tiny', GQA], backend, prompts: PROMPTS, prefix: PREFIX, suffixes: SUFFIXES, letters: LETTERS, maxLogitsBytes: ROWS * vocab * 4 },
-        ),
-      );
+      const runs = await inPage(page, () => scoreEach(page, backend, [
+        { name: 'jiangu-tiny', dtype: 'q4', maxLogitsBytes: ROWS * vocab * 4 },
+        { name: GQA, dtype: 'q4', maxLogitsBytes: ROWS * vocab * 4 },
+      ]));
       const [tiny, gqa] = runs;
       const q4Reference = loadReferenceModel('jiangu-tiny', 'q4');
       let worst = 0;
@@ -151,27 +155,7 @@ for (const backend of ['wasm', 'webgpu'] as const) {
     it('q8: the same scores whatever the memory setting', async () => {
       const page = session.opened.page;
       const settings = [ROWS * vocab * 4, 64 * 1024 * 1024];
-      const runs = await inPage(page, () =>
-        page.evaluate(
-          async ({ name, backend, prompts, prefix, suffixes, letters, settings }) => {
-            const out: ScoreResult[][] = [];
-            for (const maxLogitsBytes of settings) {
-              const client = new window.jiangu.ModelClient();
-              try {
-                await client.load({ source: { kind: 'site', name }, dtype: 'q8', backend, maxLogitsBytes });
-                const scores = [];
-                for (const prompt of prompts) scores.push(await client.score({ prompt, candidates: letters }));
-                for (const s of suffixes) scores.push(await client.score({ prompt: prefix + s, prefix, candidates: letters }));
-                out.push(scores);
-              } finally {
-                client.terminate();
-              }
-            }
-            return out;
-          },
-          { name: GQA, backend, prompts: PROMPTS, prefix: PREFIX, suffixes: SUFFIXES, letters: LETTERS, settings },
-        ),
-      );
+      const runs = await inPage(page, () => scoreEach(page, backend, settings.map((maxLogitsBytes) => ({ name: GQA, dtype: 'q8' as const, maxLogitsBytes }))));
       const [small, large] = runs;
       expect(small.map((s) => s.candidates.map((c) => c.logProb))).toEqual(large.map((s) => s.candidates.map((c) => c.logProb)));
       // q8 is still the same model: within a quantization step of fp32's reference.

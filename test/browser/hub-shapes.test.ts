@@ -17,15 +17,8 @@ import type { McItemResult, McRunRecord } from '../../src/lib/core/record/run.ts
 import type { ExternalDataInfo, ScoreResult } from '../../src/lib/engine/messages.ts';
 import { readStoredRun, startFixtureRun, storeSampleAndAclue, waitForStatus } from './runs.ts';
 import { harnessReady, useBrowserSession } from './session.ts';
+import { letterIds, LETTERS, PREFIX, PROMPTS, SUFFIXES } from './tiny-prompts.ts';
 
-const LETTERS = ['A', 'B', 'C', 'D'];
-const PROMPTS = [
-  '子曰',
-  '以下是关于古汉语的单项选择题，请直接给出正确答案的选项。\n\n题目：学而时习之，不亦说乎？\nA. 说话\nB. 喜悦\nC. 解说\nD. 劝说\n答案是：',
-  '子曰：温故而知新，可以为师矣。有朋自远方来，不亦乐乎？人不知而不愠，不亦君子乎？答案是：',
-];
-const PREFIX = '以下是关于古汉语的单项选择题，请直接给出正确答案的选项。\n\n题目：有朋自远方来\nA. 天\nB. 地\nC. 人\nD. 之\n答案是：C\n\n';
-const SUFFIXES = ['题目：学而时习之\nA. 学\nB. 习\nC. 时\nD. 之\n答案是：', '题目：温故而知新\nA. 温\nB. 故\nC. 知\nD. 新\n答案是：'];
 const HUB_SHAPED = ['jiangu-tiny-nokeep', 'jiangu-tiny-external', 'jiangu-tiny-external-noflag'] as const;
 /** Rows per forward pass for graphs without num_logits_to_keep: small, so every prompt is chunked. */
 const ROWS = 8;
@@ -53,7 +46,6 @@ interface ModelRun {
 }
 
 const vocab = loadReferenceModel('jiangu-tiny', 'fp32').vocabSize;
-const letterIds = LETTERS.map((l) => encodeFixture(l)[0]);
 
 for (const backend of ['wasm', 'webgpu'] as const) {
   describe(`hub-shaped fixtures on ${backend}`, () => {

