@@ -35,7 +35,7 @@ import { guardSessionCreation } from './session-guard.ts';
 import { applyChatTemplate, encode, idsTensor, onesTensor, prefillRowsFor, RequestError, type Loaded } from './loaded-model.ts';
 import { buildItemPrompt, prefill, refuseOverLimit, score, scoreItem } from './scoring.ts';
 import { modelContextOf } from '../src/lib/core/protocols/context-limit.ts';
-import { JianguError } from '../src/lib/core/notices/index.ts';
+import { JianguError, notice, renderNotice, type Notice } from '../src/lib/core/notices/index.ts';
 import { decodingOptions } from '../src/lib/core/protocols/decoding.ts';
 import { resolveHubRevision } from './hub-revision.ts';
 import { checkLoadedModel } from './model-check.ts';
@@ -128,25 +128,27 @@ async function chooseBackend(params: LoadParams): Promise<BackendInfo> {
   const common = { wasmThreads: Number(ortWasm.numThreads ?? 1), crossOriginIsolated: self.crossOriginIsolated };
   if (params.backend === 'wasm') return { backend: 'wasm', ...common };
   let adapter: AdapterSummary | null = null;
-  let reason = 'this browser has no WebGPU (navigator.gpu is missing)';
+  let why = notice('model.fallback-no-webgpu');
   try {
     adapter = await describeAdapter();
-    if (!adapter && 'gpu' in navigator) reason = 'WebGPU gave no adapter';
+    if (!adapter && 'gpu' in navigator) why = notice('model.fallback-no-adapter');
   } catch (error) {
-    reason = `WebGPU failed: ${String(error)}`;
+    why = notice('model.fallback-webgpu-failed', { detail: String(error) });
   }
+  // The record keeps the English; the page words the notice in its language.
+  const fallback = (n: Notice): BackendInfo => ({ backend: 'wasm', fallbackReason: renderNotice(n, 'en'), fallbackNotice: n, ...common });
   // float16 weights need shader-f16 on WebGPU (SwiftShader has none); transformers.js checks it for
   // fp16 only, and q4f16 would fail later inside ORT, so both are decided here.
   const needsF16 = params.dtype === 'fp16' || params.dtype === 'q4f16';
   if (adapter && needsF16 && !adapter.shaderF16) {
     if (params.backend === 'webgpu') throw new RequestError(modelError('unsupported-dtype', 'model.no-shader-f16', [{ dtype: params.dtype }]));
-    return { backend: 'wasm', fallbackReason: `this GPU has no shader-f16, which ${params.dtype} needs on WebGPU`, ...common };
+    return fallback(notice('model.fallback-no-shader-f16', { dtype: params.dtype }));
   }
   if (adapter) return { backend: 'webgpu', adapter, ...common };
   if (params.backend === 'webgpu') {
-    throw new RequestError(modelError('webgpu-unavailable', 'model.webgpu-requested', [{ reason }]));
+    throw new RequestError(modelError('webgpu-unavailable', 'model.webgpu-requested', [{ reason: renderNotice(why, 'en') }]));
   }
-  return { backend: 'wasm', fallbackReason: reason, ...common };
+  return fallback(why);
 }
 
 // ---- load -----------------------------------------------------------------------------------

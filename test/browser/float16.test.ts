@@ -169,6 +169,10 @@ describe('float16 fixtures on WebGPU without shader-f16 (SwiftShader)', () => {
       expect(await page.getByTestId('backend-used').textContent()).toBe('WASM');
       expect(await page.getByTestId('adapter').count()).toBe(0);
       expect(await page.getByTestId('fallback-reason').textContent()).toBe(`this GPU has no shader-f16, which ${half} needs on WebGPU`);
+      // The reason is a notice: a language switch rewords it.
+      await page.getByTestId('lang-zh').click();
+      expect(await page.getByTestId('fallback-reason').textContent()).toBe(`这块 GPU 没有 shader-f16 功能，而 ${half} 在 WebGPU 上需要它`);
+      await page.getByTestId('lang-en').click();
       await page.getByTestId('score').click();
       await page.getByTestId('letter-bars').waitFor();
       const prompt = (await page.getByTestId('prompt').textContent()) ?? '';

@@ -85,9 +85,10 @@ describe('the memory a 5-shot CMMLU prompt needs', () => {
     // 2 × 28 layers × 8 heads × 128 × 500 tokens × 2 bytes (float16) = 57,344,000
     expect(check.memory.kvCacheBytes).toBe(57_344_000);
     expect(check.memory).toMatchObject({ layers: 28, kvHeads: 8, headDim: 128, kvBytesPerValue: 2, tokens: 500 });
-    // 110 rows × 151,936 × 4 bytes = 66,851,840; ceil(500 / 110) = 5 passes
+    // 110 rows × 151,936 × 2 bytes (the graph returns float16 logits) = 33,425,920; ceil(500 / 110) = 5 passes
     expect(check.memory.rowsPerPass).toBe(110);
-    expect(check.memory.logitsBlockBytes).toBe(66_851_840);
+    expect(check.memory.logitsBytesPerValue).toBe(2);
+    expect(check.memory.logitsBlockBytes).toBe(33_425_920);
     expect(check.memory.passes).toBe(5);
     expect(check.memory.weightsBytes).toBe(300_000_123);
     expect(check).toMatchObject({ keepsLastRow: false, attention: 'GroupQueryAttention', kvDtype: 'float16', logitsDtype: 'float16' });
@@ -109,10 +110,10 @@ describe('the memory a 5-shot CMMLU prompt needs', () => {
 
   it('a prompt shorter than a chunk is one pass of its own rows; q8 keeps its fixed 32 rows', () => {
     const short = buildModelCheck(facts({ prompt: { chars: 446, tokens: 60 } }));
-    expect(short.memory).toMatchObject({ rowsPerPass: 60, passes: 1, logitsBlockBytes: 60 * 151_936 * 4 });
+    expect(short.memory).toMatchObject({ rowsPerPass: 60, passes: 1, logitsBlockBytes: 60 * 151_936 * 2 });
     // The warning names the worker's chunk, not this prompt's length.
-    expect(short.warnings[0]).toEqual({ code: 'check.chunked-prefill', params: { rows: 110, passes: 1, tokens: 60, blockBytes: 60 * 151_936 * 4 } });
-    expect(buildModelCheck(facts({ prefillRows: 32 })).memory).toMatchObject({ rowsPerPass: 32, passes: 16, logitsBlockBytes: 32 * 151_936 * 4 });
+    expect(short.warnings[0]).toEqual({ code: 'check.chunked-prefill', params: { rows: 110, passes: 1, tokens: 60, blockBytes: 60 * 151_936 * 2 } });
+    expect(buildModelCheck(facts({ prefillRows: 32 })).memory).toMatchObject({ rowsPerPass: 32, passes: 16, logitsBlockBytes: 32 * 151_936 * 2 });
   });
 
   it('without a scan: config.json gives the shapes (head_dim from hidden_size / heads), and the check says it could not read the file', () => {
@@ -130,9 +131,9 @@ describe('the memory a 5-shot CMMLU prompt needs', () => {
 describe('warnings', () => {
   it('no num_logits_to_keep: chunked prefill, with its rows, passes and block', () => {
     const [w] = buildModelCheck(facts()).warnings;
-    expect(w).toEqual({ code: 'check.chunked-prefill', params: { rows: 110, passes: 5, tokens: 500, blockBytes: 66_851_840 } });
+    expect(w).toEqual({ code: 'check.chunked-prefill', params: { rows: 110, passes: 5, tokens: 500, blockBytes: 33_425_920 } });
     expect(renderNotice(w, 'en')).toContain('chunks of at most 110 tokens');
-    expect(renderNotice(w, 'en')).toContain('63.8 MB');
+    expect(renderNotice(w, 'en')).toContain('31.9 MB');
     expect(renderNotice(w, 'zh')).toContain('每块最多 110 个词元');
   });
 

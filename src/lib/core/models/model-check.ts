@@ -103,7 +103,9 @@ export interface ModelCheckMemory {
   rowsPerPass: number;
   passes: number;
   vocab: number | null;
-  /** rowsPerPass × vocab × 4 bytes (float16 logits are converted to float32 before use). */
+  /** Bytes of one logit as the graph returns it (2 for float16; only the last row is then converted to float32). */
+  logitsBytesPerValue: number;
+  /** rowsPerPass × vocab × logitsBytesPerValue: the largest tensor one forward pass returns. */
   logitsBlockBytes: number | null;
 }
 
@@ -181,7 +183,8 @@ function memoryOf(facts: ModelCheckFacts, keepsLastRow: boolean, pastKey: OnnxVa
     rowsPerPass,
     passes,
     vocab,
-    logitsBlockBytes: vocab !== null ? rowsPerPass * vocab * 4 : null,
+    logitsBytesPerValue: bytesOf(logits?.elemType ?? null),
+    logitsBlockBytes: vocab !== null ? rowsPerPass * vocab * bytesOf(logits?.elemType ?? null) : null,
   };
 }
 
@@ -285,7 +288,7 @@ const isCheck = shape({
   chatTemplate: orNull(shape({ opening: isStr, closing: isStr, thinking: oneOf('off', 'none', 'not-off') })),
   memory: shape({
     tokens: isNum, weightsBytes: orNull(isNum), kvCacheBytes: orNull(isNum), layers: orNull(isNum), kvHeads: orNull(isNum), headDim: orNull(isNum),
-    kvBytesPerValue: isNum, rowsPerPass: isNum, passes: isNum, vocab: orNull(isNum), logitsBlockBytes: orNull(isNum),
+    kvBytesPerValue: isNum, rowsPerPass: isNum, passes: isNum, vocab: orNull(isNum), logitsBytesPerValue: isNum, logitsBlockBytes: orNull(isNum),
   }),
   warnings: listOf(shape({ code: isStr, params: (p) => typeof p === 'object' && p !== null })),
 });

@@ -1,4 +1,5 @@
 // What a model is and what it runs on: shared by the engine, the run record and the UI.
+import type { Notice } from '../notices/index.ts';
 
 /** Where the model actually runs. */
 export type Backend = 'webgpu' | 'wasm';
@@ -30,8 +31,10 @@ export interface BackendInfo {
   /** ORT's wasm thread count (also used for WASM parts of a WebGPU session). */
   wasmThreads: number;
   crossOriginIsolated: boolean;
-  /** Why `auto` fell back to WASM, when it did. */
+  /** Why `auto` fell back to WASM, when it did: in English, for the record. */
   fallbackReason?: string;
+  /** The same, as a notice the page words in its language (absent in older records). */
+  fallbackNotice?: Notice;
 }
 
 

@@ -36,6 +36,23 @@ export const modelNotices = {
     en: () => 'WebGPU is not available in this browser. Choose WASM (slower, works everywhere) or enable WebGPU.',
     zh: () => '此浏览器不能使用 WebGPU。请选择 WASM（较慢，但处处可用），或启用 WebGPU。',
   },
+  // Why Auto chose WASM (BackendInfo.fallbackNotice; fallbackReason keeps the English for the record).
+  'model.fallback-no-webgpu': {
+    en: () => 'this browser has no WebGPU (navigator.gpu is missing)',
+    zh: () => '此浏览器没有 WebGPU（缺少 navigator.gpu）',
+  },
+  'model.fallback-no-adapter': {
+    en: () => 'WebGPU gave no adapter',
+    zh: () => 'WebGPU 没有给出可用的显卡适配器',
+  },
+  'model.fallback-webgpu-failed': {
+    en: (p: { detail: string }) => `WebGPU failed: ${p.detail}`,
+    zh: (p: { detail: string }) => `WebGPU 出错：${p.detail}`,
+  },
+  'model.fallback-no-shader-f16': {
+    en: (p: { dtype: string }) => `this GPU has no shader-f16, which ${p.dtype} needs on WebGPU`,
+    zh: (p: { dtype: string }) => `这块 GPU 没有 shader-f16 功能，而 ${p.dtype} 在 WebGPU 上需要它`,
+  },
   'model.webgpu-requested': {
     en: (p: { reason: string }) => `WebGPU was requested but is not available here (${p.reason}). Choose WASM or Auto, or enable WebGPU in the browser.`,
     zh: (p: { reason: string }) => `选择了 WebGPU，但此处不可用（${p.reason}）。请选择 WASM 或“自动”，或在浏览器中启用 WebGPU。`,

@@ -168,7 +168,7 @@ function genConfig(r: FieldReader, value: unknown, lmEvalHash: boolean): GenRunC
 
 function environment(r: FieldReader, value: unknown, path: string): RunEnvironment {
   const o = r.object(value, path, ['backendInfo', 'modelInputNames', 'transformersVersion', 'ortVersion', 'userAgent'], ['resolvedRevision', 'prefillRows']);
-  const b = r.object(o.backendInfo, `${path}.backendInfo`, ['backend', 'wasmThreads', 'crossOriginIsolated'], ['adapter', 'fallbackReason']);
+  const b = r.object(o.backendInfo, `${path}.backendInfo`, ['backend', 'wasmThreads', 'crossOriginIsolated'], ['adapter', 'fallbackReason', 'fallbackNotice']);
   const backendInfo: RunEnvironment['backendInfo'] = {
     backend: oneOf(b.backend, `${path}.backendInfo.backend`, BACKENDS),
     wasmThreads: int(b.wasmThreads, `${path}.backendInfo.wasmThreads`, 0, 1024),
@@ -187,6 +187,7 @@ function environment(r: FieldReader, value: unknown, path: string): RunEnvironme
     };
   }
   if (b.fallbackReason !== undefined) backendInfo.fallbackReason = text(b.fallbackReason, `${path}.backendInfo.fallbackReason`, SHORT * 4);
+  if (b.fallbackNotice !== undefined) backendInfo.fallbackNotice = storedNotice(b.fallbackNotice, `${path}.backendInfo.fallbackNotice`);
   const env: RunEnvironment = {
     backendInfo,
     modelInputNames: list(o.modelInputNames, `${path}.modelInputNames`, 100, name),
@@ -314,8 +315,8 @@ function contextLimit(r: FieldReader, value: unknown, path: string): RunContextL
   };
 }
 
-/** Why an item could not run: a notice (results of versions that record failed items). */
-function failure(value: unknown, path: string): Notice {
+/** A stored notice: why an item could not run, why Auto chose WASM (records of versions that store them). */
+function storedNotice(value: unknown, path: string): Notice {
   const read = storedWarning(value, path, SHORT * 20);
   if (typeof read === 'string') fail(path, { expected: 'warning' }, value);
   return read;
@@ -333,7 +334,7 @@ function mcResult(r: FieldReader, value: unknown, path: string, facts: RunFacts,
   const o = r.object(value, path, MC_RESULT_KEYS, ['generated', 'failure']);
   const base = resultBase(r, o, path, facts);
   // An item that could not run has no scores and no prediction, only its reason.
-  const failed = o.failure === undefined ? null : failure(o.failure, `${path}.failure`);
+  const failed = o.failure === undefined ? null : storedNotice(o.failure, `${path}.failure`);
   const seen = new Set<string>();
   const letters = list(o.letters, `${path}.letters`, 4, (v, p) => {
     const letter = oneOf(v, p, LETTERS);
@@ -410,7 +411,7 @@ function genResult(r: FieldReader, value: unknown, path: string, facts: RunFacts
     references,
     ms: finite(o.ms, `${path}.ms`, 0),
     completedAt: isoDate(o.completedAt, `${path}.completedAt`),
-    ...(o.failure === undefined ? {} : { failure: failure(o.failure, `${path}.failure`) }),
+    ...(o.failure === undefined ? {} : { failure: storedNotice(o.failure, `${path}.failure`) }),
   };
 }
 
