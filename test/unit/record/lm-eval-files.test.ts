@@ -117,6 +117,16 @@ describe('a results file with its samples files', () => {
   });
 });
 
+describe('a dumped simple_evaluate dict under the results file\'s name', () => {
+  it('is read with the samples it holds', async () => {
+    const text = readFileSync(new URL('aclue-two-tasks.json', DIR), 'utf8');
+    const runs = await readLmEvalFiles([{ name: RESULTS, text }], NOW);
+    expect(runs).toHaveLength(1);
+    expect(runs[0].results).toHaveLength(6);
+    expect(runs[0].docs).toHaveLength(6);
+  });
+});
+
 describe('files that are not what the harness wrote', () => {
   const POETRY = `samples_aclue_poetry_appreciate_${DATE}.jsonl`;
 

@@ -508,7 +508,7 @@ function storedSummaryOf(facts: HarnessFacts, datasetId: DatasetId, tasks: Reado
  *
  * @throws FieldProblem for a file without samples, an unknown task, a malformed sample.
  */
-export async function readLmEvalResults(root: Obj, fileName: string, importedAt: string): Promise<ImportedRun> {
+export async function readLmEvalResults(root: Obj, fileName: string, importedAt: string): Promise<ImportedRun & { docs: SampleDoc[] }> {
   if (root.samples === undefined) {
     throw problem('import.results-without-samples');
   }

@@ -11,7 +11,7 @@
 // and each doc_hash is sha256 of json.dumps(doc, indent=2, ensure_ascii=False) (an edited doc).
 import { sha256Hex } from '../protocols/template-hash.ts';
 import { notice, type Notice } from '../notices/index.ts';
-import { NO_FACTS, buildRun, factsOf, readSamplesLines, type HarnessFacts, type HarnessTask, type Sample, type SampleDoc } from './import-lm-eval.ts';
+import { NO_FACTS, buildRun, factsOf, readLmEvalResults, readSamplesLines, type HarnessFacts, type HarnessTask, type Sample, type SampleDoc } from './import-lm-eval.ts';
 import { resolveHarnessTask } from './lm-eval-jiangu-tasks.ts';
 import { pythonJsonIndent2 } from './lm-eval-docs.ts';
 import { FieldProblem, RunImportError, parseJson, problem, refusal, type ImportedRun, type Obj } from './import-validate.ts';
@@ -91,6 +91,11 @@ export async function readLmEvalFiles(files: readonly HarnessFileText[], importe
   const used = new Set<SamplesFile>();
   const runs: HarnessRun[] = [];
   for (const r of results) {
+    // A dumped simple_evaluate dict saved under the CLI's name still holds its samples.
+    if (r.root.samples !== undefined) {
+      runs.push(await inFile(r.name, () => readLmEvalResults(r.root, r.name, importedAt)));
+      continue;
+    }
     const mine = samples.filter((s) => !used.has(s) && (s.dateId === r.dateId || (results.length === 1 && s.dateId === null)));
     mine.forEach((s) => used.add(s));
     runs.push(...(await readResultsRun(r.name, r.root, mine, importedAt)));
