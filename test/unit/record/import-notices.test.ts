@@ -166,6 +166,7 @@ const SAMPLES: { [C in ImportCode]: ParamsOf<C> } = {
   'import.lm-eval-jiangu': { fileName: 'results_2025-03-04T05-06-07.891011.json', protocolId: 'aclue', templateHash: '0123456789'.repeat(6) + '0123', app: '0.1.0' },
   'import.lm-eval-tasks-skipped': { skipped: ['cmmlu_agronomy'], more: 3 },
   'import.lm-eval-bfloat16': { dtype: 'bfloat16' },
+  'import.lm-eval-system-instruction': { text: '你是一位古汉语专家。' },
   'import.lm-eval-dtype-auto': { loaded: 'torch.float16', dtype: 'fp16' },
 };
 

@@ -70,6 +70,14 @@ describe('a results file with its samples files', () => {
     expect(again.run.config.kind === 'multiple-choice' && again.run.config.contextLimit).toBe(2048);
   });
 
+  it('a system instruction is said in a warning (the prompts are not the protocol alone)', async () => {
+    const files = edit(folder('cli-jiangu-aclue'), RESULTS, (t) => t.replace('"system_instruction": null', '"system_instruction": "你是一位古汉语专家。"'));
+    const [{ run }] = await readLmEvalFiles(files, NOW);
+    expect(codes(run.warnings)).toContain('import.lm-eval-system-instruction');
+    const [plain] = await readLmEvalFiles(folder('cli-jiangu-aclue'), NOW);
+    expect(codes(plain.run.warnings)).not.toContain('import.lm-eval-system-instruction');
+  });
+
   it('a --tasks cmmlu dump keeps cmmlu_ancient_chinese and names the subjects it skipped', async () => {
     const runs = await readLmEvalFiles(folder('cli-cmmlu-group'), NOW);
     expect(runs).toHaveLength(1);

@@ -448,6 +448,10 @@ const importWarnings = {
     zh: (p: { fileName: string; protocolId: string; templateHash: string; app: string }) =>
       `从 lm-evaluation-harness（${p.fileName}）导入，运行的是鉴古 ${p.app} 导出的任务：提示词、示例和打分的字母都是本站的 ${p.protocolId} 协议（模板哈希 ${p.templateHash.slice(0, 12)}…），与本站的评测按同一协议比较。`,
   },
+  'import.lm-eval-system-instruction': {
+    en: (p: { text: string }) => `The harness was given a system instruction (${q(p.text)}), so its prompts are not the protocol's alone; compare with that in mind.`,
+    zh: (p: { text: string }) => `lm-eval 运行时加了系统指令（${q(p.text)}），它的提示词不只是协议本身的；比较时请记住这一点。`,
+  },
   'import.lm-eval-tasks-skipped': {
     en: (p: { skipped: readonly string[]; more: number }) => `Tasks this site does not read were left out: ${enList(p.skipped)}${p.more ? ` and ${p.more} more` : ''}.`,
     zh: (p: { skipped: readonly string[]; more: number }) => `略去了本站不读的任务：${zhList(p.skipped)}${p.more ? `，另有 ${p.more} 个` : ''}。`,

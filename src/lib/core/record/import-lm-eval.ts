@@ -222,6 +222,8 @@ export interface HarnessFacts {
   /** What a results_*.json adds at its top level (tracker and tokenizer info); null in a dump by hand or a samples file. */
   modelName?: string | null;
   maxLength?: number | null;
+  /** --system_instruction: text the harness put before every prompt (as a system message with a chat template). */
+  systemInstruction?: string | null;
 }
 
 export const NO_FACTS: HarnessFacts = { config: null, nShot: null, versions: null, configs: null, results: null, date: null, lmEvalVersion: null, chatTemplate: false };
@@ -242,6 +244,7 @@ export function factsOf(root: Obj): HarnessFacts {
     modelName: typeof root.model_name === 'string' ? root.model_name : null,
     // add_tokenizer_info writes lm.max_length: the context the harness really truncated to.
     maxLength: typeof root.max_length === 'number' && Number.isInteger(root.max_length) && root.max_length > 0 ? root.max_length : null,
+    systemInstruction: typeof root.system_instruction === 'string' && root.system_instruction !== '' ? root.system_instruction : null,
   };
 }
 
@@ -378,6 +381,8 @@ export async function buildRun(
     ? [notice('import.lm-eval-jiangu', { fileName, protocolId: protocol.id, templateHash, app: jiangu.app })]
     : [notice('import.lm-eval-protocol', { fileName, protocolId: protocol.id, templateHash: LM_EVAL_TEMPLATE_HASH }), notice('import.lm-eval-data', { datasetId })];
   warnings.push(...extra);
+  // The recorded prompts hold it, but the protocol's template does not: say so rather than pass as byte-for-byte.
+  if (facts.systemInstruction) warnings.push(notice('import.lm-eval-system-instruction', { text: shortName(facts.systemInstruction) }));
   const model = modelOf(facts, warnings);
   // A Jiangu task renders its exemplars itself (the harness sees num_fewshot 0): its shots are the metadata's.
   const shotsByTask = new Map(mapped.map((m) => [m.name, m.jiangu ? m.jiangu.shots : shotsOf(facts, m.name)]));
