@@ -6,6 +6,10 @@
 // that is not the stored item, a group dump of unknown tasks) each give their own message and leave
 // the store as it was.
 import { createHash } from 'node:crypto';
+import { cpSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { projectRoot } from '../../scripts/site-routes.ts';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { MultipleChoiceItem } from '../../src/lib/core/benchmarks/types.ts';
@@ -229,6 +233,34 @@ describe('lm-evaluation-harness files of a run made here', () => {
     await page.goto(`${session.url}/#/compare/${own.run.id},${stockId}`);
     await page.getByTestId('compare-table').waitFor();
     expect(await page.getByTestId('compare-prompt-note').textContent()).toContain('lm-evaluation-harness’s own task');
+  });
+
+  it('a folder as --output_path writes it (one subfolder per model) imports as one run per model, other files ignored', async () => {
+    const { page } = session.opened;
+    await page.goto(`${session.url}/#/evaluate`);
+    const before = await runCount(page);
+    const out = mkdtempSync(join(tmpdir(), 'lm-eval-out-'));
+    // CMMLU is not stored in this session, so its synthetic docs are not checked against items.
+    cpSync(join(projectRoot, 'test', 'fixtures', 'lm-eval', 'cli-cmmlu-group'), join(out, 'Qwen__Qwen2.5-7B'), { recursive: true });
+    mkdirSync(join(out, 'Qwen__Qwen3-0.6B'));
+    for (const f of asFiles(harnessFiles(own.run, own.results, items))) writeFileSync(join(out, 'Qwen__Qwen3-0.6B', f.name), f.buffer);
+    writeFileSync(join(out, 'notes.txt'), 'not a harness file');
+    await page.getByTestId('import-run-folder').setInputFiles(out);
+    await Promise.race([
+      page.waitForURL(/#\/run\//),
+      page.getByTestId('import-run-error').waitFor().then(async () => {
+        throw new Error(`the folder was refused: ${await page.getByTestId('import-run-error').textContent()}`);
+      }),
+    ]);
+    expect(await runCount(page)).toBe(before + 2);
+
+    const empty = mkdtempSync(join(tmpdir(), 'lm-eval-empty-'));
+    writeFileSync(join(empty, 'notes.txt'), 'nothing');
+    await page.goto(`${session.url}/#/evaluate`);
+    await page.getByTestId('import-run-folder').setInputFiles(empty);
+    await page.getByTestId('import-run-error').waitFor();
+    expect(await page.getByTestId('import-run-error').textContent()).toMatch(/: the folder's 1 files hold no results_<date>\.json nor samples_<task>_<date>\.jsonl/);
+    expect(await runCount(page)).toBe(before + 2);
   });
 
   it('tampered, truncated, mismatched-doc and group files each give their own message, and nothing is stored', async () => {

@@ -117,6 +117,14 @@ describe('a results file with its samples files', () => {
     expect(runs[0].run.config.model.source).toMatchObject({ kind: 'hub', id: 'Qwen/Qwen2.5-0.5B-Instruct' });
   });
 
+  it('two models\' folders of one moment (same date) are two runs, each with its own samples', async () => {
+    const runs = await readLmEvalFiles([...folder('cli-aclue-stock'), ...folder('cli-cmmlu-group')], NOW);
+    expect(runs.map((r) => [r.run.config.model.source, r.run.datasetId, r.results.length])).toEqual([
+      [{ kind: 'hub', id: 'Qwen/Qwen2.5-0.5B-Instruct', revision: 'main' }, 'aclue', 6],
+      [{ kind: 'hub', id: 'Qwen/Qwen2.5-7B', revision: 'v1.0' }, 'cmmlu-ancient', 2],
+    ]);
+  });
+
   it('samples files alone (an ACLUE run without its results file) are one run, not one per file', async () => {
     const runs = await readLmEvalFiles(folder('cli-aclue-stock').filter((f) => f.name.startsWith('samples_')), NOW);
     expect(runs).toHaveLength(1);

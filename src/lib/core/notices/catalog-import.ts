@@ -387,6 +387,11 @@ export const importRefusals = {
     en: () => "is neither a results_<date>.json nor a samples_<task>_<date>.jsonl; when choosing several files, choose lm-eval's output files with the names it gave them",
     zh: () => '既不是 results_<date>.json，也不是 samples_<task>_<date>.jsonl；一次选择多个文件时，请选择 lm-eval 的输出文件，并保留它起的文件名',
   },
+  /** `files`: how many files the folder holds. */
+  'import.lm-eval-folder-empty': {
+    en: (p: { files: number }) => `the folder's ${p.files} files hold no results_<date>.json nor samples_<task>_<date>.jsonl; choose the folder lm_eval --output_path wrote`,
+    zh: (p: { files: number }) => `文件夹中的 ${p.files} 个文件里没有 results_<date>.json，也没有 samples_<task>_<date>.jsonl；请选择 lm_eval --output_path 写出的文件夹`,
+  },
   /** `path`: the metadata field that is wrong. */
   'import.lm-eval-jiangu-metadata': {
     en: (p: Place) => `${p.path}: missing or not what Jiangu's export writes, so the task's protocol cannot be told; export the task again with this version`,

@@ -96,7 +96,10 @@ export async function readLmEvalFiles(files: readonly HarnessFileText[], importe
       runs.push(await inFile(r.name, () => readLmEvalResults(r.root, r.name, importedAt)));
       continue;
     }
-    const mine = samples.filter((s) => !used.has(s) && (s.dateId === r.dateId || (results.length === 1 && s.dateId === null)));
+    // The harness gives a run's files one date; two runs of one moment (two models side by side in a
+    // folder) are told apart by the tasks each results file names.
+    const configs = typeof r.root.configs === 'object' && r.root.configs !== null ? (r.root.configs as Obj) : {};
+    const mine = samples.filter((s) => !used.has(s) && Object.hasOwn(configs, s.task) && (s.dateId === r.dateId || (results.length === 1 && s.dateId === null)));
     mine.forEach((s) => used.add(s));
     runs.push(...(await readResultsRun(r.name, r.root, mine, importedAt)));
   }
