@@ -263,6 +263,17 @@ describe('lm-evaluation-harness files of a run made here', () => {
     expect(await runCount(page)).toBe(before + 2);
   });
 
+  it('a stock samples file alone whose docs are not this browser\'s ACLUE items is refused, naming the item', async () => {
+    const { page } = session.opened;
+    await page.goto(`${session.url}/#/evaluate`);
+    const before = await runCount(page);
+    // The fixture's docs are invented questions; its doc_id 0 is matched to the stored 古文单字多义/test/0.
+    await page.getByTestId('import-run-input').setInputFiles(join(projectRoot, 'test', 'fixtures', 'lm-eval', 'samples_aclue_polysemy_resolution_2025-01-02T03-04-05.678901.jsonl'));
+    await page.getByTestId('import-run-error').waitFor();
+    expect(await page.getByTestId('import-run-error').textContent()).toMatch(/^samples_aclue_polysemy_resolution_.*\.jsonl: line \d+: the sample's doc is not the stored item "古文单字多义\/test\/\d" \(its question differs\)/);
+    expect(await runCount(page)).toBe(before);
+  });
+
   it('tampered, truncated, mismatched-doc and group files each give their own message, and nothing is stored', async () => {
     const { page } = session.opened;
     await page.goto(`${session.url}/#/evaluate`);
