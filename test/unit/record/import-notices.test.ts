@@ -21,6 +21,8 @@ const KEPT = [
   /\[\[?loglik, is_greedy\]\]?/g, /\b(?:filtered_resps|resps|prompt_hash|formatVersion|format|samples|results|run\.config\.\w+)\b/g,
   /\bJSON\b/g, /\bISO 8601\b/g, /\bsha256\b/g, /\bgit\b/g, /\bnull\b/g, /\btrue\b/g, /\bfalse\b/g, /\bMiB\b/g, /\bID\b/g, /\bU\+[0-9A-F]{4}\b/g,
   /\bfp32\b/g, /\blogits\b/g, /\bHugging Face\b/g,
+  // lm_eval --output_path files and the fields they are checked by.
+  /--output_path/g, /results_<date>\.json/g, /samples_<task>_<date>\.jsonl/g, /samples_…\.jsonl/g, /"configs"/g, /"auto"/g, /\b(?:task_hashes|doc_hash|target_hash|doc|fp16|bfloat16|ACLUE|cmmlu_ancient_chinese)\b/g, /\b(?:jiangu|aclue)_…/g,
 ];
 
 /** Every word of every string parameter (and list entry): values, not the sentence's own words. */
@@ -147,6 +149,26 @@ const SAMPLES: { [C in ImportCode]: ParamsOf<C> } = {
   'import.shots-differ': { tasks: ['aclue_polysemy_resolution', 'aclue_poetry_appreciate'], shotsPerTask: ['5', '?'], shots: 5 },
   'import.acc-disagrees': { count: 7, total: 300, tasks: ['aclue_poetry_appreciate'], docIds: [42], more: true },
   'import.prompt-hash-disagrees': { count: 6 },
+  'import.lm-eval-truncated-line': { fileName: FILE, path: 'line 3', samples: 2 },
+  'import.lm-eval-truncated': { fileName: FILE, task: 'aclue_poetry_appreciate', samples: 2, expected: 3 },
+  'import.lm-eval-tampered': { fileName: FILE, task: 'aclue_poetry_appreciate' },
+  'import.lm-eval-doc-changed': { fileName: FILE, path: 'line 2: doc' },
+  'import.lm-eval-doc-mismatch': { fileName: FILE, path: 'line 2', itemId: '古文单字多义/test/1', field: 'question' },
+  'import.lm-eval-no-known-task': { fileName: FILE, skipped: ['cmmlu_agronomy'], more: 2 },
+  'import.lm-eval-samples-missing': { fileName: FILE, task: 'cmmlu_ancient_chinese', expected: 'samples_cmmlu_ancient_chinese_2025-03-04T05-06-07.891011.jsonl' },
+  'import.lm-eval-samples-unmatched': { fileName: FILE, results: ['results_2025-03-04T05-06-07.891011.json'] },
+  'import.lm-eval-task-twice': { fileName: FILE, task: 'aclue_poetry_appreciate' },
+  'import.lm-eval-not-results': { fileName: FILE },
+  'import.lm-eval-file-name': { fileName: FILE },
+  'import.lm-eval-jiangu-metadata': { fileName: FILE, path: 'configs.jiangu_aclue_5shot_x.metadata.jiangu.templateHash' },
+  'import.lm-eval-jiangu-protocol-unknown': { fileName: FILE, task: 'jiangu_aclue_5shot_x', protocolId: 'cmmlu', expected: 'aclue' },
+  'import.lm-eval-protocols-mixed': { fileName: FILE, tasks: ['aclue_poetry_appreciate', 'jiangu_aclue_5shot_x'], protocols: ['lm-eval', 'aclue'] },
+  'import.lm-eval-jiangu': { fileName: 'results_2025-03-04T05-06-07.891011.json', protocolId: 'aclue', templateHash: '0123456789'.repeat(6) + '0123', app: '0.1.0' },
+  'import.lm-eval-tasks-skipped': { skipped: ['cmmlu_agronomy'], more: 3 },
+  'import.lm-eval-bfloat16': { dtype: 'bfloat16' },
+  'import.lm-eval-folder-empty': { fileName: 'out', files: 3 },
+  'import.lm-eval-system-instruction': { text: '你是一位古汉语专家。' },
+  'import.lm-eval-dtype-auto': { loaded: 'torch.float16', dtype: 'fp16' },
 };
 
 /** The file's refusals: said after the file name. The rest are warnings. */
@@ -295,7 +317,7 @@ describe('import warnings are notices', () => {
     file['n-shot'] = { aclue_polysemy_resolution: 2 };
     const { run } = await parseRunFile(JSON.stringify(file), 'aclue-two-tasks.json');
     const codes = run.warnings.map((w) => (typeof w === 'string' ? w : w.code));
-    expect(codes).toEqual(['import.lm-eval-protocol', 'import.lm-eval-data', 'import.dtype-unknown', 'import.shots-differ', 'import.acc-disagrees']);
+    expect(codes).toEqual(['import.lm-eval-protocol', 'import.lm-eval-data', 'import.lm-eval-bfloat16', 'import.shots-differ', 'import.acc-disagrees']);
     for (const w of run.warnings as Notice[]) expect(englishLeftIn(renderNotice(w, 'zh'), w.params), renderNotice(w, 'zh')).toEqual([]);
     const acc = run.warnings[4] as Notice;
     expect(acc.params).toEqual({ count: 1, total: 6, tasks: ['aclue_poetry_appreciate'], docIds: [0], more: false });

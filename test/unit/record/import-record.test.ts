@@ -224,10 +224,10 @@ describe('lm-evaluation-harness files', () => {
 
   it('records an unnamed dtype as fp32 with a warning', async () => {
     const file = JSON.parse(fixture(LM_EVAL_JSON));
-    file.config.model_args = 'pretrained=Qwen/Qwen2.5-0.5B,dtype=bfloat16';
+    file.config.model_args = 'pretrained=Qwen/Qwen2.5-0.5B,dtype=float8_e4m3fn';
     const { run } = await parseRunFile(JSON.stringify(file), 'bf16.json');
     expect(run.config.model.dtype).toBe('fp32');
-    expect(english(run.warnings).some((w) => w.includes('dtype "bfloat16"') && w.includes('recorded as fp32'))).toBe(true);
+    expect(english(run.warnings).some((w) => w.includes('dtype "float8_e4m3fn"') && w.includes('recorded as fp32'))).toBe(true);
   });
 
   it('reads a samples file alone (JSON Lines, responses as strings), with no stored summary', async () => {

@@ -314,9 +314,9 @@ export const importRefusals = {
   },
   'import.results-without-samples': {
     en: () =>
-      'samples: the file has lm-eval results but no per-sample records, so there is nothing to recompute or inspect. Run lm_eval with --log_samples and import a samples_<task>_<time>.jsonl file, or dump the dict simple_evaluate(..., log_samples=True) returns.',
+      'samples: the file has lm-eval results but no per-sample records, so there is nothing to recompute or inspect. Run lm_eval with --log_samples and choose the results_<date>.json together with its samples_<task>_<date>.jsonl files, or dump the dict simple_evaluate(..., log_samples=True) returns.',
     zh: () =>
-      'samples：文件中有 lm-eval 的结果，却没有逐题记录，无从重新计算或查看。请用 --log_samples 运行 lm_eval 并导入 samples_<task>_<time>.jsonl 文件，或导出 simple_evaluate(..., log_samples=True) 返回的字典。',
+      'samples：文件中有 lm-eval 的结果，却没有逐题记录，无从重新计算或查看。请用 --log_samples 运行 lm_eval，并把 results_<date>.json 和它的 samples_<task>_<date>.jsonl 文件一起选择，或导出 simple_evaluate(..., log_samples=True) 返回的字典。',
   },
   /** `first`: where the other sample is (a path, or `line 3`). */
   'import.doc-twice': {
@@ -334,6 +334,79 @@ export const importRefusals = {
   'import.too-many-lines': {
     en: (p: { max: number }) => `the file has more than ${p.max} samples; the most one import takes is ${p.max}`,
     zh: (p: { max: number }) => `文件的逐题记录超过 ${p.max} 条，一次最多导入 ${p.max} 条`,
+  },
+  // lm_eval --output_path … --log_samples: a results_<date>.json with its samples_<task>_<date>.jsonl files (lm-eval-files.ts).
+  /** `samples`: the lines read before it. */
+  'import.lm-eval-truncated-line': {
+    en: (p: Place & { samples: number }) => `${p.path}: the file ends in the middle of a sample (after ${p.samples} whole ones); it was cut short. Copy it again from the harness's output folder.`,
+    zh: (p: Place & { samples: number }) => `${zhPlace(p.path)}：文件在一条逐题记录中间结束（此前有 ${p.samples} 条完整记录），文件不完整。请从 lm-eval 的输出文件夹重新复制。`,
+  },
+  /** `expected`: results' n-samples.<task>.effective. */
+  'import.lm-eval-truncated': {
+    en: (p: { task: string; samples: number; expected: number }) => `has ${p.samples} samples of ${q(p.task)}, but the results file says the harness evaluated ${p.expected}: the file is incomplete. Copy it again from the harness's output folder.`,
+    zh: (p: { task: string; samples: number; expected: number }) => `含 ${q(p.task)} 的 ${p.samples} 条逐题记录，而结果文件说 lm-eval 评测了 ${p.expected} 条：文件不完整。请从 lm-eval 的输出文件夹重新复制。`,
+  },
+  'import.lm-eval-tampered': {
+    en: (p: { task: string }) => `the samples of ${q(p.task)} are not the ones the results file was written with (its task_hashes entry is not the sha256 of their doc, prompt and target hashes): the file was changed or belongs to another run`,
+    zh: (p: { task: string }) => `${q(p.task)} 的逐题记录不是结果文件写出时的那些（task_hashes 中的值不是这些记录的 doc_hash、prompt_hash、target_hash 连在一起的 sha256）：文件被改过，或属于另一次评测`,
+  },
+  'import.lm-eval-doc-changed': {
+    en: (p: Place) => `${p.path}: the doc is not the one the harness wrote (its doc_hash is not the sha256 of the doc): the file was edited`,
+    zh: (p: Place) => `${zhPlace(p.path)}：doc 不是 lm-eval 写出的那个（doc_hash 不是它的 sha256）：文件被编辑过`,
+  },
+  /** `field`: question, options or answer. */
+  'import.lm-eval-doc-mismatch': {
+    en: (p: Place & { itemId: string; field: string }) =>
+      `${p.path}: the sample's doc is not the stored item ${q(p.itemId)} (its ${p.field} differs): the harness ran on other data or rows in another order. Nothing was imported.`,
+    zh: (p: Place & { itemId: string; field: string }) => `${zhPlace(p.path)}：逐题记录的 doc 与已存储的题目 ${q(p.itemId)} 不同（${p.field} 不一致）：lm-eval 用的是别的数据或别的行序。未导入任何内容。`,
+  },
+  /** `skipped`: the first twenty task names; `more`: how many others. */
+  'import.lm-eval-no-known-task': {
+    en: (p: { skipped: readonly string[]; more: number }) =>
+      `none of its tasks is one this site reads (${enList(p.skipped)}${p.more ? ` and ${p.more} more` : ''}); it reads Jiangu's exported tasks (jiangu_…), ACLUE's aclue_… and cmmlu_ancient_chinese`,
+    zh: (p: { skipped: readonly string[]; more: number }) =>
+      `其中没有本站能读的任务（${zhList(p.skipped)}${p.more ? `，另有 ${p.more} 个` : ''}）；本站能读鉴古导出的任务（jiangu_…）、ACLUE 的 aclue_… 和 cmmlu_ancient_chinese`,
+  },
+  'import.lm-eval-samples-missing': {
+    en: (p: { task: string; expected: string }) => `names task ${q(p.task)}, but its samples file (${p.expected}) was not chosen with it; choose the results file and all its samples_….jsonl files together`,
+    zh: (p: { task: string; expected: string }) => `写有任务 ${q(p.task)}，但没有一起选择它的逐题记录文件（${p.expected}）；请同时选择结果文件和它所有的 samples_….jsonl 文件`,
+  },
+  'import.lm-eval-samples-unmatched': {
+    en: (p: { results: readonly string[] }) => `its date is not that of any results file chosen (${enList(p.results)}); the harness gives a run's results and samples files the same date`,
+    zh: (p: { results: readonly string[] }) => `它的日期与所选的结果文件（${zhList(p.results)}）都不同；lm-eval 给同一次评测的结果文件和逐题记录文件相同的日期`,
+  },
+  'import.lm-eval-task-twice': {
+    en: (p: { task: string }) => `a second samples file of task ${q(p.task)}; choose one run's files at a time, or include its results file`,
+    zh: (p: { task: string }) => `任务 ${q(p.task)} 的第二个逐题记录文件；请一次选择一次评测的文件，或把它的结果文件一起选上`,
+  },
+  'import.lm-eval-not-results': {
+    en: () => 'is named as lm-eval names a results file but has no "configs"; choose the results_<date>.json the harness wrote',
+    zh: () => '文件名像 lm-eval 的结果文件，但没有 "configs"；请选择 lm-eval 写出的 results_<date>.json',
+  },
+  'import.lm-eval-file-name': {
+    en: () => "is neither a results_<date>.json nor a samples_<task>_<date>.jsonl; when choosing several files, choose lm-eval's output files with the names it gave them",
+    zh: () => '既不是 results_<date>.json，也不是 samples_<task>_<date>.jsonl；一次选择多个文件时，请选择 lm-eval 的输出文件，并保留它起的文件名',
+  },
+  /** `files`: how many files the folder holds. */
+  'import.lm-eval-folder-empty': {
+    en: (p: { files: number }) => `the folder's ${p.files} files hold no results_<date>.json nor samples_<task>_<date>.jsonl; choose the folder lm_eval --output_path wrote`,
+    zh: (p: { files: number }) => `文件夹中的 ${p.files} 个文件里没有 results_<date>.json，也没有 samples_<task>_<date>.jsonl；请选择 lm_eval --output_path 写出的文件夹`,
+  },
+  /** `path`: the metadata field that is wrong. */
+  'import.lm-eval-jiangu-metadata': {
+    en: (p: Place) => `${p.path}: missing or not what Jiangu's export writes, so the task's protocol cannot be told; export the task again with this version`,
+    zh: (p: Place) => `${zhPlace(p.path)}：缺失，或不是鉴古导出时写的内容，无法确定任务的协议；请用本版本重新导出任务`,
+  },
+  'import.lm-eval-jiangu-protocol-unknown': {
+    en: (p: { task: string; protocolId: string; expected: string }) => `task ${q(p.task)} says protocol ${q(p.protocolId)}, but this site scores its benchmark with ${q(p.expected)}`,
+    zh: (p: { task: string; protocolId: string; expected: string }) => `任务 ${q(p.task)} 写的协议是 ${q(p.protocolId)}，而本站对这个评测集用的是 ${q(p.expected)}`,
+  },
+  /** `protocols[i]`: the protocol of `tasks[i]` (lm-eval for the harness's own). */
+  'import.lm-eval-protocols-mixed': {
+    en: (p: { tasks: readonly string[]; protocols: readonly string[] }) =>
+      `one benchmark's tasks were run with different prompts (${enList(p.tasks.map((t, i) => `${t}: ${p.protocols[i]}`))}); import Jiangu's tasks and the harness's own from separate runs`,
+    zh: (p: { tasks: readonly string[]; protocols: readonly string[] }) =>
+      `同一评测集的任务用了不同的提示词（${zhList(p.tasks.map((t, i) => `${t}：${p.protocols[i]}`))}）；请把鉴古的任务和 lm-eval 自带的任务分开导入`,
   },
 };
 
@@ -372,6 +445,30 @@ const importWarnings = {
       `Imported from an lm-evaluation-harness file (${p.fileName}): the prompts, few-shot exemplars and scoring are the harness's, not this site's ${p.protocolId} protocol (its template hash is recorded as "${p.templateHash}"). The harness scores each choice by the log-likelihood of its continuation (" A", " B", …) after the prompt; compare with runs made here with that in mind.`,
     zh: (p: { fileName: string; protocolId: string; templateHash: string }) =>
       `从 lm-evaluation-harness 文件（${p.fileName}）导入：提示词、少样本示例和打分方式都是 lm-eval 的，不是本站的 ${p.protocolId} 协议（模板哈希记为 "${p.templateHash}"）。lm-eval 按每个选项的续写（" A"、" B"……）在提示词之后的对数似然打分；与本站的评测比较时请记住这一点。`,
+  },
+  /** A task Jiangu exported: the run is Jiangu's protocol, run by the harness. */
+  'import.lm-eval-jiangu': {
+    en: (p: { fileName: string; protocolId: string; templateHash: string; app: string }) =>
+      `Imported from lm-evaluation-harness (${p.fileName}), run on tasks Jiangu ${p.app} exported: the prompts, exemplars and scored letters are this site's ${p.protocolId} protocol (template hash ${p.templateHash.slice(0, 12)}…), so it compares with runs made here as the same protocol.`,
+    zh: (p: { fileName: string; protocolId: string; templateHash: string; app: string }) =>
+      `从 lm-evaluation-harness（${p.fileName}）导入，运行的是鉴古 ${p.app} 导出的任务：提示词、示例和打分的字母都是本站的 ${p.protocolId} 协议（模板哈希 ${p.templateHash.slice(0, 12)}…），与本站的评测按同一协议比较。`,
+  },
+  'import.lm-eval-system-instruction': {
+    en: (p: { text: string }) => `The harness was given a system instruction (${q(p.text)}), so its prompts are not the protocol's alone; compare with that in mind.`,
+    zh: (p: { text: string }) => `lm-eval 运行时加了系统指令（${q(p.text)}），它的提示词不只是协议本身的；比较时请记住这一点。`,
+  },
+  'import.lm-eval-tasks-skipped': {
+    en: (p: { skipped: readonly string[]; more: number }) => `Tasks this site does not read were left out: ${enList(p.skipped)}${p.more ? ` and ${p.more} more` : ''}.`,
+    zh: (p: { skipped: readonly string[]; more: number }) => `略去了本站不读的任务：${zhList(p.skipped)}${p.more ? `，另有 ${p.more} 个` : ''}。`,
+  },
+  'import.lm-eval-bfloat16': {
+    en: (p: { dtype: string }) => `The harness ran the model in ${q(p.dtype)}; a run record has no bfloat16, so it is recorded as fp16 (the other 16-bit float).`,
+    zh: (p: { dtype: string }) => `lm-eval 以 ${q(p.dtype)} 运行模型；评测记录没有 bfloat16，记为 fp16（另一种 16 位浮点）。`,
+  },
+  /** `loaded`: the dtype the model had once loaded (config.model_dtype); `dtype`: as recorded. */
+  'import.lm-eval-dtype-auto': {
+    en: (p: { loaded: string; dtype: string }) => `The harness was asked for dtype "auto" (the checkpoint's own), which loaded as ${q(p.loaded)}; recorded as ${p.dtype}.`,
+    zh: (p: { loaded: string; dtype: string }) => `lm-eval 用的精度是 "auto"（检查点自带的），加载后为 ${q(p.loaded)}；记为 ${p.dtype}。`,
   },
   'import.lm-eval-data': {
     en: (p: { datasetId: string }) => `The harness loads ${p.datasetId} from its own copy (a Hugging Face dataset), not from this site's pinned files; item ids assume its rows are in the upstream files' order.`,

@@ -22,11 +22,14 @@ import { LM_EVAL_TEMPLATE_HASH, recomputeSummary } from './import-jiangu.ts';
 import { notice, type Notice } from '../notices/index.ts';
 import { FieldProblem, RUN_IMPORT_LIMITS, anyObject, fail, failFound, finite, parseJson, problem, text, type ImportedRun, type Obj } from './import-validate.ts';
 import type { McItemResult, McRunRecord, RunOrigin } from './run.ts';
+import type { JianguTaskMeta } from './lm-eval-jiangu-tasks.ts';
 
 /** A harness task this site reads, and the dataset task it is. */
 export interface HarnessTask {
   datasetId: DatasetId;
   task: string;
+  /** Set for a task Jiangu exported (its config's metadata.jiangu): the protocol it renders. */
+  jiangu?: JianguTaskMeta;
 }
 
 /**
@@ -63,7 +66,7 @@ const LM_EVAL_GROUPS: Readonly<Record<string, { datasetId: DatasetId; key: strin
 };
 
 /** `path`: where the task is named, null for the file name. */
-function harnessTask(taskName: string, path: string | null): HarnessTask {
+export function harnessTask(taskName: string, path: string | null): HarnessTask {
   if (!Object.hasOwn(LM_EVAL_TASKS, taskName)) {
     throw problem('import.unknown-task', { path, task: taskName.slice(0, 80), known: Object.keys(LM_EVAL_TASKS) });
   }
@@ -71,13 +74,28 @@ function harnessTask(taskName: string, path: string | null): HarnessTask {
 }
 
 /** One per-sample record, read. */
-interface Sample {
+export interface Sample {
   docId: number;
+  /** The samples file it came from, when the caller read several. */
+  file?: string;
+  /** Where it is (`line 4:` or `samples.x[3]`), for messages. */
+  place: string;
+  /** The harness's `doc`, as written (checked against the stored item by lm-eval-docs.ts). */
+  doc: unknown;
+  /** doc_hash, prompt_hash and target_hash as written (strings, or '' where absent): results' task_hashes is made of them. */
+  hashes: { doc: string; prompt: string; target: string };
   logLiks: number[];
   gold: OptionLetter;
   acc: boolean | null;
   prompt: string | null;
   promptHash: string | null;
+}
+
+/** A result's `doc` and where it was written, in run order beside the results. */
+export interface SampleDoc {
+  doc: unknown;
+  place: string;
+  file: string;
 }
 
 /** `line 4: ` for JSON Lines, `samples.x[3]` for JSON: where a sample's fields are. */
@@ -177,11 +195,22 @@ function readSample(value: unknown, base: string): Sample {
   }
   if (prompt !== null) text(prompt, at(base, 'arguments (prompt)'));
   const promptHash = typeof o.prompt_hash === 'string' && /^[0-9a-f]{64}$/.test(o.prompt_hash) ? o.prompt_hash : null;
-  return { docId, logLiks, gold: goldLetter(o.target, at(base, 'target'), logLiks.length), acc: accFlag(o.acc, at(base, 'acc')), prompt, promptHash };
+  const hashText = (v: unknown): string => (typeof v === 'string' ? v : '');
+  return {
+    docId,
+    place: base.replace(/:$/, ''),
+    doc: o.doc,
+    hashes: { doc: hashText(o.doc_hash), prompt: hashText(o.prompt_hash), target: hashText(o.target_hash) },
+    logLiks,
+    gold: goldLetter(o.target, at(base, 'target'), logLiks.length),
+    acc: accFlag(o.acc, at(base, 'acc')),
+    prompt,
+    promptHash,
+  };
 }
 
 /** What a file says about how the harness ran, as far as it says it. */
-interface HarnessFacts {
+export interface HarnessFacts {
   config: Obj | null;
   nShot: Obj | null;
   versions: Obj | null;
@@ -190,9 +219,34 @@ interface HarnessFacts {
   date: number | null;
   lmEvalVersion: string | null;
   chatTemplate: boolean;
+  /** What a results_*.json adds at its top level (tracker and tokenizer info); null in a dump by hand or a samples file. */
+  modelName?: string | null;
+  maxLength?: number | null;
+  /** --system_instruction: text the harness put before every prompt (as a system message with a chat template). */
+  systemInstruction?: string | null;
 }
 
-const NO_FACTS: HarnessFacts = { config: null, nShot: null, versions: null, configs: null, results: null, date: null, lmEvalVersion: null, chatTemplate: false };
+export const NO_FACTS: HarnessFacts = { config: null, nShot: null, versions: null, configs: null, results: null, date: null, lmEvalVersion: null, chatTemplate: false };
+
+/** The facts of a results_*.json (or a dumped simple_evaluate dict), read leniently: fields are the harness's, not all present in every version. */
+export function factsOf(root: Obj): HarnessFacts {
+  return {
+    config: optionalObject(root.config, 'config'),
+    nShot: optionalObject(root['n-shot'], 'n-shot'),
+    versions: optionalObject(root.versions, 'versions'),
+    configs: optionalObject(root.configs, 'configs'),
+    results: optionalObject(root.results, 'results'),
+    // Unix seconds; anything past year 9999 is not a date toISOString can write.
+    date: typeof root.date === 'number' && root.date > 0 && root.date < 253_402_300_800 ? root.date : null,
+    lmEvalVersion: typeof root.lm_eval_version === 'string' ? root.lm_eval_version : null,
+    // --apply_chat_template: the tracker records the template it applied (null without one).
+    chatTemplate: typeof root.chat_template === 'string' && root.chat_template !== '',
+    modelName: typeof root.model_name === 'string' ? root.model_name : null,
+    // add_tokenizer_info writes lm.max_length: the context the harness really truncated to.
+    maxLength: typeof root.max_length === 'number' && Number.isInteger(root.max_length) && root.max_length > 0 ? root.max_length : null,
+    systemInstruction: typeof root.system_instruction === 'string' && root.system_instruction !== '' ? root.system_instruction : null,
+  };
+}
 
 const optionalObject = (value: unknown, path: string): Obj | null => (value === undefined || value === null ? null : anyObject(value, path));
 
@@ -212,22 +266,46 @@ function modelArgs(value: unknown): Record<string, string> {
 
 const DTYPE_NAMES: Readonly<Record<string, Dtype>> = { float32: 'fp32', fp32: 'fp32', 'torch.float32': 'fp32', float16: 'fp16', fp16: 'fp16', half: 'fp16', 'torch.float16': 'fp16' };
 
+/**
+ * bfloat16 has no name in the run record (its dtypes are the ONNX files': fp32, fp16, q8, q4, q4f16).
+ * It is recorded as fp16, the other 16-bit float, with a warning that names bfloat16: the pair of
+ * dtype facets then says "16-bit float" in Compare, which is true, and the warning keeps the rest.
+ */
+const BFLOAT16_NAMES = new Set(['bfloat16', 'bf16', 'torch.bfloat16']);
+
 const shortName = (value: string): string => value.replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, '').slice(0, RUN_IMPORT_LIMITS.shortChars);
 
 function modelOf(facts: HarnessFacts, warnings: Notice[]): { source: ModelSource; dtype: Dtype; contextLimit: number } {
   const args = modelArgs(facts.config?.model_args);
-  const named = args.pretrained ?? (typeof facts.config?.model_name === 'string' ? facts.config.model_name : undefined) ?? (typeof facts.config?.model === 'string' ? facts.config.model : undefined);
+  const named =
+    args.pretrained ??
+    args.model ??
+    facts.modelName ??
+    (typeof facts.config?.model_name === 'string' ? facts.config.model_name : undefined) ??
+    (typeof facts.config?.model === 'string' ? facts.config.model : undefined);
   if (!named) warnings.push(notice('import.model-unnamed'));
   const source: ModelSource = { kind: 'hub', id: shortName(named || 'unknown') || 'unknown' };
-  if (args.revision) source.revision = shortName(args.revision);
-  const stated = args.dtype;
+  // The commit the hub served (get_model_info's model_sha) says more than a branch name.
+  const sha = typeof facts.config?.model_sha === 'string' && /^[0-9a-f]{40}$/.test(facts.config.model_sha) ? facts.config.model_sha : '';
+  const revision = sha || args.revision || (typeof facts.config?.model_revision === 'string' ? facts.config.model_revision : '');
+  if (revision) source.revision = shortName(revision);
+  // model_args' dtype is what was asked for; "auto" (or nothing) means the checkpoint's own, which
+  // get_model_info records as the loaded model's dtype (model_dtype, "torch.bfloat16").
+  const asked = args.dtype ?? args.torch_dtype;
+  const loaded = typeof facts.config?.model_dtype === 'string' ? facts.config.model_dtype : undefined;
+  const stated = asked && asked !== 'auto' ? asked : (loaded ?? asked);
   let dtype = stated ? DTYPE_NAMES[stated] : undefined;
-  if (!dtype) {
+  if (stated && BFLOAT16_NAMES.has(stated)) {
+    dtype = 'fp16';
+    warnings.push(notice('import.lm-eval-bfloat16', { dtype: shortName(stated) }));
+  } else if (!dtype) {
     dtype = 'fp32';
     if (facts.config) warnings.push(notice('import.dtype-unknown', { dtype: stated ? shortName(stated) : null }));
   }
+  if (asked === 'auto' && loaded && dtype) warnings.push(notice('import.lm-eval-dtype-auto', { loaded: shortName(loaded), dtype }));
   const maxLength = Number(args.max_length);
-  return { source, dtype, contextLimit: Number.isInteger(maxLength) && maxLength > 0 ? maxLength : 0 };
+  const contextLimit = Number.isInteger(maxLength) && maxLength > 0 ? maxLength : (facts.maxLength ?? 0);
+  return { source, dtype, contextLimit };
 }
 
 /** Shots per harness task: `n-shot`, else the task config's num_fewshot; null when the file does not say. */
@@ -268,9 +346,20 @@ async function promptHashes(prompts: readonly string[]): Promise<string[]> {
   return out;
 }
 
-/** Builds the run and its results from samples grouped by harness task (the caller has read them). */
-async function buildRun(samplesByTask: Map<string, Sample[]>, facts: HarnessFacts, fileName: string, importedAt: string): Promise<ImportedRun> {
-  const mapped = [...samplesByTask.keys()].map((name) => ({ name, ...LM_EVAL_TASKS[name] }));
+/**
+ * Builds the run and its results from samples grouped by harness task (the caller has read them).
+ * `tasks`: what each harness task is (default: LM_EVAL_TASKS); `extra`: warnings the caller adds
+ * (tasks skipped from a group dump).
+ */
+export async function buildRun(
+  samplesByTask: Map<string, Sample[]>,
+  facts: HarnessFacts,
+  fileName: string,
+  importedAt: string,
+  tasks: ReadonlyMap<string, HarnessTask> = new Map(Object.entries(LM_EVAL_TASKS)),
+  extra: readonly Notice[] = [],
+): Promise<ImportedRun & { docs: SampleDoc[] }> {
+  const mapped = [...samplesByTask.keys()].map((name) => ({ name, ...(tasks.get(name) as HarnessTask) }));
   if (mapped.length === 0) throw problem('import.no-samples');
   const datasets = [...new Set(mapped.map((m) => m.datasetId))];
   if (datasets.length > 1) {
@@ -278,16 +367,25 @@ async function buildRun(samplesByTask: Map<string, Sample[]>, facts: HarnessFact
   }
   const datasetId = datasets[0];
   const protocol = protocolForDataset(datasetId);
+  // A run has one protocol: Jiangu's (every task exported by Jiangu, with one template hash) or the harness's.
+  const jiangu = mapped[0].jiangu ?? null;
+  const kinds = new Set(mapped.map((m) => (m.jiangu ? `${m.jiangu.protocolId} ${m.jiangu.templateHash}` : 'lm-eval')));
+  if (kinds.size > 1) throw problem('import.lm-eval-protocols-mixed', { tasks: mapped.map((m) => m.name), protocols: mapped.map((m) => (m.jiangu ? m.jiangu.protocolId : 'lm-eval')) });
+  if (jiangu && jiangu.protocolId !== protocol.id) throw problem('import.lm-eval-jiangu-protocol-unknown', { task: mapped[0].name, protocolId: jiangu.protocolId, expected: protocol.id });
+  const templateHash = jiangu ? jiangu.templateHash : LM_EVAL_TEMPLATE_HASH;
   // Catalog order, so a run imported from any subset lists its tasks as runs made here do.
   const catalogTasks = getDataset(datasetId).tasks.map((t) => t.key);
   mapped.sort((a, b) => catalogTasks.indexOf(a.task) - catalogTasks.indexOf(b.task));
 
-  const warnings: Notice[] = [
-    notice('import.lm-eval-protocol', { fileName, protocolId: protocol.id, templateHash: LM_EVAL_TEMPLATE_HASH }),
-    notice('import.lm-eval-data', { datasetId }),
-  ];
+  const warnings: Notice[] = jiangu
+    ? [notice('import.lm-eval-jiangu', { fileName, protocolId: protocol.id, templateHash, app: jiangu.app })]
+    : [notice('import.lm-eval-protocol', { fileName, protocolId: protocol.id, templateHash: LM_EVAL_TEMPLATE_HASH }), notice('import.lm-eval-data', { datasetId })];
+  warnings.push(...extra);
+  // The recorded prompts hold it, but the protocol's template does not: say so rather than pass as byte-for-byte.
+  if (facts.systemInstruction) warnings.push(notice('import.lm-eval-system-instruction', { text: shortName(facts.systemInstruction) }));
   const model = modelOf(facts, warnings);
-  const shotsByTask = new Map(mapped.map((m) => [m.name, shotsOf(facts, m.name)]));
+  // A Jiangu task renders its exemplars itself (the harness sees num_fewshot 0): its shots are the metadata's.
+  const shotsByTask = new Map(mapped.map((m) => [m.name, m.jiangu ? m.jiangu.shots : shotsOf(facts, m.name)]));
   const stated = [...shotsByTask.values()].filter((n): n is number => n !== null);
   const shots = stated.length ? Math.max(...stated) : 0;
   if (stated.length < mapped.length) warnings.push(notice('import.shots-unstated', { tasks: mapped.filter((m) => shotsByTask.get(m.name) === null).map((m) => m.name), shots }));
@@ -309,14 +407,14 @@ async function buildRun(samplesByTask: Map<string, Sample[]>, facts: HarnessFact
     const shotsUsed = shotsByTask.get(m.name) ?? 0;
     return {
       runId,
-      itemId: `${m.task}/test/${sample.docId}`,
+      itemId: (m.jiangu && jianguIdOf(sample.doc)) || `${m.task}/test/${sample.docId}`,
       task: m.task,
       index,
       prompt: sample.prompt ?? '',
       promptHash: sample.prompt !== null ? hashes[index] : (sample.promptHash ?? ''),
       tokenCount: 0,
       shotsUsed,
-      exemplarIds: exemplarIdsOf(facts, m.name, m.task, shotsUsed),
+      exemplarIds: m.jiangu ? [] : exemplarIdsOf(facts, m.name, m.task, shotsUsed),
       letters,
       tokenIds: [],
       logProbs: scored.logProbs,
@@ -342,14 +440,14 @@ async function buildRun(samplesByTask: Map<string, Sample[]>, facts: HarnessFact
     model: { source: model.source, dtype: model.dtype, backend: 'wasm' },
     protocolId: protocol.id,
     protocolVersion: protocol.version,
-    templateHash: LM_EVAL_TEMPLATE_HASH,
+    templateHash,
     scoring: 'letter-logits',
     shots,
     contextLimit: model.contextLimit,
     chatTemplate: facts.chatTemplate,
     prefixReuse: false,
     datasetId,
-    datasetFiles: [],
+    datasetFiles: jiangu ? jiangu.dataFiles : [],
     tasks: mapped.map((m) => m.task),
     limitPerTask: limitOf(facts.config?.limit),
     itemIds: results.map((r) => r.itemId),
@@ -358,7 +456,7 @@ async function buildRun(samplesByTask: Map<string, Sample[]>, facts: HarnessFact
   const run: McRunRecord = { id: runId, createdAt, updatedAt: importedAt, datasetId, status: 'completed', config, warnings };
 
   const recomputed = recomputeSummary(run, results);
-  const storedSummary = facts.results ? storedSummaryOf(facts, datasetId) : null;
+  const storedSummary = facts.results ? storedSummaryOf(facts, datasetId, tasks) : null;
   // The harness states per-task accuracies (and, for ACLUE's group, the pooled one), not our means:
   // compare what it states and what it should state, not keys it never has.
   const comparable = storedSummary
@@ -374,7 +472,14 @@ async function buildRun(samplesByTask: Map<string, Sample[]>, facts: HarnessFact
     harnessTasks: mapped.map((m) => ({ name: m.name, version: versionOf(facts.versions?.[m.name]) })),
   };
   run.origin = origin;
-  return { run, results };
+  return { run, results, docs: ordered.map(({ sample }) => ({ doc: sample.doc, place: sample.place, file: sample.file ?? fileName })) };
+}
+
+/** The item id a Jiangu-exported doc carries (the contract's `jiangu_id`). */
+function jianguIdOf(doc: unknown): string | null {
+  if (typeof doc !== 'object' || doc === null) return null;
+  const id = (doc as Obj).jiangu_id;
+  return typeof id === 'string' && id !== '' && id.length <= 200 ? id : null;
 }
 
 function limitOf(value: unknown): number | null {
@@ -387,11 +492,13 @@ function versionOf(value: unknown): string | number | null {
   return null;
 }
 
-function storedSummaryOf(facts: HarnessFacts, datasetId: DatasetId): Record<string, number | null> {
+function storedSummaryOf(facts: HarnessFacts, datasetId: DatasetId, tasks: ReadonlyMap<string, HarnessTask>): Record<string, number | null> {
   const stored: Record<string, number | null> = {};
   for (const [name, metrics] of Object.entries(facts.results ?? {})) {
-    if (Object.hasOwn(LM_EVAL_TASKS, name)) {
-      stored[`task:${LM_EVAL_TASKS[name].task}`] = storedAccuracy(metrics);
+    const task = tasks.get(name);
+    if (task) {
+      // One results file may hold several benchmarks: each run states only its own.
+      if (task.datasetId === datasetId) stored[`task:${task.task}`] = storedAccuracy(metrics);
     } else if (Object.hasOwn(LM_EVAL_GROUPS, name) && LM_EVAL_GROUPS[name].datasetId === datasetId) {
       stored[LM_EVAL_GROUPS[name].key] = storedAccuracy(metrics);
     }
@@ -406,22 +513,12 @@ function storedSummaryOf(facts: HarnessFacts, datasetId: DatasetId): Record<stri
  *
  * @throws FieldProblem for a file without samples, an unknown task, a malformed sample.
  */
-export async function readLmEvalResults(root: Obj, fileName: string, importedAt: string): Promise<ImportedRun> {
+export async function readLmEvalResults(root: Obj, fileName: string, importedAt: string): Promise<ImportedRun & { docs: SampleDoc[] }> {
   if (root.samples === undefined) {
     throw problem('import.results-without-samples');
   }
   const samples = anyObject(root.samples, 'samples');
-  const facts: HarnessFacts = {
-    config: optionalObject(root.config, 'config'),
-    nShot: optionalObject(root['n-shot'], 'n-shot'),
-    versions: optionalObject(root.versions, 'versions'),
-    configs: optionalObject(root.configs, 'configs'),
-    results: optionalObject(root.results, 'results'),
-    // Unix seconds; anything past year 9999 is not a date toISOString can write.
-    date: typeof root.date === 'number' && root.date > 0 && root.date < 253_402_300_800 ? root.date : null,
-    lmEvalVersion: typeof root.lm_eval_version === 'string' ? root.lm_eval_version : null,
-    chatTemplate: typeof root.chat_template === 'string' && root.chat_template !== '',
-  };
+  const facts = factsOf(root);
   let total = 0;
   for (const [taskName, list] of Object.entries(samples)) {
     harnessTask(taskName, `samples.${taskName.slice(0, 80)}`);
@@ -436,7 +533,7 @@ export async function readLmEvalResults(root: Obj, fileName: string, importedAt:
   return buildRun(byTask, facts, fileName, importedAt);
 }
 
-function readTaskSamples(list: readonly unknown[], pathOf: (i: number) => string): Sample[] {
+export function readTaskSamples(list: readonly unknown[], pathOf: (i: number) => string): Sample[] {
   const seen = new Map<number, number>();
   return list.map((value, i) => {
     const sample = readSample(value, pathOf(i));
@@ -466,6 +563,14 @@ export async function readLmEvalSamplesFile(source: string, fileName: string, im
     throw problem('import.samples-file-name');
   }
   harnessTask(taskName, null);
+  return buildRun(new Map([[taskName, readSamplesLines(source)]]), NO_FACTS, fileName, importedAt);
+}
+
+/**
+ * The samples of one samples_*.jsonl. The harness ends every line with a newline, so a last line
+ * that does not parse and has none is a file cut short (a copy or download that stopped), said as such.
+ */
+export function readSamplesLines(source: string): Sample[] {
   const lines = source.split('\n');
   const records: { value: unknown; line: number }[] = [];
   for (const [i, raw] of lines.entries()) {
@@ -475,13 +580,15 @@ export async function readLmEvalSamplesFile(source: string, fileName: string, im
     try {
       records.push({ value: parseJson(line), line: i + 1 });
     } catch (error) {
-      if (error instanceof FieldProblem) throw new FieldProblem({ ...error.refusal, params: { ...error.refusal.params, path: `line ${i + 1}` } });
+      if (error instanceof FieldProblem) {
+        if (i === lines.length - 1 && !source.endsWith('\n')) throw problem('import.lm-eval-truncated-line', { path: `line ${i + 1}`, samples: records.length });
+        throw new FieldProblem({ ...error.refusal, params: { ...error.refusal.params, path: `line ${i + 1}` } });
+      }
       throw error;
     }
   }
-  const samples = readTaskSamples(
+  return readTaskSamples(
     records.map((r) => r.value),
     (i) => `line ${records[i].line}:`,
   );
-  return buildRun(new Map([[taskName, samples]]), NO_FACTS, fileName, importedAt);
 }

@@ -1,0 +1,81 @@
+// A harness sample carries the row it was made from (`doc`). Items are matched to the stored
+// benchmark by id (Jiangu's `jiangu_id`, or the harness's row order for stock tasks), so each doc is
+// compared with the stored item it is matched to: a doc that is not that item (another copy of the
+// data, rows in another order) would otherwise score one question's log-likelihoods against
+// another's key. Two doc shapes: the contract's (question, options, answer) and ACLUE's and CMMLU's
+// own columns (Question, A–D, Answer), which the harness's stock tasks load.
+import type { Item } from '../benchmarks/types.ts';
+import { OPTION_LETTERS } from '../protocols/multiple-choice.ts';
+import { RunImportError, refusal, type ImportedRun, type Obj } from './import-validate.ts';
+import type { SampleDoc } from './import-lm-eval.ts';
+
+/**
+ * json.dumps(value, indent=2, ensure_ascii=False) as Python writes it, for doc_hash; null when the
+ * value holds a number (Python writes 1.0 where JSON.parse has kept 1, so the text cannot be known).
+ */
+export function pythonJsonIndent2(value: unknown, depth = 0): string | null {
+  const pad = (d: number) => '\n' + '  '.repeat(d);
+  if (value === null) return 'null';
+  if (typeof value === 'boolean') return value ? 'true' : 'false';
+  if (typeof value === 'string') return JSON.stringify(value);
+  if (Array.isArray(value)) {
+    if (value.length === 0) return '[]';
+    const parts = value.map((v) => pythonJsonIndent2(v, depth + 1));
+    if (parts.some((p) => p === null)) return null;
+    return `[${parts.map((p) => pad(depth + 1) + p).join(',')}${pad(depth)}]`;
+  }
+  if (typeof value === 'object') {
+    const entries = Object.entries(value as Obj);
+    if (entries.length === 0) return '{}';
+    const parts = entries.map(([k, v]) => {
+      const inner = pythonJsonIndent2(v, depth + 1);
+      return inner === null ? null : `${pad(depth + 1)}${JSON.stringify(k)}: ${inner}`;
+    });
+    if (parts.some((p) => p === null)) return null;
+    return `{${parts.join(',')}${pad(depth)}}`;
+  }
+  return null;
+}
+
+/** What a doc says the item is, in either shape; null when it is neither (nothing to compare). */
+function docFields(doc: unknown): { question: string; options: string[]; answer: string | null } | null {
+  if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) return null;
+  const d = doc as Obj;
+  if (typeof d.question === 'string' && Array.isArray(d.options) && d.options.every((o) => typeof o === 'string')) {
+    return { question: d.question, options: d.options as string[], answer: typeof d.answer === 'string' ? d.answer : null };
+  }
+  if (typeof d.Question === 'string' && typeof d.A === 'string') {
+    const options = OPTION_LETTERS.map((l) => d[l]).filter((o): o is string => typeof o === 'string');
+    return { question: d.Question, options, answer: typeof d.Answer === 'string' ? d.Answer : null };
+  }
+  return null;
+}
+
+/** Text as compared: the stored item is trimmed by the adapters; the harness's doc is the raw row. */
+const norm = (s: string): string => s.trim();
+
+/** The first field of `doc` that is not `item`'s, or null when they agree. */
+export function docMismatch(doc: unknown, item: Item): 'question' | 'options' | 'answer' | null {
+  const fields = docFields(doc);
+  if (!fields || item.kind !== 'multiple-choice') return null;
+  if (norm(fields.question) !== norm(item.question)) return 'question';
+  if (fields.options.length !== item.options.length || fields.options.some((o, i) => norm(o) !== norm(item.options[i]))) return 'options';
+  if (fields.answer !== null && item.answer !== null && norm(fields.answer) !== item.answer) return 'answer';
+  return null;
+}
+
+/**
+ * Compares every result's doc with the stored item of its id; items not stored here are left to the
+ * key check. `docs[i]` belongs to `imported.results[i]`.
+ *
+ * @throws RunImportError naming the samples file, the line, the item and the field that differs.
+ */
+export function checkSampleDocs(imported: ImportedRun, docs: readonly SampleDoc[], items: ReadonlyMap<string, Item>): void {
+  imported.results.forEach((result, i) => {
+    const item = items.get(result.itemId);
+    const d = docs[i];
+    if (!item || !d) return;
+    const field = docMismatch(d.doc, item);
+    if (field) throw new RunImportError(d.file, refusal('import.lm-eval-doc-mismatch', { path: d.place, itemId: result.itemId, field }));
+  });
+}

@@ -1,0 +1,204 @@
+// What `lm_eval --output_path DIR --log_samples` writes, read as one import: results_<date>.json
+// (the run's configuration and numbers; the CLI removes the samples from it) and, beside it, one
+// samples_<task>_<date>.jsonl per task, sharing the <date>. The files chosen together become one run
+// per model (one results file) and benchmark (one run per dataset its tasks belong to). Tasks this
+// site does not know (a `--tasks cmmlu` dump's other subjects) are skipped and named; tasks Jiangu
+// exported are recognised by their metadata (lm-eval-jiangu-tasks.ts).
+//
+// Before anything is built, every samples file is checked against its results file the harness's way:
+// results' `n-samples.<task>.effective` is the number of samples written (fewer is a file cut short),
+// `task_hashes.<task>` is sha256 of every sample's doc_hash + prompt_hash + target_hash in file order,
+// and each doc_hash is sha256 of json.dumps(doc, indent=2, ensure_ascii=False) (an edited doc).
+import { sha256Hex } from '../protocols/template-hash.ts';
+import { notice, type Notice } from '../notices/index.ts';
+import { NO_FACTS, buildRun, factsOf, readLmEvalResults, readSamplesLines, type HarnessFacts, type HarnessTask, type Sample, type SampleDoc } from './import-lm-eval.ts';
+import { resolveHarnessTask } from './lm-eval-jiangu-tasks.ts';
+import { pythonJsonIndent2 } from './lm-eval-docs.ts';
+import { FieldProblem, RunImportError, parseJson, problem, refusal, type ImportedRun, type Obj } from './import-validate.ts';
+
+/** A file as the page read it. */
+export interface HarnessFileText {
+  name: string;
+  text: string;
+}
+
+/** One run to store, with its samples' docs (checked against the stored items before storing). */
+export type HarnessRun = ImportedRun & { docs: SampleDoc[] };
+
+const baseName = (name: string): string => name.split(/[\\/]/).pop() ?? name;
+
+/** `results_2025-03-04T05-06-07.891011.json` → its date id; null for any other name. */
+export function resultsDateId(fileName: string): string | null {
+  const m = /^results_(.+)\.json$/i.exec(baseName(fileName));
+  return m ? m[1] : null;
+}
+
+/** `samples_<task>_<date>.jsonl` → task and date id (null when the name has no date, as a renamed file). */
+export function samplesFileParts(fileName: string): { task: string; dateId: string | null } | null {
+  const m = /^samples_(.+?)(?:_(\d{4}-\d{2}-\d{2}T[\d.-]+))?\.jsonl$/i.exec(baseName(fileName));
+  return m ? { task: m[1], dateId: m[2] ?? null } : null;
+}
+
+/** Whether a set of files is for this reader: a results_*.json with or without samples files, or several samples files. */
+export function isHarnessFileSet(names: readonly string[]): boolean {
+  return names.length > 1 || names.some((n) => resultsDateId(n) !== null);
+}
+
+/** Runs `read`, turning a FieldProblem into a RunImportError naming `fileName`. */
+async function inFile<T>(fileName: string, read: () => T | Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (error) {
+    if (error instanceof FieldProblem) throw new RunImportError(fileName, error.refusal);
+    throw error;
+  }
+}
+
+interface SamplesFile {
+  name: string;
+  task: string;
+  dateId: string | null;
+  text: string;
+}
+
+/**
+ * Reads the files chosen together into runs, checked; nothing is stored here.
+ *
+ * @throws RunImportError naming the file at fault: a results file whose known tasks have no samples
+ *   file, a samples file cut short or changed since the harness wrote it, files of which no task is
+ *   known (every task named), or anything parseRunFile would refuse in one of them.
+ */
+export async function readLmEvalFiles(files: readonly HarnessFileText[], importedAt: string): Promise<HarnessRun[]> {
+  const results: { name: string; dateId: string; root: Obj }[] = [];
+  const samples: SamplesFile[] = [];
+  for (const file of files) {
+    const text = file.text.charCodeAt(0) === 0xfeff ? file.text.slice(1) : file.text;
+    const dateId = resultsDateId(file.name);
+    const parts = samplesFileParts(file.name);
+    if (dateId !== null) {
+      const root = await inFile(file.name, () => parseJson(text));
+      if (typeof root !== 'object' || root === null || Array.isArray(root) || (root as Obj).configs === undefined) {
+        throw new RunImportError(file.name, refusal('import.lm-eval-not-results'));
+      }
+      results.push({ name: file.name, dateId, root: root as Obj });
+    } else if (parts) {
+      samples.push({ name: file.name, ...parts, text });
+    } else {
+      throw new RunImportError(file.name, refusal('import.lm-eval-file-name'));
+    }
+  }
+
+  const used = new Set<SamplesFile>();
+  const runs: HarnessRun[] = [];
+  for (const r of results) {
+    // A dumped simple_evaluate dict saved under the CLI's name still holds its samples.
+    if (r.root.samples !== undefined) {
+      runs.push(await inFile(r.name, () => readLmEvalResults(r.root, r.name, importedAt)));
+      continue;
+    }
+    // The harness gives a run's files one date; two runs of one moment (two models side by side in a
+    // folder) are told apart by the tasks each results file names.
+    const configs = typeof r.root.configs === 'object' && r.root.configs !== null ? (r.root.configs as Obj) : {};
+    const mine = samples.filter((s) => !used.has(s) && Object.hasOwn(configs, s.task) && (s.dateId === r.dateId || (results.length === 1 && s.dateId === null)));
+    mine.forEach((s) => used.add(s));
+    runs.push(...(await readResultsRun(r.name, r.root, mine, importedAt)));
+  }
+  const orphans = samples.filter((s) => !used.has(s));
+  if (orphans.length > 0) {
+    if (results.length > 0) throw new RunImportError(orphans[0].name, refusal('import.lm-eval-samples-unmatched', { results: results.map((r) => baseName(r.name)) }));
+    runs.push(...(await readSamplesOnly(orphans, importedAt)));
+  }
+  return runs;
+}
+
+/** One results file and its samples files → one run per dataset. */
+async function readResultsRun(fileName: string, root: Obj, samplesFiles: SamplesFile[], importedAt: string): Promise<HarnessRun[]> {
+  const facts = await inFile(fileName, () => factsOf(root));
+  const configs = facts.configs ?? {};
+  const known = new Map<string, HarnessTask>();
+  const skipped: string[] = [];
+  for (const name of Object.keys(configs)) {
+    const task = await inFile(fileName, () => resolveHarnessTask(name, configs[name]));
+    if (task) known.set(name, task);
+    else skipped.push(name);
+  }
+  for (const s of samplesFiles) if (!Object.hasOwn(configs, s.task) && !skipped.includes(s.task)) skipped.push(s.task);
+  if (known.size === 0) throw new RunImportError(fileName, refusal('import.lm-eval-no-known-task', { skipped: skipped.slice(0, 20), more: Math.max(0, skipped.length - 20) }));
+
+  const byTask = new Map<string, Sample[]>();
+  for (const [name] of known) {
+    const file = samplesFiles.find((s) => s.task === name);
+    if (!file) throw new RunImportError(fileName, refusal('import.lm-eval-samples-missing', { task: name, expected: `samples_${name}_${resultsDateId(fileName) ?? '<date>'}.jsonl` }));
+    const read = await inFile(file.name, () => readSamplesLines(file.text));
+    await inFile(file.name, () => checkAgainstResults(root, name, read));
+    await inFile(file.name, () => checkDocHashes(read));
+    byTask.set(name, read.map((s) => ({ ...s, file: file.name })));
+  }
+  const extra: Notice[] = skipped.length ? [notice('import.lm-eval-tasks-skipped', { skipped: skipped.slice(0, 20), more: Math.max(0, skipped.length - 20) })] : [];
+  return buildPerDataset(byTask, known, facts, fileName, importedAt, extra);
+}
+
+/** Samples files chosen without their results file: as before, one run per dataset, the configuration unknown. */
+async function readSamplesOnly(files: SamplesFile[], importedAt: string): Promise<HarnessRun[]> {
+  const known = new Map<string, HarnessTask>();
+  const byTask = new Map<string, Sample[]>();
+  const skipped: string[] = [];
+  for (const file of files) {
+    const task = resolveHarnessTask(file.task, undefined);
+    if (!task) {
+      skipped.push(file.task);
+      continue;
+    }
+    if (byTask.has(file.task)) throw new RunImportError(file.name, refusal('import.lm-eval-task-twice', { task: file.task }));
+    known.set(file.task, task);
+    const read = await inFile(file.name, () => readSamplesLines(file.text));
+    await inFile(file.name, () => checkDocHashes(read));
+    byTask.set(file.task, read.map((s) => ({ ...s, file: file.name })));
+  }
+  if (known.size === 0) throw new RunImportError(files[0].name, refusal('import.lm-eval-no-known-task', { skipped: skipped.slice(0, 20), more: Math.max(0, skipped.length - 20) }));
+  const extra: Notice[] = skipped.length ? [notice('import.lm-eval-tasks-skipped', { skipped: skipped.slice(0, 20), more: Math.max(0, skipped.length - 20) })] : [];
+  return buildPerDataset(byTask, known, NO_FACTS, files[0].name, importedAt, extra);
+}
+
+async function buildPerDataset(
+  byTask: Map<string, Sample[]>,
+  known: Map<string, HarnessTask>,
+  facts: HarnessFacts,
+  fileName: string,
+  importedAt: string,
+  extra: Notice[],
+): Promise<HarnessRun[]> {
+  const datasets = [...new Set([...byTask.keys()].map((name) => known.get(name)!.datasetId))];
+  const runs: HarnessRun[] = [];
+  for (const datasetId of datasets) {
+    const part = new Map([...byTask].filter(([name]) => known.get(name)!.datasetId === datasetId));
+    runs.push(await inFile(fileName, () => buildRun(part, facts, fileName, importedAt, known, extra)));
+  }
+  return runs;
+}
+
+/** n-samples and task_hashes, where the results file has them. */
+async function checkAgainstResults(root: Obj, task: string, read: readonly Sample[]): Promise<void> {
+  const counts = root['n-samples'];
+  const count = typeof counts === 'object' && counts !== null ? (counts as Obj)[task] : undefined;
+  const effective = typeof count === 'object' && count !== null ? (count as Obj).effective : undefined;
+  if (typeof effective === 'number' && effective !== read.length) {
+    throw problem('import.lm-eval-truncated', { task, samples: read.length, expected: effective });
+  }
+  const hashes = root.task_hashes;
+  const stated = typeof hashes === 'object' && hashes !== null ? (hashes as Obj)[task] : undefined;
+  if (typeof stated === 'string' && stated !== '') {
+    const actual = await sha256Hex(read.map((s) => s.hashes.doc + s.hashes.prompt + s.hashes.target).join(''));
+    if (actual !== stated) throw problem('import.lm-eval-tampered', { task });
+  }
+}
+
+/** Each sample's doc_hash against its doc, where the doc can be written as Python would (see pythonJsonIndent2). */
+async function checkDocHashes(read: readonly Sample[]): Promise<void> {
+  for (const s of read) {
+    if (!/^[0-9a-f]{64}$/.test(s.hashes.doc)) continue;
+    const text = pythonJsonIndent2(s.doc);
+    if (text === null) continue;
+    if ((await sha256Hex(text)) !== s.hashes.doc) throw problem('import.lm-eval-doc-changed', { path: `${s.place}: doc` });
+  }
+}

@@ -1,0 +1,66 @@
+// Which harness task a name in a results file is. A task Jiangu exported says so in its config:
+// the harness copies the task YAML's `metadata` into `configs.<task>.metadata` of results_*.json,
+// and the export writes `metadata.jiangu` there (the contract of issue 12: format, app, dataset,
+// task, shots, protocol, templateHash, dataFiles). Such a task is Jiangu's protocol, byte for byte,
+// so its run carries Jiangu's protocol id and template hash and compares as the same protocol as a
+// run made in the browser. Any other task is the harness's own (LM_EVAL_TASKS) or unknown.
+import { getDataset } from '../benchmarks/catalog.ts';
+import type { DatasetId } from '../benchmarks/types.ts';
+import { listProtocols, type McProtocolId } from '../protocols/mc-protocols.ts';
+import { LM_EVAL_TASKS, type HarnessTask } from './import-lm-eval.ts';
+import { problem, type Obj } from './import-validate.ts';
+
+/** What metadata.jiangu says about an exported task, checked. */
+export interface JianguTaskMeta {
+  protocolId: McProtocolId;
+  templateHash: string;
+  shots: number;
+  app: string;
+  dataFiles: { path: string; sha256: string }[];
+}
+
+const SHA256 = /^[0-9a-f]{64}$/;
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** A catalog dataset id, or null. */
+function datasetIdOf(value: unknown): DatasetId | null {
+  if (typeof value !== 'string') return null;
+  try {
+    return getDataset(value as DatasetId).id;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The task `name` is, from its config in the results file (`config`: `configs.<name>`, or undefined
+ * for a samples file alone). Returns null for a task this site does not know (the caller skips it).
+ *
+ * @throws FieldProblem when metadata.jiangu is there but not what the export writes (a hand-edited
+ *   or newer file): such a task must not pass as the harness's own, nor as Jiangu's unchecked.
+ */
+export function resolveHarnessTask(name: string, config: unknown): HarnessTask | null {
+  const metadata = isObj(config) && isObj(config.metadata) ? config.metadata : null;
+  if (metadata && metadata.jiangu !== undefined) return jianguTask(name, metadata.jiangu);
+  return Object.hasOwn(LM_EVAL_TASKS, name) ? LM_EVAL_TASKS[name] : null;
+}
+
+function jianguTask(name: string, value: unknown): HarnessTask {
+  const path = `configs.${name.slice(0, 80)}.metadata.jiangu`;
+  const bad = (field: string): never => {
+    throw problem('import.lm-eval-jiangu-metadata', { path: `${path}.${field}` });
+  };
+  if (!isObj(value)) bad('(object)');
+  const j = value as Obj;
+  if (j.format !== 1) bad('format');
+  const datasetId = datasetIdOf(j.dataset) ?? bad('dataset');
+  const dataset = getDataset(datasetId);
+  const task = typeof j.task === 'string' && dataset.tasks.some((t) => t.key === j.task) ? j.task : bad('task');
+  const shots = typeof j.shots === 'number' && Number.isInteger(j.shots) && j.shots >= 0 && j.shots <= 100 ? j.shots : bad('shots');
+  const protocolId = listProtocols().find((p) => p.id === j.protocol)?.id ?? bad('protocol');
+  const templateHash = typeof j.templateHash === 'string' && SHA256.test(j.templateHash) ? j.templateHash : bad('templateHash');
+  const app = typeof j.app === 'string' && j.app.length <= 40 ? j.app : bad('app');
+  const files = isObj(j.dataFiles) ? j.dataFiles : bad('dataFiles');
+  const dataFiles = Object.entries(files).map(([filePath, sha]) => (typeof sha === 'string' && SHA256.test(sha) && filePath.length <= 300 ? { path: filePath, sha256: sha } : bad(`dataFiles.${filePath.slice(0, 80)}`)));
+  return { datasetId, task: task as string, jiangu: { protocolId, templateHash, shots, app, dataFiles } };
+}
