@@ -1,0 +1,71 @@
+// README.md of an exported folder: what it holds, the data's licence, and the exact commands.
+import { getDataset } from '../../benchmarks/catalog.ts';
+import type { DatasetId } from '../../benchmarks/types.ts';
+import type { McProtocol } from '../../protocols/mc-protocols.ts';
+
+export interface ReadmeInput {
+  datasetId: DatasetId;
+  shots: number;
+  group: string;
+  tasks: readonly { name: string; task: string; docs: number; shots: number }[];
+  protocol: McProtocol;
+  templateHash: string;
+  appVersion: string;
+}
+
+export function readmeText(input: ReadmeInput): string {
+  const dataset = getDataset(input.datasetId);
+  const { group } = input;
+  const total = input.tasks.reduce((sum, task) => sum + task.docs, 0);
+  const licence =
+    dataset.license === 'CC BY-NC-SA 4.0'
+      ? `The items are your own copy of ${dataset.title}, licensed CC BY-NC-SA 4.0 by its authors (${dataset.attribution.authors}; ${dataset.attribution.url}): non-commercial use, with attribution, sharing adaptations under the same licence. Do not publish this folder under other terms.`
+      : `The items come from your own copy of ${dataset.title} (${dataset.license}); share them only as the terms you obtained them under allow.`;
+  const acEval = input.datasetId === 'ac-eval'
+    ? '\nAC-EVAL has not released its test answers: every doc\'s `answer` is null and `doc_to_target` returns -100, so the harness\'s `acc` here is 0 and means nothing (it warns per item). Import the samples into Jiangu: it keeps the predictions, unscored.\n'
+    : '';
+  return `# ${dataset.title}, ${input.shots}-shot, Jiangu's protocol for lm-evaluation-harness
+
+Written by Jiangu (鉴古) ${input.appVersion}. Protocol \`${input.protocol.id}\` v${input.protocol.version}
+(${input.protocol.source}), template hash \`${input.templateHash}\`.
+
+## Licence of the data
+
+${licence}
+
+## What is here
+
+- \`${group}.yaml\`: the group; its \`acc\` is Jiangu's overall (the mean of task accuracies${input.datasetId === 'ancientbench' ? ', here the mean of the four competencies, each a subgroup' : ''}). Jiangu's pooled (micro) accuracy is recomputed from the samples when you import them.
+- Per task (${input.tasks.length} tasks, ${total} items): \`<task>.yaml\` and \`<task>.jsonl\` (one doc per test item: \`jiangu_id\`, question, options, answer letter, and the exemplars Jiangu chose for it).
+- \`utils.py\`: \`doc_to_text\` renders Jiangu's prompt from the doc, exemplars included, byte for byte; \`doc_to_choice\` gives the bare letters, which with \`target_delimiter: ""\` are the very tokens Jiangu scores.
+
+Every task has \`num_fewshot: 0\` and \`description: ""\`: the exemplars are in the prompt already. Do not pass \`--num_fewshot\`.
+Jiangu drops exemplars from a prompt longer than the model's context; these prompts hold all of them, so keep \`max_length\` at least as long as the longest prompt.
+${acEval}
+## Running it
+
+Run from this folder (the task files name their JSONL relative to it):
+
+\`\`\`sh
+cd <this folder>
+# Hugging Face backend, one GPU
+lm_eval --model hf --model_args pretrained=Qwen/Qwen2.5-7B-Instruct,dtype=bfloat16 \\
+  --include_path . --tasks ${group} --device cuda:0 --batch_size auto \\
+  --log_samples --output_path results
+# vLLM, tensor parallel over 2 GPUs and 2 data-parallel replicas (4 GPUs)
+lm_eval --model vllm --model_args pretrained=Qwen/Qwen2.5-7B-Instruct,dtype=bfloat16,tensor_parallel_size=2,data_parallel_size=2,gpu_memory_utilization=0.85 \\
+  --include_path . --tasks ${group} --batch_size auto \\
+  --log_samples --output_path results
+\`\`\`
+
+One task alone: \`--tasks ${input.tasks[0]?.name ?? group}\`. Leave out \`--apply_chat_template\` to score the raw prompt as Jiangu's letter-logit runs do (with it, the harness wraps the prompt in the model's chat template; Jiangu records such runs as templated).
+
+Then drop \`results/<model>/results_*.json\` and its \`samples_*.jsonl\` files on Jiangu's Evaluate page (Import): the task metadata carries the protocol, template hash and data file hashes back, and each sample's doc is checked against your stored items.
+
+## Tasks
+
+| task | Jiangu task | items | exemplars |
+| --- | --- | ---: | ---: |
+${input.tasks.map((task) => `| \`${task.name}\` | ${task.task} | ${task.docs} | ${task.shots} |`).join('\n')}
+`;
+}
