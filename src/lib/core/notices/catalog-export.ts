@@ -23,12 +23,16 @@ export const exportNotices = {
     en: (p: { dataset: string; path: string }) => `Export of ${p.dataset}: the data file ${q(p.path)} is missing. Point --data at a folder laid out like ../shared/data.`,
     zh: (p: { dataset: string; path: string }) => `导出 ${p.dataset}：缺少数据文件 ${q(p.path)}。请用 --data 指向与 ../shared/data 结构相同的文件夹。`,
   },
+  'export.missing-own-file': {
+    en: (p: { dataset: string; path: string }) => `Export of ${p.dataset}: the file ${q(p.path)} does not exist. Give your own file with --file <csv or jsonl>, or leave --file out to export the project's sample.`,
+    zh: (p: { dataset: string; path: string }) => `导出 ${p.dataset}：文件 ${q(p.path)} 不存在。请用 --file <csv 或 jsonl> 指定你自己的文件，或省略 --file 以导出本项目的示例。`,
+  },
   'export.out-not-empty': {
     en: (p: { path: string }) => `The output folder ${q(p.path)} exists and is not empty: nothing was written. Choose a new folder or empty this one.`,
     zh: (p: { path: string }) => `输出文件夹 ${q(p.path)} 已存在且不为空：未写入任何文件。请换一个新文件夹或先清空它。`,
   },
   'export.bad-arguments': {
-    en: (p: { problem: string }) => `${p.problem}. Usage: npm run export:lm-eval -- --dataset <id> --shots <n> --out <dir> [--data <folder>]`,
-    zh: (p: { problem: string }) => `${p.problem}。用法：npm run export:lm-eval -- --dataset <id> --shots <n> --out <dir> [--data <folder>]`,
+    en: (p: { problem: string }) => `${p.problem}. Usage: npm run export:lm-eval -- --dataset <id> --shots <n> --out <dir> [--data <folder>] [--file <own AncientBench file>]`,
+    zh: (p: { problem: string }) => `${p.problem}。用法：npm run export:lm-eval -- --dataset <id> --shots <n> --out <dir> [--data <folder>] [--file <自己的 AncientBench 文件>]`,
   },
 };
