@@ -157,10 +157,13 @@ function taskYaml(name: string, dataPath: string, metadata: YamlValue): string {
 }
 
 /**
- * The benchmark's group, with Jiangu's overall rule: the mean of task accuracies (ACLUE, CMMLU,
- * AC-EVAL: `weight_by_size: false`), or for AncientBench the mean of its four competencies, each the
- * mean of its tasks (a subgroup per competency). Jiangu's pooled accuracy (ACLUE's harness group)
- * would need the same tasks twice in one run, so the import recomputes it from the samples instead.
+ * The benchmark's group. ACLUE, CMMLU, AC-EVAL: Jiangu's overall is the mean of task accuracies,
+ * which is the harness's `weight_by_size: false`. AncientBench: Jiangu's overall is the mean of its
+ * four competencies, each the mean of its tasks; a subgroup per competency gives each competency's
+ * number, but the harness (lm_eval/api/group.py at 4e7e0d4) aggregates a group over its *leaf* tasks,
+ * so the top group's `acc` is the mean of all tasks, not of the competencies: the harness cannot
+ * express that rule, and the import recomputes it (as it does the pooled, micro accuracy) from the
+ * samples. The metadata says which rule each group's number follows.
  */
 function groupYamls(datasetId: DatasetId, shots: number, tasks: readonly ExportedTask[], meta: Record<string, string>): ExportedFile[] {
   const top = groupName(datasetId, shots);
@@ -183,8 +186,11 @@ function groupYamls(datasetId: DatasetId, shots: number, tasks: readonly Exporte
       {
         path: `${top}.yaml`,
         text: toYaml(
-          { group: top, task: groups.map((g) => g.name), aggregate_metric_list: aggregate, metadata: metadata(`mean-of-groups (${rule.grouping.kind})`) },
-          [`Jiangu's overall: the mean of the ${rule.grouping.kind} accuracies, each the mean of its tasks.`],
+          { group: top, task: groups.map((g) => g.name), aggregate_metric_list: aggregate, metadata: metadata('mean-of-tasks (the harness averages a group over its leaf tasks); Jiangu overall = mean of the subgroups, recomputed on import') },
+          [
+            `The harness averages a group over its leaf tasks: this group's acc is the mean of all tasks. Jiangu's overall is the`,
+            `mean of the ${rule.grouping.kind} subgroups' acc (each the mean of its tasks); the import recomputes it from the samples.`,
+          ],
         ),
       },
     ];

@@ -35,7 +35,11 @@ ${licence}
 
 ## What is here
 
-- \`${group}.yaml\`: the group; its \`acc\` is Jiangu's overall (the mean of task accuracies${input.datasetId === 'ancientbench' ? ', here the mean of the four competencies, each a subgroup' : ''}). Jiangu's pooled (micro) accuracy is recomputed from the samples when you import them.
+- \`${group}.yaml\`: the group. ${
+    input.datasetId === 'ancientbench'
+      ? "Each competency is a subgroup whose `acc` is Jiangu's competency accuracy (the mean of its tasks). Jiangu's overall is the mean of the four competencies, which the harness cannot express (it averages a group over its leaf tasks, so the top group's `acc` is the mean of all ten tasks): Jiangu recomputes it when you import the samples."
+      : "Its `acc` is Jiangu's overall, the mean of the task accuracies (`weight_by_size: false`)."
+  } Jiangu's pooled (micro) accuracy is recomputed from the samples when you import them.
 - Per task (${input.tasks.length} tasks, ${total} items): \`<task>.yaml\` and \`<task>.jsonl\` (one doc per test item: \`jiangu_id\`, question, options, answer letter, and the exemplars Jiangu chose for it).
 - \`utils.py\`: \`doc_to_text\` renders Jiangu's prompt from the doc, exemplars included, byte for byte; \`doc_to_choice\` gives the bare letters, which with \`target_delimiter: ""\` are the very tokens Jiangu scores.
 
