@@ -1,4 +1,4 @@
-// npm run export:lm-eval -- --dataset <id> --shots <n> --out <dir> [--data <folder>] [--file <path>]
+// npm run export:lm-eval -- --dataset <id> --shots <n> --out <dir> [--data <folder>] [--file <path>] [--max-new-tokens <n>]
 //
 // Writes the lm-evaluation-harness folder for one benchmark (src/lib/core/export/lm-eval) from the
 // data on disk, read with the project's own adapters: a catalog dataset from a folder laid out like
@@ -12,7 +12,7 @@ import { parseArgs } from 'node:util';
 import { adaptDataset, type RawFile } from '../src/lib/core/benchmarks/adapters/index.ts';
 import { listDatasets } from '../src/lib/core/benchmarks/catalog.ts';
 import type { DatasetId } from '../src/lib/core/benchmarks/types.ts';
-import { exportLmEval } from '../src/lib/core/export/lm-eval/folder.ts';
+import { DEFAULT_MAX_NEW_TOKENS, exportLmEval } from '../src/lib/core/export/lm-eval/folder.ts';
 import { protocolForDataset } from '../src/lib/core/protocols/mc-protocols.ts';
 import { jianguError, noticeOf, renderNotice } from '../src/lib/core/notices/index.ts';
 import { buildDefines } from './build-info.ts';
@@ -43,7 +43,7 @@ async function main(): Promise<void> {
   let values;
   try {
     ({ values } = parseArgs({
-      options: { dataset: { type: 'string' }, shots: { type: 'string' }, out: { type: 'string' }, data: { type: 'string' }, file: { type: 'string' } },
+      options: { dataset: { type: 'string' }, shots: { type: 'string' }, out: { type: 'string' }, data: { type: 'string' }, file: { type: 'string' }, 'max-new-tokens': { type: 'string' } },
       strict: true,
     }));
   } catch (error) {
@@ -54,10 +54,11 @@ async function main(): Promise<void> {
   }
   const datasetId = values.dataset as DatasetId;
   const dataset = listDatasets().find((d) => d.id === datasetId);
-  const exportable = listDatasets().filter((d) => d.tasks.some((t) => t.kind === 'multiple-choice'));
-  if (!dataset) throw jianguError('export.unknown-dataset', { dataset: values.dataset!, known: exportable.map((d) => d.id) });
-  if (!exportable.includes(dataset)) throw jianguError('export.generation-only', { dataset: datasetId });
-  if (!/^\d+$/.test(values.shots!)) throw jianguError('export.bad-shots', { dataset: datasetId, shots: values.shots!, max: protocolForDataset(datasetId).maxShots });
+  if (!dataset) throw jianguError('export.unknown-dataset', { dataset: values.dataset!, known: listDatasets().map((d) => d.id) });
+  const hasMc = dataset.tasks.some((t) => t.kind === 'multiple-choice');
+  if (!/^\d+$/.test(values.shots!)) throw jianguError('export.bad-shots', { dataset: datasetId, shots: values.shots!, max: hasMc ? protocolForDataset(datasetId).maxShots : 0 });
+  const maxNewTokens = values['max-new-tokens'] ?? String(DEFAULT_MAX_NEW_TOKENS);
+  if (!/^\d+$/.test(maxNewTokens)) throw jianguError('export.bad-max-new-tokens', { value: maxNewTokens });
   const out = resolve(values.out!);
   if (existsSync(out) && readdirSync(out).length > 0) throw jianguError('export.out-not-empty', { path: out });
 
@@ -69,12 +70,13 @@ async function main(): Promise<void> {
     items,
     files: files.map((file) => ({ path: file.path, sha256: createHash('sha256').update(file.bytes).digest('hex'), bytes: file.bytes.length })),
     shots: Number(values.shots),
+    maxNewTokens: Number(maxNewTokens),
     appVersion: appVersion(),
   });
   mkdirSync(out, { recursive: true });
   for (const file of exported.files) writeFileSync(join(out, file.path), file.text);
   const docs = exported.tasks.reduce((sum, task) => sum + task.docs, 0);
-  console.log(`Wrote ${exported.files.length} files to ${out}: ${exported.tasks.length} tasks, ${docs} items, group ${exported.group} (protocol ${exported.protocolId}).`);
+  console.log(`Wrote ${exported.files.length} files to ${out}: ${exported.tasks.length} tasks, ${docs} items, group ${exported.group} (protocol ${exported.protocolId ?? 'c3bench'}).`);
   console.log(`Run: cd ${out} && lm_eval --model hf --model_args pretrained=<model> --include_path . --tasks ${exported.group} --log_samples --output_path results`);
 }
 

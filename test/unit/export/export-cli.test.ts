@@ -43,7 +43,7 @@ describe('npm run export:lm-eval', () => {
     const out = join(work, 'unknown');
     const run = cli('--dataset', 'acleu', '--shots', '0', '--out', out);
     expect(run.code).toBe(1);
-    expect(run.stderr).toContain('Unknown dataset "acleu": the export knows aclue, cmmlu-ancient, ac-eval, wenmind, ancientbench.');
+    expect(run.stderr).toContain('Unknown dataset "acleu": the export knows aclue, cmmlu-ancient, ac-eval, wenmind, ancientbench, c3bench.');
     expect(existsSync(out)).toBe(false);
   }, 60_000);
 

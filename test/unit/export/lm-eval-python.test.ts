@@ -2,7 +2,8 @@
 // harness loads it (render_lm_eval.py: the YAML with its `!function utils.*` hooks, the JSONL beside
 // it, the multiple-choice requests, the HF backend's context/continuation split). Every prompt must
 // equal Jiangu's own (buildMcPrompt, the exemplars Jiangu chooses) byte for byte, and every request's
-// continuation must be, under the real Qwen3 tokenizer, the very letter token Jiangu scores.
+// continuation must be, under the real Qwen3 tokenizer, the very letter token Jiangu scores. WenMind's
+// generation tasks (C3Bench's protocol) come out as greedy generate_until with Jiangu's prompt and limit.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -13,7 +14,8 @@ import type { PreTrainedTokenizer } from '@huggingface/transformers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adaptAncientBench, adaptDataset, type RawFile } from '../../../src/lib/core/benchmarks/adapters/index.ts';
 import { getDataset } from '../../../src/lib/core/benchmarks/catalog.ts';
-import type { DatasetId, MultipleChoiceItem } from '../../../src/lib/core/benchmarks/types.ts';
+import type { DatasetId, GenerationItem, Item, MultipleChoiceItem } from '../../../src/lib/core/benchmarks/types.ts';
+import { buildGenerationPrompt, generationTemplateHash } from '../../../src/lib/core/protocols/generation.ts';
 import { exportLmEval } from '../../../src/lib/core/export/lm-eval/folder.ts';
 import { buildMcPrompt } from '../../../src/lib/core/protocols/build-prompt.ts';
 import { letterInContext } from '../../../src/lib/core/protocols/letter-tokens.ts';
@@ -40,7 +42,8 @@ type Line =
       target: number;
       arguments: [string, string][];
       hf: [string, string][];
-    };
+    }
+  | { kind: 'generation'; task: string; doc_id: number; jiangu_id: string; context: string; target: string; generation_kwargs: Record<string, unknown> };
 
 /** Runs the harness-style renderer over a written folder. */
 function renderWithPython(folder: string): Line[] {
@@ -61,16 +64,17 @@ afterAll(() => {
   for (const folder of folders) rmSync(folder, { recursive: true, force: true });
 });
 
-async function checkExport(datasetId: DatasetId, files: readonly RawFile[], items: readonly MultipleChoiceItem[], shots: number): Promise<void> {
+async function checkExport(datasetId: DatasetId, files: readonly RawFile[], allItems: readonly Item[], shots: number): Promise<void> {
+  const items = allItems.filter((item): item is MultipleChoiceItem => item.kind === 'multiple-choice');
   const protocol = protocolForDataset(datasetId);
   const dataFiles = files.map((file) => ({ path: file.path, sha256: sha256(file.bytes), bytes: file.bytes.length }));
-  const exported = await exportLmEval({ datasetId, items, files: dataFiles, shots, appVersion: '0.1.0+test' });
+  const exported = await exportLmEval({ datasetId, items: allItems, files: dataFiles, shots, appVersion: '0.1.0+test', maxNewTokens: 200 });
   const folder = mkdtempSync(join(tmpdir(), `jiangu-lm-eval-${datasetId}-`));
   folders.push(folder);
   for (const file of exported.files) writeFileSync(join(folder, file.path), file.text);
   const lines = renderWithPython(folder);
 
-  const tests = items.filter((item) => item.split === 'test');
+  const tests = items.filter((item) => item.split === 'test' && item.kind === 'multiple-choice');
   const devByTask = new Map<string, MultipleChoiceItem[]>();
   for (const item of items) if (item.split === 'dev') devByTask.set(item.task, [...(devByTask.get(item.task) ?? []), item]);
   const byId = new Map(tests.map((item) => [item.id, item]));
@@ -78,13 +82,15 @@ async function checkExport(datasetId: DatasetId, files: readonly RawFile[], item
 
   // Task files: the settings the brief and the contract fix, and metadata that names the task.
   const taskLines = lines.filter((line) => line.kind === 'task');
+  const genTaskNames = new Set(exported.tasks.filter((task) => task.kind === 'generation').map((task) => task.name));
   expect(taskLines.map((line) => line.task).sort()).toEqual(exported.tasks.map((task) => task.name).sort());
   const taskOfName = new Map<string, string>();
   for (const line of taskLines) {
-    expect(line.settings).toMatchObject({ dataset_path: 'json', output_type: 'multiple_choice', target_delimiter: '', num_fewshot: 0, description: '' });
+    const isGen = genTaskNames.has(line.task);
+    expect(line.settings).toMatchObject({ dataset_path: 'json', output_type: isGen ? 'generate_until' : 'multiple_choice', target_delimiter: '', num_fewshot: 0, description: '' });
     const meta = line.settings.metadata.jiangu;
     expect(line.settings.metadata.version).toBe(1);
-    expect(meta).toMatchObject({ format: 1, app: '0.1.0+test', dataset: datasetId, shots, protocol: protocol.id, templateHash: hash });
+    expect(meta).toMatchObject({ format: 1, app: '0.1.0+test', dataset: datasetId, shots, protocol: isGen ? 'c3bench' : protocol.id, templateHash: isGen ? await generationTemplateHash() : hash });
     expect(meta.dataFiles).toEqual(Object.fromEntries(dataFiles.map((file) => [file.path, file.sha256])));
     const task = meta.task as string;
     expect(line.task).toBe(`jiangu_${datasetId.replace(/-/g, '_')}_${shots}shot_${meta.slug as string}`);
@@ -132,6 +138,20 @@ async function checkExport(datasetId: DatasetId, files: readonly RawFile[], item
   }
   expect(compared).toBe(tests.length);
 
+  // Generation: Jiangu's prompt, greedy, Jiangu's token limit, stopping only at end of text.
+  const genItems = allItems.filter((item): item is GenerationItem => item.kind === 'generation' && item.split === 'test');
+  const genById = new Map(genItems.map((item) => [item.id, item]));
+  const generations = lines.filter((line) => line.kind === 'generation');
+  if (datasetId === 'wenmind') expect(genItems.length).toBeGreaterThan(900);
+  expect(generations.map((line) => line.jiangu_id).sort()).toEqual(genItems.map((item) => item.id).sort());
+  for (const request of generations) {
+    const item = genById.get(request.jiangu_id)!;
+    expect(taskOfName.get(request.task)).toBe(item.task);
+    if (request.context !== buildGenerationPrompt(item)) expect({ item: item.id, context: request.context }).toEqual({ item: item.id, context: buildGenerationPrompt(item) });
+    expect(request.target).toBe(item.references[0]);
+    expect(request.generation_kwargs).toEqual({ until: [], do_sample: false, temperature: 0, max_gen_toks: 200 });
+  }
+
   // The group: every exported task under it (AncientBench through its competency subgroups).
   const groups = lines.filter((line) => line.kind === 'group');
   const top = groups.find((line) => line.config.group === `jiangu_${datasetId.replace(/-/g, '_')}_${shots}shot`)!;
@@ -153,12 +173,11 @@ describe('lm-eval export rendered by python3, AncientBench sample', () => {
 });
 
 describeWithSharedData('lm-eval export rendered by python3, shared data', (root) => {
-  for (const datasetId of ['aclue', 'cmmlu-ancient', 'ac-eval'] as const) {
-    for (const shots of [0, 5]) {
+  for (const [datasetId, shotList] of [['aclue', [0, 5]], ['cmmlu-ancient', [0, 5]], ['ac-eval', [0, 5]], ['wenmind', [0]]] as const) {
+    for (const shots of shotList) {
       it(`${datasetId} ${shots}-shot: every prompt, request and continuation token is Jiangu's`, async () => {
         const files = readCatalogFiles(root, datasetId);
-        const items = adaptDataset(datasetId, files).items as MultipleChoiceItem[];
-        await checkExport(datasetId, files, items, shots);
+        await checkExport(datasetId, files, adaptDataset(datasetId, files).items, shots);
       }, 600_000);
     }
   }

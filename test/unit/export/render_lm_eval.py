@@ -12,7 +12,9 @@ lm_eval/api/model.py) does, and written here from reading it:
   - with num_fewshot 0 and description "", the context is doc_to_text(doc) alone;
   - a multiple-choice request per choice is (context, target_delimiter + choice);
   - the HF backend moves the context's trailing whitespace into the continuation before encoding.
-Lines out: {"kind": "group", ...} per group YAML, {"kind": "request", ...} per doc.
+  - a generate_until request is (context, generation_kwargs).
+Lines out: {"kind": "group"} per group YAML, {"kind": "task"} per task YAML, {"kind": "request"} per
+multiple-choice doc, {"kind": "generation"} per generation doc.
 """
 import importlib.util
 import json
@@ -87,6 +89,18 @@ def main(folder):
         with data_file.open(encoding="utf-8") as handle:
             docs = [json.loads(line) for line in handle if line.strip()]
         for doc_id, doc in enumerate(docs):
+            if settings["output_type"] == "generate_until":
+                # A generation request is (context, generation_kwargs).
+                out.write(json.dumps({
+                    "kind": "generation",
+                    "task": config["task"],
+                    "doc_id": doc_id,
+                    "jiangu_id": doc["jiangu_id"],
+                    "context": resolve(config, "doc_to_text", doc),
+                    "target": resolve(config, "doc_to_target", doc),
+                    "generation_kwargs": config["generation_kwargs"],
+                }, ensure_ascii=False) + "\n")
+                continue
             context = resolve(config, "doc_to_text", doc)
             choices = resolve(config, "doc_to_choice", doc)
             target = resolve(config, "doc_to_target", doc)

@@ -7,17 +7,17 @@ export const exportNotices = {
     en: (p: { dataset: string; shots: string; max: number }) => `Export of ${p.dataset}: shots must be a whole number from 0 to ${p.max}, got ${q(p.shots)}.`,
     zh: (p: { dataset: string; shots: string; max: number }) => `导出 ${p.dataset}：示例数须为 0 到 ${p.max} 的整数，收到的是 ${q(p.shots)}。`,
   },
+  'export.bad-max-new-tokens': {
+    en: (p: { value: string }) => `The most new tokens to generate must be a whole number of at least 1, got ${q(p.value)}.`,
+    zh: (p: { value: string }) => `最多生成词元数须为不小于 1 的整数，收到的是 ${q(p.value)}。`,
+  },
   'export.no-items': {
-    en: (p: { dataset: string }) => `Export of ${p.dataset}: there are no multiple-choice test items to export. Import the dataset first (Data page).`,
-    zh: (p: { dataset: string }) => `导出 ${p.dataset}：没有可导出的选择题测试题目。请先在“数据”页导入该数据集。`,
+    en: (p: { dataset: string }) => `Export of ${p.dataset}: there are no test items to export. Import the dataset first (Data page).`,
+    zh: (p: { dataset: string }) => `导出 ${p.dataset}：没有可导出的测试题目。请先在“数据”页导入该数据集。`,
   },
   'export.unknown-dataset': {
     en: (p: { dataset: string; known: readonly string[] }) => `Unknown dataset ${q(p.dataset)}: the export knows ${p.known.join(', ')}.`,
     zh: (p: { dataset: string; known: readonly string[] }) => `未知的数据集 ${q(p.dataset)}：可导出的数据集有 ${p.known.join('、')}。`,
-  },
-  'export.generation-only': {
-    en: (p: { dataset: string }) => `${p.dataset} has generation tasks only; this export writes multiple-choice tasks (generation tasks are not exported yet).`,
-    zh: (p: { dataset: string }) => `${p.dataset} 只有生成任务；本导出只写出选择题任务（生成任务暂不导出）。`,
   },
   'export.missing-file': {
     en: (p: { dataset: string; path: string }) => `Export of ${p.dataset}: the data file ${q(p.path)} is missing. Point --data at a folder laid out like ../shared/data.`,
@@ -32,7 +32,7 @@ export const exportNotices = {
     zh: (p: { path: string }) => `输出文件夹 ${q(p.path)} 已存在且不为空：未写入任何文件。请换一个新文件夹或先清空它。`,
   },
   'export.bad-arguments': {
-    en: (p: { problem: string }) => `${p.problem}. Usage: npm run export:lm-eval -- --dataset <id> --shots <n> --out <dir> [--data <folder>] [--file <own AncientBench file>]`,
-    zh: (p: { problem: string }) => `${p.problem}。用法：npm run export:lm-eval -- --dataset <id> --shots <n> --out <dir> [--data <folder>] [--file <自己的 AncientBench 文件>]`,
+    en: (p: { problem: string }) => `${p.problem}. Usage: npm run export:lm-eval -- --dataset <id> --shots <n> --out <dir> [--data <folder>] [--file <own AncientBench file>] [--max-new-tokens <n>]`,
+    zh: (p: { problem: string }) => `${p.problem}。用法：npm run export:lm-eval -- --dataset <id> --shots <n> --out <dir> [--data <folder>] [--file <自己的 AncientBench 文件>] [--max-new-tokens <n>]`,
   },
 };

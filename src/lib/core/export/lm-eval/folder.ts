@@ -6,7 +6,9 @@
 // itself. No context limit is applied: a run in Jiangu drops exemplars only when a prompt exceeds the
 // model's context, which the export cannot know (the README says so).
 import { getDataset } from '../../benchmarks/catalog.ts';
-import type { DatasetFile, DatasetId, Item, MultipleChoiceItem } from '../../benchmarks/types.ts';
+import type { DatasetFile, DatasetId, GenerationItem, Item, MultipleChoiceItem } from '../../benchmarks/types.ts';
+import { C3BENCH_PROTOCOL, classificationLabels, generationTemplateHash, promptKeyFor } from '../../protocols/generation.ts';
+import { generationPy } from './generation-py.ts';
 import { buildMcPrompt } from '../../protocols/build-prompt.ts';
 import { protocolForDataset, shotsFor, type McProtocol } from '../../protocols/mc-protocols.ts';
 import { sha256Hex, templateHash } from '../../protocols/template-hash.ts';
@@ -29,7 +31,11 @@ export interface LmEvalExportInput {
   shots: number;
   /** Jiangu's version (APP_VERSION). */
   appVersion: string;
+  /** Generation tasks: the most tokens to generate (Jiangu's Evaluate page default, 256). */
+  maxNewTokens?: number;
 }
+
+export const DEFAULT_MAX_NEW_TOKENS = 256;
 
 export interface ExportedFile {
   /** Relative to the export folder. */
@@ -44,14 +50,16 @@ export interface ExportedTask {
   slug: string;
   docs: number;
   shots: number;
+  kind: 'multiple-choice' | 'generation';
 }
 
 export interface LmEvalExport {
   files: ExportedFile[];
   tasks: ExportedTask[];
   group: string;
-  protocolId: string;
-  templateHash: string;
+  /** The multiple-choice protocol, null where the dataset has generation tasks only (C3Bench). */
+  protocolId: string | null;
+  templateHash: string | null;
 }
 
 /** The doc of one item: what utils.py renders and what the import checks against the stored item. */
@@ -68,29 +76,43 @@ interface ExportDoc {
 export async function exportLmEval(input: LmEvalExportInput): Promise<LmEvalExport> {
   const { datasetId, shots } = input;
   const dataset = getDataset(datasetId);
-  const protocol = protocolForDataset(datasetId);
-  if (!Number.isInteger(shots) || shots < 0 || shots > protocol.maxShots) {
-    throw jianguError('export.bad-shots', { dataset: datasetId, shots: String(shots), max: protocol.maxShots });
+  const hasMc = dataset.tasks.some((task) => task.kind === 'multiple-choice');
+  const protocol = hasMc ? protocolForDataset(datasetId) : null;
+  const maxShots = protocol?.maxShots ?? 0;
+  if (!Number.isInteger(shots) || shots < 0 || shots > maxShots) {
+    throw jianguError('export.bad-shots', { dataset: datasetId, shots: String(shots), max: maxShots });
   }
-  const mc = input.items.filter((item): item is MultipleChoiceItem => item.kind === 'multiple-choice' && item.datasetId === datasetId);
+  const maxNewTokens = input.maxNewTokens ?? DEFAULT_MAX_NEW_TOKENS;
+  if (!Number.isInteger(maxNewTokens) || maxNewTokens < 1) throw jianguError('export.bad-max-new-tokens', { value: String(maxNewTokens) });
+  const mine = input.items.filter((item) => item.datasetId === datasetId);
+  const mc = mine.filter((item): item is MultipleChoiceItem => item.kind === 'multiple-choice');
+  const gen = mine.filter((item): item is GenerationItem => item.kind === 'generation' && item.split === 'test');
   const tests = mc.filter((item) => item.split === 'test');
-  if (tests.length === 0) throw jianguError('export.no-items', { dataset: datasetId });
+  if (tests.length === 0 && gen.length === 0) throw jianguError('export.no-items', { dataset: datasetId });
   const devByTask = new Map<string, MultipleChoiceItem[]>();
   for (const item of mc) if (item.split === 'dev') devByTask.set(item.task, [...(devByTask.get(item.task) ?? []), item]);
   const byId = new Map(mc.map((item) => [item.id, item]));
 
-  const hash = await templateHash(protocol);
+  const hash = protocol ? await templateHash(protocol) : null;
+  const genHash = gen.length > 0 ? await generationTemplateHash() : null;
   const dataFiles = Object.fromEntries(input.files.map((file) => [file.path, file.sha256]));
   const group = groupName(datasetId, shots);
   const files: ExportedFile[] = [];
   const tasks: ExportedTask[] = [];
   // Catalog order, so the folder reads like Jiangu's tables; tasks with no test item are left out.
   for (const info of dataset.tasks) {
-    const docs = tests.filter((item) => item.task === info.key);
+    const isMc = info.kind === 'multiple-choice';
+    const docs: Item[] = isMc ? tests.filter((item) => item.task === info.key) : gen.filter((item) => item.task === info.key);
     if (docs.length === 0) continue;
     const name = taskName(datasetId, shots, info.key);
-    const jsonl = docs.map((item) => JSON.stringify(docFor(protocol, item, devByTask.get(item.task) ?? [], shots, byId))).join('\n') + '\n';
     const dataPath = `${name}.jsonl`;
+    const jsonl =
+      docs
+        .map((item) =>
+          JSON.stringify(item.kind === 'multiple-choice' ? docFor(protocol!, item, devByTask.get(item.task) ?? [], shots, byId) : genDocFor(item)),
+        )
+        .join('\n') + '\n';
+    const taskShots = isMc ? shotsFor(protocol!, info.key, shots) : 0;
     const meta = {
       version: 1,
       jiangu: {
@@ -101,20 +123,63 @@ export async function exportLmEval(input: LmEvalExportInput): Promise<LmEvalExpo
         slug: taskSlug(datasetId, info.key),
         shots,
         // AC-EVAL caps some tasks' exemplars (shotsByTask): what this task's prompts hold.
-        taskShots: shotsFor(protocol, info.key, shots),
-        protocol: protocol.id,
-        templateHash: hash,
+        taskShots,
+        protocol: isMc ? protocol!.id : C3BENCH_PROTOCOL.id,
+        templateHash: isMc ? hash! : genHash!,
+        ...(isMc ? {} : { maxNewTokens, decoding: 'greedy' }),
         dataFiles,
         itemsFile: { [dataPath]: await sha256Hex(jsonl) },
       },
     };
-    files.push({ path: `${name}.yaml`, text: taskYaml(name, dataPath, meta) }, { path: dataPath, text: jsonl });
-    tasks.push({ name, task: info.key, slug: taskSlug(datasetId, info.key), docs: docs.length, shots: shotsFor(protocol, info.key, shots) });
+    files.push({ path: `${name}.yaml`, text: isMc ? taskYaml(name, dataPath, meta) : generationYaml(name, dataPath, maxNewTokens, meta) }, { path: dataPath, text: jsonl });
+    tasks.push({ name, task: info.key, slug: taskSlug(datasetId, info.key), docs: docs.length, shots: taskShots, kind: info.kind });
   }
-  files.push(...groupYamls(datasetId, shots, tasks, { dataset: datasetId, protocol: protocol.id, templateHash: hash, app: input.appVersion }));
-  files.push({ path: 'utils.py', text: utilsPy(protocol, hash) });
-  files.push({ path: 'README.md', text: readmeText({ datasetId, shots, group, tasks, protocol, templateHash: hash, appVersion: input.appVersion }) });
-  return { files, tasks, group, protocolId: protocol.id, templateHash: hash };
+  const groupMeta = { dataset: datasetId, protocol: protocol?.id ?? C3BENCH_PROTOCOL.id, templateHash: hash ?? genHash!, app: input.appVersion };
+  files.push(...groupYamls(datasetId, shots, tasks, groupMeta));
+  const python =
+    (protocol ? utilsPy(protocol, hash!) : '# Jiangu (鉴古) prompts for lm-evaluation-harness, written by its export.\n') + (genHash ? generationPy(C3BENCH_PROTOCOL, genHash) : '');
+  files.push({ path: 'utils.py', text: python });
+  files.push({
+    path: 'README.md',
+    text: readmeText({ datasetId, shots, group, tasks, protocol, templateHash: hash ?? genHash!, appVersion: input.appVersion, maxNewTokens }),
+  });
+  return { files, tasks, group, protocolId: protocol?.id ?? null, templateHash: hash };
+}
+
+/** A generation doc: the item, and the prompt and labels Jiangu's buildGenerationPrompt uses. */
+function genDocFor(item: GenerationItem) {
+  return {
+    jiangu_id: item.id,
+    task: item.task,
+    generation_task: item.generationTask,
+    prompt_key: promptKeyFor(item),
+    labels: [...classificationLabels(item)],
+    input: item.input,
+    references: [...item.references],
+  };
+}
+
+/** Greedy generation up to Jiangu's token limit, stopping only at the model's end of text (`until: []`). */
+function generationYaml(name: string, dataPath: string, maxNewTokens: number, metadata: YamlValue): string {
+  return toYaml(
+    {
+      task: name,
+      dataset_path: 'json',
+      dataset_kwargs: { data_files: { test: dataPath } },
+      test_split: 'test',
+      output_type: 'generate_until',
+      doc_to_text: new PyFunction('utils.gen_doc_to_text'),
+      doc_to_target: new PyFunction('utils.gen_doc_to_target'),
+      target_delimiter: '',
+      num_fewshot: 0,
+      description: '',
+      generation_kwargs: { until: [], do_sample: false, temperature: 0, max_gen_toks: maxNewTokens },
+      // The harness only generates; Jiangu scores the imported outputs (accuracy, F1, BLEU).
+      metric_list: [{ metric: 'exact_match', aggregation: 'mean', higher_is_better: true }],
+      metadata,
+    },
+    ['Written by Jiangu (鉴古). The prompt is rendered by utils.gen_doc_to_text; Jiangu scores the outputs on import.'],
+  );
 }
 
 function docFor(protocol: McProtocol, item: MultipleChoiceItem, dev: readonly MultipleChoiceItem[], shots: number, byId: Map<string, MultipleChoiceItem>): ExportDoc {
@@ -169,8 +234,18 @@ function groupYamls(datasetId: DatasetId, shots: number, tasks: readonly Exporte
   const top = groupName(datasetId, shots);
   const aggregate = [{ metric: 'acc', aggregation: 'mean', weight_by_size: false }];
   const metadata = (rule: string): YamlValue => ({ version: 1, jiangu: { format: LM_EVAL_EXPORT_FORMAT, ...meta, shots, aggregation: rule } });
+  if (!tasks.some((task) => task.kind === 'multiple-choice')) {
+    return [
+      {
+        path: `${top}.yaml`,
+        text: toYaml({ group: top, task: tasks.map((t) => t.name), metadata: metadata('none (generation: Jiangu scores the outputs on import)') }, [
+          'Generation tasks only: the harness generates, Jiangu scores the imported outputs.',
+        ]),
+      },
+    ];
+  }
   const rule = aggregationFor(datasetId);
-  const exported = new Set(tasks.map((task) => task.task));
+  const exported = new Set(tasks.filter((task) => task.kind === 'multiple-choice').map((task) => task.task));
   if (rule.overallRule === 'mean-of-groups') {
     const groups = rule.grouping.groups
       .map((g) => ({ key: g.key, name: `${top}_${rule.grouping.kind}_${g.key.toLowerCase().replace(/[^a-z0-9]+/g, '_')}`, tasks: g.tasks.filter((t) => exported.has(t)) }))

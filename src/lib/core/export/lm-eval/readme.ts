@@ -7,10 +7,12 @@ export interface ReadmeInput {
   datasetId: DatasetId;
   shots: number;
   group: string;
-  tasks: readonly { name: string; task: string; docs: number; shots: number }[];
-  protocol: McProtocol;
+  tasks: readonly { name: string; task: string; docs: number; shots: number; kind: 'multiple-choice' | 'generation' }[];
+  /** The multiple-choice protocol; null for a generation-only dataset (C3Bench). */
+  protocol: McProtocol | null;
   templateHash: string;
   appVersion: string;
+  maxNewTokens: number;
 }
 
 export function readmeText(input: ReadmeInput): string {
@@ -24,10 +26,17 @@ export function readmeText(input: ReadmeInput): string {
   const acEval = input.datasetId === 'ac-eval'
     ? '\nAC-EVAL has not released its test answers: every doc\'s `answer` is null and `doc_to_target` returns -100, so the harness\'s `acc` here is 0 and means nothing (it warns per item). Import the samples into Jiangu: it keeps the predictions, unscored.\n'
     : '';
+  const generation = input.tasks.filter((task) => task.kind === 'generation');
+  const gen = generation.length === 0
+    ? ''
+    : `\nGeneration tasks (${generation.map((task) => task.task).join(', ')}): \`generate_until\`, greedy (\`do_sample: false\`), at most ${input.maxNewTokens} new tokens, stopping only at the model's end of text, as a Jiangu generation run. Their \`exact_match\` against the first reference is only a placeholder: import the samples and Jiangu scores the outputs with its own metrics (accuracy, F1, BLEU). C3Bench's paper prompts chat models through their chat template: add \`--apply_chat_template\` for such a run.\n`;
   return `# ${dataset.title}, ${input.shots}-shot, Jiangu's protocol for lm-evaluation-harness
 
-Written by Jiangu (鉴古) ${input.appVersion}. Protocol \`${input.protocol.id}\` v${input.protocol.version}
-(${input.protocol.source}), template hash \`${input.templateHash}\`.
+Written by Jiangu (鉴古) ${input.appVersion}. ${
+    input.protocol
+      ? `Protocol \`${input.protocol.id}\` v${input.protocol.version} (${input.protocol.source}), template hash \`${input.templateHash}\`.`
+      : `Protocol \`c3bench\` (C3Bench's prompts), template hash \`${input.templateHash}\`.`
+  }
 
 ## Licence of the data
 
@@ -38,14 +47,16 @@ ${licence}
 - \`${group}.yaml\`: the group. ${
     input.datasetId === 'ancientbench'
       ? "Each competency is a subgroup whose `acc` is Jiangu's competency accuracy (the mean of its tasks). Jiangu's overall is the mean of the four competencies, which the harness cannot express (it averages a group over its leaf tasks, so the top group's `acc` is the mean of all ten tasks): Jiangu recomputes it when you import the samples."
-      : "Its `acc` is Jiangu's overall, the mean of the task accuracies (`weight_by_size: false`)."
+      : input.protocol
+        ? "Its `acc` is Jiangu's overall, the mean of the multiple-choice task accuracies (`weight_by_size: false`)."
+        : 'It collects the generation tasks; Jiangu scores them when you import the samples.'
   } Jiangu's pooled (micro) accuracy is recomputed from the samples when you import them.
 - Per task (${input.tasks.length} tasks, ${total} items): \`<task>.yaml\` and \`<task>.jsonl\` (one doc per test item: \`jiangu_id\`, question, options, answer letter, and the exemplars Jiangu chose for it).
 - \`utils.py\`: \`doc_to_text\` renders Jiangu's prompt from the doc, exemplars included, byte for byte; \`doc_to_choice\` gives the bare letters, which with \`target_delimiter: ""\` are the very tokens Jiangu scores.
 
 Every task has \`num_fewshot: 0\` and \`description: ""\`: the exemplars are in the prompt already. Do not pass \`--num_fewshot\`.
 Jiangu drops exemplars from a prompt longer than the model's context; these prompts hold all of them, so keep \`max_length\` at least as long as the longest prompt.
-${acEval}
+${acEval}${gen}
 ## Running it
 
 Run from this folder (the task files name their JSONL relative to it):
@@ -68,8 +79,8 @@ Then drop \`results/<model>/results_*.json\` and its \`samples_*.jsonl\` files o
 
 ## Tasks
 
-| task | Jiangu task | items | exemplars |
-| --- | --- | ---: | ---: |
-${input.tasks.map((task) => `| \`${task.name}\` | ${task.task} | ${task.docs} | ${task.shots} |`).join('\n')}
+| task | Jiangu task | kind | items | exemplars |
+| --- | --- | --- | ---: | ---: |
+${input.tasks.map((task) => `| \`${task.name}\` | ${task.task} | ${task.kind} | ${task.docs} | ${task.shots} |`).join('\n')}
 `;
 }
