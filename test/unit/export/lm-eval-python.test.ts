@@ -66,7 +66,8 @@ afterAll(() => {
 
 async function checkExport(datasetId: DatasetId, files: readonly RawFile[], allItems: readonly Item[], shots: number): Promise<void> {
   const items = allItems.filter((item): item is MultipleChoiceItem => item.kind === 'multiple-choice');
-  const protocol = protocolForDataset(datasetId);
+  // C3Bench has generation tasks only, so no multiple-choice protocol: the checks below see no MC item.
+  const protocol = datasetId === 'c3bench' ? null : protocolForDataset(datasetId);
   const dataFiles = files.map((file) => ({ path: file.path, sha256: sha256(file.bytes), bytes: file.bytes.length }));
   const exported = await exportLmEval({ datasetId, items: allItems, files: dataFiles, shots, appVersion: '0.1.0+test', maxNewTokens: 200 });
   const folder = mkdtempSync(join(tmpdir(), `jiangu-lm-eval-${datasetId}-`));
@@ -78,7 +79,7 @@ async function checkExport(datasetId: DatasetId, files: readonly RawFile[], allI
   const devByTask = new Map<string, MultipleChoiceItem[]>();
   for (const item of items) if (item.split === 'dev') devByTask.set(item.task, [...(devByTask.get(item.task) ?? []), item]);
   const byId = new Map(tests.map((item) => [item.id, item]));
-  const hash = await templateHash(protocol);
+  const hash = protocol ? await templateHash(protocol) : null;
 
   // Task files: the settings the brief and the contract fix, and metadata that names the task.
   const taskLines = lines.filter((line) => line.kind === 'task');
@@ -90,7 +91,7 @@ async function checkExport(datasetId: DatasetId, files: readonly RawFile[], allI
     expect(line.settings).toMatchObject({ dataset_path: 'json', output_type: isGen ? 'generate_until' : 'multiple_choice', target_delimiter: '', num_fewshot: 0, description: '' });
     const meta = line.settings.metadata.jiangu;
     expect(line.settings.metadata.version).toBe(1);
-    expect(meta).toMatchObject({ format: 1, app: '0.1.0+test', dataset: datasetId, shots, protocol: isGen ? 'c3bench' : protocol.id, templateHash: isGen ? await generationTemplateHash() : hash });
+    expect(meta).toMatchObject({ format: 1, app: '0.1.0+test', dataset: datasetId, shots, protocol: isGen ? 'c3bench' : protocol!.id, templateHash: isGen ? await generationTemplateHash() : hash });
     expect(meta.dataFiles).toEqual(Object.fromEntries(dataFiles.map((file) => [file.path, file.sha256])));
     const task = meta.task as string;
     expect(line.task).toBe(`jiangu_${datasetId.replace(/-/g, '_')}_${shots}shot_${meta.slug as string}`);
@@ -108,8 +109,8 @@ async function checkExport(datasetId: DatasetId, files: readonly RawFile[], allI
     const item = byId.get(request.jiangu_id)!;
     expect(taskOfName.get(request.task)).toBe(item.task);
     expect(request.doc).toEqual({ question: item.question, options: item.options, answer: item.answer });
-    const built = buildMcPrompt(protocol, item, devByTask.get(item.task) ?? [], shots);
-    expect(built.shotsUsed).toBe(Math.min(shotsFor(protocol, item.task, shots), devByTask.get(item.task)?.length ?? 0));
+    const built = buildMcPrompt(protocol!, item, devByTask.get(item.task) ?? [], shots);
+    expect(built.shotsUsed).toBe(Math.min(shotsFor(protocol!, item.task, shots), devByTask.get(item.task)?.length ?? 0));
     if (request.context !== built.prompt) expect({ item: item.id, context: request.context }).toEqual({ item: item.id, context: built.prompt });
     expect(request.choices).toEqual(built.letters);
     expect(request.target).toBe(item.answer === null ? -100 : built.letters.indexOf(item.answer));
@@ -143,6 +144,7 @@ async function checkExport(datasetId: DatasetId, files: readonly RawFile[], allI
   const genById = new Map(genItems.map((item) => [item.id, item]));
   const generations = lines.filter((line) => line.kind === 'generation');
   if (datasetId === 'wenmind') expect(genItems.length).toBeGreaterThan(900);
+  if (datasetId === 'c3bench') expect(genItems.length).toBeGreaterThan(0);
   expect(generations.map((line) => line.jiangu_id).sort()).toEqual(genItems.map((item) => item.id).sort());
   for (const request of generations) {
     const item = genById.get(request.jiangu_id)!;
@@ -156,6 +158,12 @@ async function checkExport(datasetId: DatasetId, files: readonly RawFile[], allI
   const groups = lines.filter((line) => line.kind === 'group');
   const top = groups.find((line) => line.config.group === `jiangu_${datasetId.replace(/-/g, '_')}_${shots}shot`)!;
   expect(top).toBeDefined();
+  if (datasetId === 'c3bench') {
+    // Nothing for the harness to aggregate: the group only collects the generation tasks.
+    expect(top.config.task.sort()).toEqual(exported.tasks.map((task) => task.name).sort());
+    expect(top.config.aggregate_metric_list).toBeUndefined();
+    return;
+  }
   const byGroup = new Map(groups.map((line) => [line.config.group, line.config.task]));
   const leaves = (name: string): string[] => (byGroup.has(name) ? byGroup.get(name)!.flatMap(leaves) : [name]);
   expect(leaves(top.config.group).sort()).toEqual(exported.tasks.map((task) => task.name).sort());
@@ -170,6 +178,14 @@ describe('lm-eval export rendered by python3, AncientBench sample', () => {
   for (const shots of [0, 5]) {
     it(`${shots}-shot: every prompt, request and continuation token is Jiangu's`, () => checkExport('ancientbench', [file], items, shots));
   }
+});
+
+describe('lm-eval export rendered by python3, C3Bench-shaped fixture (generation only)', () => {
+  it('0-shot: every generation prompt is Jiangu\'s, greedy, with its token limit', async () => {
+    const bytes = readFileSync(resolve(HERE, '../../fixtures/c3bench/minimal.json'));
+    const file: RawFile = { path: 'C3_bench.json', bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) };
+    await checkExport('c3bench', [file], adaptDataset('c3bench', [file]).items, 0);
+  });
 });
 
 describeWithSharedData('lm-eval export rendered by python3, shared data', (root) => {
