@@ -11,9 +11,11 @@ for b in /usr/lib/chromium/chromium /usr/bin/chromium /usr/bin/chromium-browser 
 done
 [ -n "$have_browser" ] || packages+=(chromium)
 if ! (command -v fc-list >/dev/null && [ -n "$(fc-list :lang=zh 2>/dev/null)" ]); then packages+=(fonts-wqy-microhei); fi
+# The lm-evaluation-harness export test renders the exported tasks with Debian's Python and PyYAML.
+if ! (command -v python3 >/dev/null && python3 -c 'import yaml' 2>/dev/null); then packages+=(python3 python3-yaml); fi
 [ ${#packages[@]} -gt 0 ] || exit 0
 sudo=""
 if [ "$(id -u)" != 0 ]; then sudo="sudo"; fi
-echo "Installing ${packages[*]} with apt-get (needed by the browser tests)…"
+echo "Installing ${packages[*]} with apt-get (needed by the browser tests and the export test)…"
 $sudo apt-get update -qq
 DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${packages[@]}" >/dev/null

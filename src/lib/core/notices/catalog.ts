@@ -9,6 +9,7 @@ import { dataNotices } from './catalog-data.ts';
 import { uxNotices } from './catalog-ux.ts';
 import { importNotices } from './catalog-import.ts';
 import { checkNotices } from './catalog-check.ts';
+import { exportNotices } from './catalog-export.ts';
 import type { Notice, NoticeText, NoticeTexts } from './notice.ts';
 
 export const catalog = {
@@ -20,6 +21,7 @@ export const catalog = {
   ...uxNotices,
   ...importNotices,
   ...checkNotices,
+  ...exportNotices,
 } satisfies NoticeTexts;
 
 export type NoticeCode = keyof typeof catalog;

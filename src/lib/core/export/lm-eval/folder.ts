@@ -1,0 +1,282 @@
+// The folder `lm_eval --include_path <dir>` runs: per task a YAML and its items as JSON Lines, a
+// group per benchmark, utils.py (the prompt renderer) and a README. Pure: items in, files out.
+//
+// Each JSONL doc is the item as Jiangu stores it (id, question, options, answer letter) with the
+// subject and the exemplars Jiangu's buildMcPrompt chooses for it, so utils.py renders the prompt
+// itself. No context limit is applied: a run in Jiangu drops exemplars only when a prompt exceeds the
+// model's context, which the export cannot know (the README says so).
+import { getDataset } from '../../benchmarks/catalog.ts';
+import type { DatasetFile, DatasetId, GenerationItem, Item, MultipleChoiceItem } from '../../benchmarks/types.ts';
+import { C3BENCH_PROTOCOL, classificationLabels, generationTemplateHash, promptKeyFor } from '../../protocols/generation.ts';
+import { generationPy } from './generation-py.ts';
+import { buildMcPrompt } from '../../protocols/build-prompt.ts';
+import { protocolForDataset, shotsFor, type McProtocol } from '../../protocols/mc-protocols.ts';
+import { sha256Hex, templateHash } from '../../protocols/template-hash.ts';
+import { aggregationFor } from '../../metrics/mc-aggregate.ts';
+import { jianguError } from '../../notices/index.ts';
+import { groupName, taskName, taskSlug } from './names.ts';
+import { readmeText } from './readme.ts';
+import { utilsPy } from './utils-py.ts';
+import { PyFunction, toYaml, type YamlValue } from './yaml.ts';
+
+/** Bumped when the folder's layout or the docs' fields change; the import reads it. */
+export const LM_EVAL_EXPORT_FORMAT = 1;
+
+export interface LmEvalExportInput {
+  datasetId: DatasetId;
+  /** Every stored item of the dataset: test items become docs, dev items exemplars. */
+  items: readonly Item[];
+  /** The files the stored items came from (DatasetRecord.files): their hashes go into the metadata. */
+  files: readonly DatasetFile[];
+  shots: number;
+  /** Jiangu's version (APP_VERSION). */
+  appVersion: string;
+  /** Generation tasks: the most tokens to generate (Jiangu's Evaluate page default, 256). */
+  maxNewTokens?: number;
+}
+
+export const DEFAULT_MAX_NEW_TOKENS = 256;
+
+export interface ExportedFile {
+  /** Relative to the export folder. */
+  path: string;
+  text: string;
+}
+
+/** One exported task, as the folder's README and the CLI list them. */
+export interface ExportedTask {
+  name: string;
+  task: string;
+  slug: string;
+  docs: number;
+  shots: number;
+  kind: 'multiple-choice' | 'generation';
+}
+
+export interface LmEvalExport {
+  files: ExportedFile[];
+  tasks: ExportedTask[];
+  group: string;
+  /** The multiple-choice protocol, null where the dataset has generation tasks only (C3Bench). */
+  protocolId: string | null;
+  templateHash: string | null;
+}
+
+/** The doc of one item: what utils.py renders and what the import checks against the stored item. */
+interface ExportDoc {
+  jiangu_id: string;
+  task: string;
+  subject: string;
+  question: string;
+  options: string[];
+  answer: string | null;
+  exemplars: { jiangu_id: string; question: string; options: string[]; answer: string }[];
+}
+
+export async function exportLmEval(input: LmEvalExportInput): Promise<LmEvalExport> {
+  const { datasetId, shots } = input;
+  const dataset = getDataset(datasetId);
+  const hasMc = dataset.tasks.some((task) => task.kind === 'multiple-choice');
+  const protocol = hasMc ? protocolForDataset(datasetId) : null;
+  const maxShots = protocol?.maxShots ?? 0;
+  if (!Number.isInteger(shots) || shots < 0 || shots > maxShots) {
+    throw jianguError('export.bad-shots', { dataset: datasetId, shots: String(shots), max: maxShots });
+  }
+  const maxNewTokens = input.maxNewTokens ?? DEFAULT_MAX_NEW_TOKENS;
+  if (!Number.isInteger(maxNewTokens) || maxNewTokens < 1) throw jianguError('export.bad-max-new-tokens', { value: String(maxNewTokens) });
+  const mine = input.items.filter((item) => item.datasetId === datasetId);
+  const mc = mine.filter((item): item is MultipleChoiceItem => item.kind === 'multiple-choice');
+  const gen = mine.filter((item): item is GenerationItem => item.kind === 'generation' && item.split === 'test');
+  const tests = mc.filter((item) => item.split === 'test');
+  if (tests.length === 0 && gen.length === 0) throw jianguError('export.no-items', { dataset: datasetId });
+  const devByTask = new Map<string, MultipleChoiceItem[]>();
+  for (const item of mc) if (item.split === 'dev') devByTask.set(item.task, [...(devByTask.get(item.task) ?? []), item]);
+  const byId = new Map(mc.map((item) => [item.id, item]));
+
+  const hash = protocol ? await templateHash(protocol) : null;
+  const genHash = gen.length > 0 ? await generationTemplateHash() : null;
+  const dataFiles = Object.fromEntries(input.files.map((file) => [file.path, file.sha256]));
+  const group = groupName(datasetId, shots);
+  const files: ExportedFile[] = [];
+  const tasks: ExportedTask[] = [];
+  // Catalog order, so the folder reads like Jiangu's tables; tasks with no test item are left out.
+  for (const info of dataset.tasks) {
+    const isMc = info.kind === 'multiple-choice';
+    const docs: Item[] = isMc ? tests.filter((item) => item.task === info.key) : gen.filter((item) => item.task === info.key);
+    if (docs.length === 0) continue;
+    const name = taskName(datasetId, shots, info.key);
+    const dataPath = `${name}.jsonl`;
+    const jsonl =
+      docs
+        .map((item) =>
+          JSON.stringify(item.kind === 'multiple-choice' ? docFor(protocol!, item, devByTask.get(item.task) ?? [], shots, byId) : genDocFor(item)),
+        )
+        .join('\n') + '\n';
+    const taskShots = isMc ? shotsFor(protocol!, info.key, shots) : 0;
+    const meta = {
+      version: 1,
+      jiangu: {
+        format: LM_EVAL_EXPORT_FORMAT,
+        app: input.appVersion,
+        dataset: datasetId,
+        task: info.key,
+        slug: taskSlug(datasetId, info.key),
+        shots,
+        // AC-EVAL caps some tasks' exemplars (shotsByTask): what this task's prompts hold.
+        taskShots,
+        protocol: isMc ? protocol!.id : C3BENCH_PROTOCOL.id,
+        templateHash: isMc ? hash! : genHash!,
+        ...(isMc ? {} : { maxNewTokens, decoding: 'greedy' }),
+        dataFiles,
+        itemsFile: { [dataPath]: await sha256Hex(jsonl) },
+      },
+    };
+    files.push({ path: `${name}.yaml`, text: isMc ? taskYaml(name, dataPath, meta) : generationYaml(name, dataPath, maxNewTokens, meta) }, { path: dataPath, text: jsonl });
+    tasks.push({ name, task: info.key, slug: taskSlug(datasetId, info.key), docs: docs.length, shots: taskShots, kind: info.kind });
+  }
+  const groupMeta = { dataset: datasetId, protocol: protocol?.id ?? C3BENCH_PROTOCOL.id, templateHash: hash ?? genHash!, app: input.appVersion };
+  files.push(...groupYamls(datasetId, shots, tasks, groupMeta));
+  const python =
+    (protocol ? utilsPy(protocol, hash!) : '# Jiangu (鉴古) prompts for lm-evaluation-harness, written by its export.\n') + (genHash ? generationPy(C3BENCH_PROTOCOL, genHash) : '');
+  files.push({ path: 'utils.py', text: python });
+  files.push({
+    path: 'README.md',
+    text: readmeText({ datasetId, shots, group, tasks, protocol, templateHash: hash ?? genHash!, appVersion: input.appVersion, maxNewTokens }),
+  });
+  return { files, tasks, group, protocolId: protocol?.id ?? null, templateHash: hash };
+}
+
+/** A generation doc: the item, and the prompt and labels Jiangu's buildGenerationPrompt uses. */
+function genDocFor(item: GenerationItem) {
+  return {
+    jiangu_id: item.id,
+    task: item.task,
+    generation_task: item.generationTask,
+    prompt_key: promptKeyFor(item),
+    labels: [...classificationLabels(item)],
+    input: item.input,
+    references: [...item.references],
+  };
+}
+
+/** Greedy generation up to Jiangu's token limit, stopping only at the model's end of text (`until: []`). */
+function generationYaml(name: string, dataPath: string, maxNewTokens: number, metadata: YamlValue): string {
+  return toYaml(
+    {
+      task: name,
+      dataset_path: 'json',
+      dataset_kwargs: { data_files: { test: dataPath } },
+      test_split: 'test',
+      output_type: 'generate_until',
+      doc_to_text: new PyFunction('utils.gen_doc_to_text'),
+      doc_to_target: new PyFunction('utils.gen_doc_to_target'),
+      target_delimiter: '',
+      num_fewshot: 0,
+      description: '',
+      generation_kwargs: { until: [], do_sample: false, temperature: 0, max_gen_toks: maxNewTokens },
+      // The harness only generates; Jiangu scores the imported outputs (accuracy, F1, BLEU).
+      metric_list: [{ metric: 'exact_match', aggregation: 'mean', higher_is_better: true }],
+      metadata,
+    },
+    ['Written by Jiangu (鉴古). The prompt is rendered by utils.gen_doc_to_text; Jiangu scores the outputs on import.'],
+  );
+}
+
+function docFor(protocol: McProtocol, item: MultipleChoiceItem, dev: readonly MultipleChoiceItem[], shots: number, byId: Map<string, MultipleChoiceItem>): ExportDoc {
+  // Jiangu's own choice of exemplars (and its checks on them), no context limit.
+  const built = buildMcPrompt(protocol, item, dev, shots);
+  return {
+    jiangu_id: item.id,
+    task: item.task,
+    subject: built.subject,
+    question: item.question,
+    options: [...item.options],
+    answer: item.answer,
+    exemplars: built.exemplarIds.map((id) => {
+      const exemplar = byId.get(id)!;
+      return { jiangu_id: exemplar.id, question: exemplar.question, options: [...exemplar.options], answer: exemplar.answer! };
+    }),
+  };
+}
+
+function taskYaml(name: string, dataPath: string, metadata: YamlValue): string {
+  return toYaml(
+    {
+      task: name,
+      dataset_path: 'json',
+      // Relative to the directory lm_eval runs in: the README says to run it from this folder.
+      dataset_kwargs: { data_files: { test: dataPath } },
+      test_split: 'test',
+      output_type: 'multiple_choice',
+      doc_to_text: new PyFunction('utils.doc_to_text'),
+      doc_to_choice: new PyFunction('utils.doc_to_choice'),
+      doc_to_target: new PyFunction('utils.doc_to_target'),
+      target_delimiter: '',
+      num_fewshot: 0,
+      description: '',
+      metric_list: [{ metric: 'acc', aggregation: 'mean', higher_is_better: true }],
+      metadata,
+    },
+    ['Written by Jiangu (鉴古). The prompt, exemplars included, is rendered by utils.doc_to_text from the doc.'],
+  );
+}
+
+/**
+ * The benchmark's group. ACLUE, CMMLU, AC-EVAL: Jiangu's overall is the mean of task accuracies,
+ * which is the harness's `weight_by_size: false`. AncientBench: Jiangu's overall is the mean of its
+ * four competencies, each the mean of its tasks; a subgroup per competency gives each competency's
+ * number, but the harness (lm_eval/api/group.py at 4e7e0d4) aggregates a group over its *leaf* tasks,
+ * so the top group's `acc` is the mean of all tasks, not of the competencies: the harness cannot
+ * express that rule, and the import recomputes it (as it does the pooled, micro accuracy) from the
+ * samples. The metadata says which rule each group's number follows.
+ */
+function groupYamls(datasetId: DatasetId, shots: number, tasks: readonly ExportedTask[], meta: Record<string, string>): ExportedFile[] {
+  const top = groupName(datasetId, shots);
+  const aggregate = [{ metric: 'acc', aggregation: 'mean', weight_by_size: false }];
+  const metadata = (rule: string): YamlValue => ({ version: 1, jiangu: { format: LM_EVAL_EXPORT_FORMAT, ...meta, shots, aggregation: rule } });
+  if (!tasks.some((task) => task.kind === 'multiple-choice')) {
+    return [
+      {
+        path: `${top}.yaml`,
+        text: toYaml({ group: top, task: tasks.map((t) => t.name), metadata: metadata('none (generation: Jiangu scores the outputs on import)') }, [
+          'Generation tasks only: the harness generates, Jiangu scores the imported outputs.',
+        ]),
+      },
+    ];
+  }
+  const rule = aggregationFor(datasetId);
+  const exported = new Set(tasks.filter((task) => task.kind === 'multiple-choice').map((task) => task.task));
+  if (rule.overallRule === 'mean-of-groups') {
+    const groups = rule.grouping.groups
+      .map((g) => ({ key: g.key, name: `${top}_${rule.grouping.kind}_${g.key.toLowerCase().replace(/[^a-z0-9]+/g, '_')}`, tasks: g.tasks.filter((t) => exported.has(t)) }))
+      .filter((g) => g.tasks.length > 0);
+    return [
+      ...groups.map((g) => ({
+        path: `${g.name}.yaml`,
+        text: toYaml(
+          { group: g.name, task: g.tasks.map((t) => taskName(datasetId, shots, t)), aggregate_metric_list: aggregate, metadata: metadata(`mean-of-tasks (${rule.grouping.kind} ${g.key})`) },
+          [`Jiangu's ${rule.grouping.kind} "${g.key}": the mean of its tasks' accuracies.`],
+        ),
+      })),
+      {
+        path: `${top}.yaml`,
+        text: toYaml(
+          { group: top, task: groups.map((g) => g.name), aggregate_metric_list: aggregate, metadata: metadata('mean-of-tasks (the harness averages a group over its leaf tasks); Jiangu overall = mean of the subgroups, recomputed on import') },
+          [
+            `The harness averages a group over its leaf tasks: this group's acc is the mean of all tasks. Jiangu's overall is the`,
+            `mean of the ${rule.grouping.kind} subgroups' acc (each the mean of its tasks); the import recomputes it from the samples.`,
+          ],
+        ),
+      },
+    ];
+  }
+  return [
+    {
+      path: `${top}.yaml`,
+      text: toYaml(
+        { group: top, task: tasks.map((t) => t.name), aggregate_metric_list: aggregate, metadata: metadata('mean-of-tasks') },
+        ["Jiangu's overall: the mean of the tasks' accuracies. Jiangu's pooled (micro) accuracy is recomputed from the samples on import."],
+      ),
+    },
+  ];
+}

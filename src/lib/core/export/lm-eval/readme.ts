@@ -1,0 +1,86 @@
+// README.md of an exported folder: what it holds, the data's licence, and the exact commands.
+import { getDataset } from '../../benchmarks/catalog.ts';
+import type { DatasetId } from '../../benchmarks/types.ts';
+import type { McProtocol } from '../../protocols/mc-protocols.ts';
+
+export interface ReadmeInput {
+  datasetId: DatasetId;
+  shots: number;
+  group: string;
+  tasks: readonly { name: string; task: string; docs: number; shots: number; kind: 'multiple-choice' | 'generation' }[];
+  /** The multiple-choice protocol; null for a generation-only dataset (C3Bench). */
+  protocol: McProtocol | null;
+  templateHash: string;
+  appVersion: string;
+  maxNewTokens: number;
+}
+
+export function readmeText(input: ReadmeInput): string {
+  const dataset = getDataset(input.datasetId);
+  const { group } = input;
+  const total = input.tasks.reduce((sum, task) => sum + task.docs, 0);
+  const licence =
+    dataset.license === 'CC BY-NC-SA 4.0'
+      ? `The items are your own copy of ${dataset.title}, licensed CC BY-NC-SA 4.0 by its authors (${dataset.attribution.authors}; ${dataset.attribution.url}): non-commercial use, with attribution, sharing adaptations under the same licence. Do not publish this folder under other terms.`
+      : `The items come from your own copy of ${dataset.title} (${dataset.license}); share them only as the terms you obtained them under allow.`;
+  const acEval = input.datasetId === 'ac-eval'
+    ? '\nAC-EVAL has not released its test answers: every doc\'s `answer` is null and `doc_to_target` returns -100, so the harness\'s `acc` here is 0 and means nothing (it warns per item). Import the samples into Jiangu: it keeps the predictions, unscored.\n'
+    : '';
+  const generation = input.tasks.filter((task) => task.kind === 'generation');
+  const gen = generation.length === 0
+    ? ''
+    : `\nGeneration tasks (${generation.map((task) => task.task).join(', ')}): \`generate_until\`, greedy (\`do_sample: false\`), at most ${input.maxNewTokens} new tokens, stopping only at the model's end of text, as a Jiangu generation run. Their \`exact_match\` against the first reference is only a placeholder: import the samples and Jiangu scores the outputs with its own metrics (accuracy, F1, BLEU). C3Bench's paper prompts chat models through their chat template: add \`--apply_chat_template\` for such a run.\n`;
+  return `# ${dataset.title}, ${input.shots}-shot, Jiangu's protocol for lm-evaluation-harness
+
+Written by Jiangu (鉴古) ${input.appVersion}. ${
+    input.protocol
+      ? `Protocol \`${input.protocol.id}\` v${input.protocol.version} (${input.protocol.source}), template hash \`${input.templateHash}\`.`
+      : `Protocol \`c3bench\` (C3Bench's prompts), template hash \`${input.templateHash}\`.`
+  }
+
+## Licence of the data
+
+${licence}
+
+## What is here
+
+- \`${group}.yaml\`: the group. ${
+    input.datasetId === 'ancientbench'
+      ? "Each competency is a subgroup whose `acc` is Jiangu's competency accuracy (the mean of its tasks). Jiangu's overall is the mean of the four competencies, which the harness cannot express (it averages a group over its leaf tasks, so the top group's `acc` is the mean of all ten tasks): Jiangu recomputes it when you import the samples."
+      : input.protocol
+        ? "Its `acc` is Jiangu's overall, the mean of the multiple-choice task accuracies (`weight_by_size: false`)."
+        : 'It collects the generation tasks; Jiangu scores them when you import the samples.'
+  } Jiangu's pooled (micro) accuracy is recomputed from the samples when you import them.
+- Per task (${input.tasks.length} tasks, ${total} items): \`<task>.yaml\` and \`<task>.jsonl\` (one doc per test item: \`jiangu_id\`, question, options, answer letter, and the exemplars Jiangu chose for it).
+- \`utils.py\`: \`doc_to_text\` renders Jiangu's prompt from the doc, exemplars included, byte for byte; \`doc_to_choice\` gives the bare letters, which with \`target_delimiter: ""\` are the very tokens Jiangu scores.
+
+Every task has \`num_fewshot: 0\` and \`description: ""\`: the exemplars are in the prompt already. Do not pass \`--num_fewshot\`.
+Jiangu drops exemplars from a prompt longer than the model's context; these prompts hold all of them, so keep \`max_length\` at least as long as the longest prompt.
+${acEval}${gen}
+## Running it
+
+Run from this folder (the task files name their JSONL relative to it):
+
+\`\`\`sh
+cd <this folder>
+# Hugging Face backend, one GPU
+lm_eval --model hf --model_args pretrained=Qwen/Qwen2.5-7B-Instruct,dtype=bfloat16 \\
+  --include_path . --tasks ${group} --device cuda:0 --batch_size auto \\
+  --log_samples --output_path results
+# vLLM, tensor parallel over 2 GPUs and 2 data-parallel replicas (4 GPUs)
+lm_eval --model vllm --model_args pretrained=Qwen/Qwen2.5-7B-Instruct,dtype=bfloat16,tensor_parallel_size=2,data_parallel_size=2,gpu_memory_utilization=0.85 \\
+  --include_path . --tasks ${group} --batch_size auto \\
+  --log_samples --output_path results
+\`\`\`
+
+One task alone: \`--tasks ${input.tasks[0]?.name ?? group}\`. Leave out \`--apply_chat_template\` to score the raw prompt as Jiangu's letter-logit runs do (with it, the harness wraps the prompt in the model's chat template; Jiangu records such runs as templated).
+
+Then drop \`results/<model>/results_*.json\` and its \`samples_*.jsonl\` files on Jiangu's Evaluate page (Import): the task metadata carries the protocol, template hash and data file hashes back, and each sample's doc is checked against your stored items.
+
+## Tasks
+
+| task | Jiangu task | kind | items | exemplars |
+| --- | --- | --- | ---: | ---: |
+${input.tasks.map((task) => `| \`${task.name}\` | ${task.task} | ${task.kind} | ${task.docs} | ${task.shots} |`).join('\n')}
+`;
+}

@@ -1,0 +1,38 @@
+// Messages of the export area ('export.*'): the lm-evaluation-harness export, in the page and in
+// `npm run export:lm-eval`. Each in English and Chinese.
+const q = (s: string): string => JSON.stringify(s);
+
+export const exportNotices = {
+  'export.bad-shots': {
+    en: (p: { dataset: string; shots: string; max: number }) => `Export of ${p.dataset}: shots must be a whole number from 0 to ${p.max}, got ${q(p.shots)}.`,
+    zh: (p: { dataset: string; shots: string; max: number }) => `导出 ${p.dataset}：示例数须为 0 到 ${p.max} 的整数，收到的是 ${q(p.shots)}。`,
+  },
+  'export.bad-max-new-tokens': {
+    en: (p: { value: string }) => `The most new tokens to generate must be a whole number of at least 1, got ${q(p.value)}.`,
+    zh: (p: { value: string }) => `最多生成词元数须为不小于 1 的整数，收到的是 ${q(p.value)}。`,
+  },
+  'export.no-items': {
+    en: (p: { dataset: string }) => `Export of ${p.dataset}: there are no test items to export. Import the dataset first (Data page).`,
+    zh: (p: { dataset: string }) => `导出 ${p.dataset}：没有可导出的测试题目。请先在“数据”页导入该数据集。`,
+  },
+  'export.unknown-dataset': {
+    en: (p: { dataset: string; known: readonly string[] }) => `Unknown dataset ${q(p.dataset)}: the export knows ${p.known.join(', ')}.`,
+    zh: (p: { dataset: string; known: readonly string[] }) => `未知的数据集 ${q(p.dataset)}：可导出的数据集有 ${p.known.join('、')}。`,
+  },
+  'export.missing-file': {
+    en: (p: { dataset: string; path: string }) => `Export of ${p.dataset}: the data file ${q(p.path)} is missing. Point --data at a folder laid out like ../shared/data.`,
+    zh: (p: { dataset: string; path: string }) => `导出 ${p.dataset}：缺少数据文件 ${q(p.path)}。请用 --data 指向与 ../shared/data 结构相同的文件夹。`,
+  },
+  'export.missing-own-file': {
+    en: (p: { dataset: string; path: string }) => `Export of ${p.dataset}: the file ${q(p.path)} does not exist. Give your own file with --file <csv or jsonl>, or leave --file out to export the project's sample.`,
+    zh: (p: { dataset: string; path: string }) => `导出 ${p.dataset}：文件 ${q(p.path)} 不存在。请用 --file <csv 或 jsonl> 指定你自己的文件，或省略 --file 以导出本项目的示例。`,
+  },
+  'export.out-not-empty': {
+    en: (p: { path: string }) => `The output folder ${q(p.path)} exists and is not empty: nothing was written. Choose a new folder or empty this one.`,
+    zh: (p: { path: string }) => `输出文件夹 ${q(p.path)} 已存在且不为空：未写入任何文件。请换一个新文件夹或先清空它。`,
+  },
+  'export.bad-arguments': {
+    en: (p: { problem: string }) => `${p.problem}. Usage: npm run export:lm-eval -- --dataset <id> --shots <n> --out <dir> [--data <folder>] [--file <own AncientBench file>] [--max-new-tokens <n>]`,
+    zh: (p: { problem: string }) => `${p.problem}。用法：npm run export:lm-eval -- --dataset <id> --shots <n> --out <dir> [--data <folder>] [--file <自己的 AncientBench 文件>] [--max-new-tokens <n>]`,
+  },
+};

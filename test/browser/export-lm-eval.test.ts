@@ -1,0 +1,69 @@
+// The Evaluate page's lm-evaluation-harness export in Chromium: the zip it downloads, made from the
+// AncientBench sample stored in real IndexedDB, holds exactly the folder the Node export writes from
+// the same file (every file byte for byte), and python3 renders its prompts as the harness would.
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { strFromU8, unzipSync } from 'fflate';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { Download } from 'playwright-core';
+import { buildDefines } from '../../scripts/build-info.ts';
+import { projectRoot } from '../../scripts/site-routes.ts';
+import { adaptAncientBench } from '../../src/lib/core/benchmarks/adapters/index.ts';
+import { exportLmEval } from '../../src/lib/core/export/lm-eval/folder.ts';
+import { useBrowserSession } from './session.ts';
+
+const sample = readFileSync(join(projectRoot, 'public', 'samples', 'ancientbench-sample.csv'));
+const work = mkdtempSync(join(tmpdir(), 'jiangu-export-zip-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+async function bytesOf(download: Download): Promise<Uint8Array> {
+  const stream = await download.createReadStream();
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(chunk as Buffer);
+  return new Uint8Array(Buffer.concat(chunks));
+}
+
+describe('Export for lm-evaluation-harness (Evaluate page)', () => {
+  const session = useBrowserSession({ webgpu: false, path: '/#/data' });
+
+  it('downloads the AncientBench sample, 5-shot, as the Node export writes it', async () => {
+    const page = session.opened.page;
+    await page.locator('[data-testid=catalog][data-loaded=true]').waitFor();
+    await page.getByTestId('import-sample').click();
+    await page.locator('[data-testid=dataset-ancientbench][data-stored=yes]').waitFor();
+    await page.goto(`${session.url}/#/evaluate`);
+    await page.getByTestId('eval-dataset').waitFor();
+    await page.getByTestId('eval-dataset').selectOption('ancientbench');
+    await page.getByTestId('eval-shots').selectOption('5');
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-lm-eval').click()]);
+    expect(download.suggestedFilename()).toBe('jiangu_ancientbench_5shot.zip');
+    const zipped = unzipSync(await bytesOf(download));
+
+    // The page's version is the build's; the data file is the sample, under the name the page stored.
+    const defines = buildDefines();
+    const appVersion = `${JSON.parse(defines.__APP_VERSION__) as string}+${JSON.parse(defines.__GIT_COMMIT__) as string}`;
+    const firstYaml = strFromU8(zipped['jiangu_ancientbench_5shot/jiangu_ancientbench_5shot_radical.yaml']);
+    expect(firstYaml).toContain(`app: ${JSON.stringify(appVersion)}`);
+    const stored = /dataFiles:\n\s+("[^"]+"): "([0-9a-f]{64})"/.exec(firstYaml);
+    expect(stored?.[2]).toBe(createHash('sha256').update(sample).digest('hex'));
+    const path = JSON.parse(stored![1]) as string;
+
+    const items = adaptAncientBench([{ path, bytes: new Uint8Array(sample) }]).items;
+    const expected = await exportLmEval({ datasetId: 'ancientbench', items, files: [{ path, sha256: stored![2], bytes: sample.length }], shots: 5, appVersion });
+    expect(Object.keys(zipped).sort()).toEqual(expected.files.map((file) => `jiangu_ancientbench_5shot/${file.path}`).sort());
+    for (const file of expected.files) expect(strFromU8(zipped[`jiangu_ancientbench_5shot/${file.path}`]), file.path).toBe(file.text);
+
+    // And the unzipped folder loads in Python as the harness loads it: 30 test items, each a request.
+    const folder = join(work, 'jiangu_ancientbench_5shot');
+    mkdirSync(folder);
+    for (const [name, bytes] of Object.entries(zipped)) writeFileSync(join(work, name), bytes);
+    const lines = execFileSync('python3', [join(projectRoot, 'test/unit/export/render_lm_eval.py'), folder], { encoding: 'utf8' })
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { kind: string });
+    expect(lines.filter((line) => line.kind === 'request')).toHaveLength(30);
+  });
+});
