@@ -6,10 +6,11 @@
 // that is not the stored item, a group dump of unknown tasks) each give their own message and leave
 // the store as it was.
 import { createHash } from 'node:crypto';
-import { cpSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { projectRoot } from '../../scripts/site-routes.ts';
+import { strToU8, zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { MultipleChoiceItem } from '../../src/lib/core/benchmarks/types.ts';
@@ -260,6 +261,31 @@ describe('lm-evaluation-harness files of a run made here', () => {
     await page.getByTestId('import-run-folder').setInputFiles(empty);
     await page.getByTestId('import-run-error').waitFor();
     expect(await page.getByTestId('import-run-error').textContent()).toMatch(/: the folder's 1 files hold no results_<date>\.json nor samples_<task>_<date>\.jsonl/);
+    expect(await runCount(page)).toBe(before + 2);
+  });
+
+  it('a zip of the output folder imports as the folder does; a damaged zip is refused, nothing stored', async () => {
+    const { page } = session.opened;
+    await page.goto(`${session.url}/#/evaluate`);
+    const before = await runCount(page);
+    const cmmlu = join(projectRoot, 'test', 'fixtures', 'lm-eval', 'cli-cmmlu-group');
+    const tree: Record<string, Uint8Array> = { 'out/notes.txt': strToU8('not a harness file') };
+    for (const f of readdirSync(cmmlu)) tree[`out/Qwen__Qwen2.5-7B/${f}`] = new Uint8Array(readFileSync(join(cmmlu, f)));
+    for (const f of asFiles(harnessFiles(own.run, own.results, items))) tree[`out/Qwen__Qwen3-0.6B/${f.name}`] = new Uint8Array(f.buffer);
+    const zip = Buffer.from(zipSync(tree));
+    await page.getByTestId('import-run-input').setInputFiles({ name: 'out.zip', mimeType: 'application/zip', buffer: zip });
+    await Promise.race([
+      page.waitForURL(/#\/run\//),
+      page.getByTestId('import-run-error').waitFor().then(async () => {
+        throw new Error(`the zip was refused: ${await page.getByTestId('import-run-error').textContent()}`);
+      }),
+    ]);
+    expect(await runCount(page)).toBe(before + 2);
+
+    await page.goto(`${session.url}/#/evaluate`);
+    await page.getByTestId('import-run-input').setInputFiles({ name: 'cut.zip', mimeType: 'application/zip', buffer: zip.subarray(0, Math.floor(zip.length / 2)) });
+    await page.getByTestId('import-run-error').waitFor();
+    expect(await page.getByTestId('import-run-error').textContent()).toMatch(/^cut\.zip: is not a zip archive this site can read/);
     expect(await runCount(page)).toBe(before + 2);
   });
 

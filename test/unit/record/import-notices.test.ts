@@ -22,7 +22,7 @@ const KEPT = [
   /\bJSON\b/g, /\bISO 8601\b/g, /\bsha256\b/g, /\bgit\b/g, /\bnull\b/g, /\btrue\b/g, /\bfalse\b/g, /\bMiB\b/g, /\bID\b/g, /\bU\+[0-9A-F]{4}\b/g,
   /\bfp32\b/g, /\blogits\b/g, /\bHugging Face\b/g,
   // lm_eval --output_path files and the fields they are checked by.
-  /--output_path/g, /results_<date>\.json/g, /samples_<task>_<date>\.jsonl/g, /samples_…\.jsonl/g, /"configs"/g, /"auto"/g, /\b(?:task_hashes|doc_hash|target_hash|doc|fp16|bfloat16|ACLUE|cmmlu_ancient_chinese)\b/g, /\b(?:jiangu|aclue)_…/g,
+  /--output_path/g, /results_<date>\.json/g, /samples_<task>_<date>\.jsonl/g, /samples_…\.jsonl/g, /"configs"/g, /"auto"/g, /\b(?:task_hashes|doc_hash|target_hash|doc|fp16|bfloat16|ACLUE|cmmlu_ancient_chinese|zip)\b/g, /\b(?:jiangu|aclue)_…/g,
 ];
 
 /** Every word of every string parameter (and list entry): values, not the sentence's own words. */
@@ -167,6 +167,8 @@ const SAMPLES: { [C in ImportCode]: ParamsOf<C> } = {
   'import.lm-eval-tasks-skipped': { skipped: ['cmmlu_agronomy'], more: 3 },
   'import.lm-eval-bfloat16': { dtype: 'bfloat16' },
   'import.lm-eval-folder-empty': { fileName: 'out', files: 3 },
+  'import.zip-unreadable': { fileName: FILE, reason: 'invalid zip data' },
+  'import.lm-eval-zip-empty': { fileName: FILE },
   'import.lm-eval-system-instruction': { text: '你是一位古汉语专家。' },
   'import.lm-eval-dtype-auto': { loaded: 'torch.float16', dtype: 'fp16' },
 };

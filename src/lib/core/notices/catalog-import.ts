@@ -388,6 +388,14 @@ export const importRefusals = {
     zh: () => '既不是 results_<date>.json，也不是 samples_<task>_<date>.jsonl；一次选择多个文件时，请选择 lm-eval 的输出文件，并保留它起的文件名',
   },
   /** `files`: how many files the folder holds. */
+  'import.zip-unreadable': {
+    en: (p: { reason: string }) => `is not a zip archive this site can read (${p.reason}); unpack it and choose the folder lm_eval --output_path wrote`,
+    zh: (p: { reason: string }) => `不是本站能读的 zip 压缩包（${p.reason}）；请解压后选择 lm_eval --output_path 写出的文件夹`,
+  },
+  'import.lm-eval-zip-empty': {
+    en: () => 'the zip archive holds no results_<date>.json nor samples_<task>_<date>.jsonl; zip the folder lm_eval --output_path wrote',
+    zh: () => 'zip 压缩包里没有 results_<date>.json，也没有 samples_<task>_<date>.jsonl；请压缩 lm_eval --output_path 写出的文件夹',
+  },
   'import.lm-eval-folder-empty': {
     en: (p: { files: number }) => `the folder's ${p.files} files hold no results_<date>.json nor samples_<task>_<date>.jsonl; choose the folder lm_eval --output_path wrote`,
     zh: (p: { files: number }) => `文件夹中的 ${p.files} 个文件里没有 results_<date>.json，也没有 samples_<task>_<date>.jsonl；请选择 lm_eval --output_path 写出的文件夹`,
