@@ -22,6 +22,8 @@ const KEPT = [
   /\bJSON\b/g, /\bISO 8601\b/g, /\bsha256\b/g, /\bgit\b/g, /\bnull\b/g, /\btrue\b/g, /\bfalse\b/g, /\bMiB\b/g, /\bID\b/g, /\bU\+[0-9A-F]{4}\b/g,
   /\bfp32\b/g, /\blogits\b/g, /\bHugging Face\b/g,
   // lm_eval --output_path files and the fields they are checked by.
+  // generate_until samples (the C3Bench export's generation tasks).
+  /\bC3Bench\b/g, /\bgenerate_until\b/g, /\barguments\.gen_args_0\.arg_[01]\b/g, /\b(?:jiangu_id|references)\b/g,
   /--output_path/g, /results_<date>\.json/g, /samples_<task>_<date>\.jsonl/g, /samples_…\.jsonl/g, /"configs"/g, /"auto"/g, /\b(?:task_hashes|doc_hash|target_hash|doc|fp16|bfloat16|ACLUE|cmmlu_ancient_chinese|zip)\b/g, /\b(?:jiangu|aclue)_…/g,
 ];
 
@@ -163,6 +165,10 @@ const SAMPLES: { [C in ImportCode]: ParamsOf<C> } = {
   'import.lm-eval-jiangu-metadata': { fileName: FILE, path: 'configs.jiangu_aclue_5shot_x.metadata.jiangu.templateHash' },
   'import.lm-eval-jiangu-protocol-unknown': { fileName: FILE, task: 'jiangu_aclue_5shot_x', protocolId: 'cmmlu', expected: 'aclue' },
   'import.lm-eval-protocols-mixed': { fileName: FILE, tasks: ['aclue_poetry_appreciate', 'jiangu_aclue_5shot_x'], protocols: ['lm-eval', 'aclue'] },
+  'import.lm-eval-gen-sample': { fileName: FILE, path: 'line 2: resps' },
+  'import.lm-eval-gen-template': { fileName: FILE, task: 'jiangu_c3bench_0shot_ner' },
+  'import.lm-eval-gen-kwargs': { fileName: FILE, path: 'line 2: arguments.gen_args_0.arg_1', maxNewTokens: 256 },
+  'import.lm-eval-gen-jiangu': { fileName: 'results_2025-03-04T05-06-07.891011.json', maxNewTokens: 256, app: '0.1.0' },
   'import.lm-eval-jiangu': { fileName: 'results_2025-03-04T05-06-07.891011.json', protocolId: 'aclue', templateHash: '0123456789'.repeat(6) + '0123', app: '0.1.0' },
   'import.lm-eval-tasks-skipped': { skipped: ['cmmlu_agronomy'], more: 3 },
   'import.lm-eval-bfloat16': { dtype: 'bfloat16' },

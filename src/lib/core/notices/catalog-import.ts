@@ -409,6 +409,18 @@ export const importRefusals = {
     en: (p: { task: string; protocolId: string; expected: string }) => `task ${q(p.task)} says protocol ${q(p.protocolId)}, but this site scores its benchmark with ${q(p.expected)}`,
     zh: (p: { task: string; protocolId: string; expected: string }) => `任务 ${q(p.task)} 写的协议是 ${q(p.protocolId)}，而本站对这个评测集用的是 ${q(p.expected)}`,
   },
+  'import.lm-eval-gen-sample': {
+    en: (p: Place) => `${p.path}: not a generate_until sample of a task Jiangu exported (the harness writes resps [[text]], arguments.gen_args_0.arg_0 the prompt, and the doc with jiangu_id and references): the file was edited or is from another task`,
+    zh: (p: Place) => `${zhPlace(p.path)}：不是鉴古导出的生成任务（generate_until）的逐题记录（lm-eval 写出 resps [[文本]]、arguments.gen_args_0.arg_0 为提示词，doc 含 jiangu_id 和 references）：文件被编辑过，或来自别的任务`,
+  },
+  'import.lm-eval-gen-template': {
+    en: (p: { task: string }) => `task ${q(p.task)} was exported with another version of the C3Bench prompts than this site's (its template hash differs): export the task again from this version of Jiangu and run it again`,
+    zh: (p: { task: string }) => `任务 ${q(p.task)} 导出时用的 C3Bench 提示词与本站这一版不同（模板哈希不一致）：请用这一版鉴古重新导出并重新运行`,
+  },
+  'import.lm-eval-gen-kwargs': {
+    en: (p: Place & { maxNewTokens: number }) => `${p.path}: the harness did not generate with the export's settings (greedy, at most ${p.maxNewTokens} new tokens): the outputs would not be Jiangu's protocol. Run the exported task as it is`,
+    zh: (p: Place & { maxNewTokens: number }) => `${zhPlace(p.path)}：lm-eval 生成时没有用导出的设置（贪心解码，最多 ${p.maxNewTokens} 个新词元）：这样的输出不是鉴古的协议。请按导出的原样运行任务`,
+  },
   /** `protocols[i]`: the protocol of `tasks[i]` (lm-eval for the harness's own). */
   'import.lm-eval-protocols-mixed': {
     en: (p: { tasks: readonly string[]; protocols: readonly string[] }) =>
@@ -460,6 +472,12 @@ const importWarnings = {
       `Imported from lm-evaluation-harness (${p.fileName}), run on tasks Jiangu ${p.app} exported: the prompts, exemplars and scored letters are this site's ${p.protocolId} protocol (template hash ${p.templateHash.slice(0, 12)}…), so it compares with runs made here as the same protocol.`,
     zh: (p: { fileName: string; protocolId: string; templateHash: string; app: string }) =>
       `从 lm-evaluation-harness（${p.fileName}）导入，运行的是鉴古 ${p.app} 导出的任务：提示词、示例和打分的字母都是本站的 ${p.protocolId} 协议（模板哈希 ${p.templateHash.slice(0, 12)}…），与本站的评测按同一协议比较。`,
+  },
+  'import.lm-eval-gen-jiangu': {
+    en: (p: { fileName: string; maxNewTokens: number; app: string }) =>
+      `Imported from lm-evaluation-harness (${p.fileName}), generated on tasks Jiangu ${p.app} exported: the prompts are this site's C3Bench protocol, greedy, at most ${p.maxNewTokens} new tokens, and the outputs are scored here with Jiangu's own metrics. The harness writes the text only: token counts, stop reasons and times are not known.`,
+    zh: (p: { fileName: string; maxNewTokens: number; app: string }) =>
+      `从 lm-evaluation-harness（${p.fileName}）导入，生成的是鉴古 ${p.app} 导出的任务：提示词是本站的 C3Bench 协议，贪心解码，最多 ${p.maxNewTokens} 个新词元，输出由本站用鉴古自己的指标打分。lm-eval 只写出文本：词元数、停止原因和用时未知。`,
   },
   'import.lm-eval-system-instruction': {
     en: (p: { text: string }) => `The harness was given a system instruction (${q(p.text)}), so its prompts are not the protocol's alone; compare with that in mind.`,

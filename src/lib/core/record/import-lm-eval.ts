@@ -273,9 +273,9 @@ const DTYPE_NAMES: Readonly<Record<string, Dtype>> = { float32: 'fp32', fp32: 'f
  */
 const BFLOAT16_NAMES = new Set(['bfloat16', 'bf16', 'torch.bfloat16']);
 
-const shortName = (value: string): string => value.replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, '').slice(0, RUN_IMPORT_LIMITS.shortChars);
+export const shortName = (value: string): string => value.replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, '').slice(0, RUN_IMPORT_LIMITS.shortChars);
 
-function modelOf(facts: HarnessFacts, warnings: Notice[]): { source: ModelSource; dtype: Dtype; contextLimit: number } {
+export function modelOf(facts: HarnessFacts, warnings: Notice[]): { source: ModelSource; dtype: Dtype; contextLimit: number } {
   const args = modelArgs(facts.config?.model_args);
   const named =
     args.pretrained ??
@@ -482,7 +482,7 @@ function jianguIdOf(doc: unknown): string | null {
   return typeof id === 'string' && id !== '' && id.length <= 200 ? id : null;
 }
 
-function limitOf(value: unknown): number | null {
+export function limitOf(value: unknown): number | null {
   return typeof value === 'number' && Number.isInteger(value) && value >= 1 ? value : null;
 }
 

@@ -4,7 +4,7 @@
 // data, rows in another order) would otherwise score one question's log-likelihoods against
 // another's key. Two doc shapes: the contract's (question, options, answer) and ACLUE's and CMMLU's
 // own columns (Question, A–D, Answer), which the harness's stock tasks load.
-import type { Item } from '../benchmarks/types.ts';
+import type { GenerationItem, Item } from '../benchmarks/types.ts';
 import { OPTION_LETTERS } from '../protocols/multiple-choice.ts';
 import { RunImportError, refusal, type ImportedRun, type Obj } from './import-validate.ts';
 import type { SampleDoc } from './import-lm-eval.ts';
@@ -55,12 +55,23 @@ function docFields(doc: unknown): { question: string; options: string[]; answer:
 const norm = (s: string): string => s.trim();
 
 /** The first field of `doc` that is not `item`'s, or null when they agree. */
-export function docMismatch(doc: unknown, item: Item): 'question' | 'options' | 'answer' | null {
+export function docMismatch(doc: unknown, item: Item): 'question' | 'options' | 'answer' | 'input' | 'references' | null {
+  if (item.kind === 'generation') return genDocMismatch(doc, item);
   const fields = docFields(doc);
   if (!fields || item.kind !== 'multiple-choice') return null;
   if (norm(fields.question) !== norm(item.question)) return 'question';
   if (fields.options.length !== item.options.length || fields.options.some((o, i) => norm(o) !== norm(item.options[i]))) return 'options';
   if (fields.answer !== null && item.answer !== null && norm(fields.answer) !== item.answer) return 'answer';
+  return null;
+}
+
+/** A generation doc (the export's genDocFor: input, references) against the stored generation item. */
+function genDocMismatch(doc: unknown, item: GenerationItem): 'input' | 'references' | null {
+  if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) return null;
+  const d = doc as Obj;
+  if (typeof d.input === 'string' && norm(d.input) !== norm(item.input)) return 'input';
+  const refs = d.references;
+  if (Array.isArray(refs) && (refs.length !== item.references.length || refs.some((r, i) => typeof r !== 'string' || norm(r) !== norm(item.references[i])))) return 'references';
   return null;
 }
 

@@ -14,6 +14,7 @@ import { notice, type Notice } from '../notices/index.ts';
 import { NO_FACTS, buildRun, factsOf, readLmEvalResults, readSamplesLines, type HarnessFacts, type HarnessTask, type Sample, type SampleDoc } from './import-lm-eval.ts';
 import { resolveHarnessTask } from './lm-eval-jiangu-tasks.ts';
 import { pythonJsonIndent2 } from './lm-eval-docs.ts';
+import { buildGenRun, readGenSamplesLines, type GenSample } from './lm-eval-generation.ts';
 import { FieldProblem, RunImportError, parseJson, problem, refusal, type ImportedRun, type Obj } from './import-validate.ts';
 
 /** A file as the page read it. */
@@ -126,16 +127,26 @@ async function readResultsRun(fileName: string, root: Obj, samplesFiles: Samples
   if (known.size === 0) throw new RunImportError(fileName, refusal('import.lm-eval-no-known-task', { skipped: skipped.slice(0, 20), more: Math.max(0, skipped.length - 20) }));
 
   const byTask = new Map<string, Sample[]>();
+  const genByTask = new Map<string, GenSample[]>();
   for (const [name] of known) {
     const file = samplesFiles.find((s) => s.task === name);
     if (!file) throw new RunImportError(fileName, refusal('import.lm-eval-samples-missing', { task: name, expected: `samples_${name}_${resultsDateId(fileName) ?? '<date>'}.jsonl` }));
-    const read = await inFile(file.name, () => readSamplesLines(file.text));
+    // A generation task of Jiangu's export is generate_until: its samples hold text, not log-likelihoods.
+    const generation = known.get(name)!.jiangu?.generation !== undefined;
+    const read: (Sample | GenSample)[] = await inFile(file.name, () => (generation ? readGenSamplesLines(file.text) : readSamplesLines(file.text)));
     await inFile(file.name, () => checkAgainstResults(root, name, read));
     await inFile(file.name, () => checkDocHashes(read));
-    byTask.set(name, read.map((s) => ({ ...s, file: file.name })));
+    if (generation) genByTask.set(name, (read as GenSample[]).map((s) => ({ ...s, file: file.name })));
+    else byTask.set(name, (read as Sample[]).map((s) => ({ ...s, file: file.name })));
   }
   const extra: Notice[] = skipped.length ? [notice('import.lm-eval-tasks-skipped', { skipped: skipped.slice(0, 20), more: Math.max(0, skipped.length - 20) })] : [];
-  return buildPerDataset(byTask, known, facts, fileName, importedAt, extra);
+  const runs = byTask.size ? await buildPerDataset(byTask, known, facts, fileName, importedAt, extra) : [];
+  // One generation run per dataset beside the multiple-choice ones (a benchmark may have both kinds).
+  for (const datasetId of new Set([...genByTask.keys()].map((name) => known.get(name)!.datasetId))) {
+    const part = new Map([...genByTask].filter(([name]) => known.get(name)!.datasetId === datasetId));
+    runs.push(await inFile(fileName, () => buildGenRun(part, known, facts, fileName, importedAt, runs.length ? [] : extra)));
+  }
+  return runs;
 }
 
 /** Samples files chosen without their results file: as before, one run per dataset, the configuration unknown. */
@@ -178,7 +189,7 @@ async function buildPerDataset(
 }
 
 /** n-samples and task_hashes, where the results file has them. */
-async function checkAgainstResults(root: Obj, task: string, read: readonly Sample[]): Promise<void> {
+async function checkAgainstResults(root: Obj, task: string, read: readonly Pick<Sample, 'hashes'>[]): Promise<void> {
   const counts = root['n-samples'];
   const count = typeof counts === 'object' && counts !== null ? (counts as Obj)[task] : undefined;
   const effective = typeof count === 'object' && count !== null ? (count as Obj).effective : undefined;
@@ -194,7 +205,7 @@ async function checkAgainstResults(root: Obj, task: string, read: readonly Sampl
 }
 
 /** Each sample's doc_hash against its doc, where the doc can be written as Python would (see pythonJsonIndent2). */
-async function checkDocHashes(read: readonly Sample[]): Promise<void> {
+async function checkDocHashes(read: readonly Pick<Sample, 'hashes' | 'doc' | 'place'>[]): Promise<void> {
   for (const s of read) {
     if (!/^[0-9a-f]{64}$/.test(s.hashes.doc)) continue;
     const text = pythonJsonIndent2(s.doc);

@@ -7,12 +7,15 @@
 import { getDataset } from '../benchmarks/catalog.ts';
 import type { DatasetId } from '../benchmarks/types.ts';
 import { listProtocols, type McProtocolId } from '../protocols/mc-protocols.ts';
+import { C3BENCH_PROTOCOL } from '../protocols/generation.ts';
 import { LM_EVAL_TASKS, type HarnessTask } from './import-lm-eval.ts';
 import { problem, type Obj } from './import-validate.ts';
 
 /** What metadata.jiangu says about an exported task, checked. */
 export interface JianguTaskMeta {
-  protocolId: McProtocolId;
+  protocolId: McProtocolId | 'c3bench';
+  /** Set for a generate_until task (the C3Bench protocol): the token limit the export asked for, greedy. */
+  generation?: { maxNewTokens: number };
   templateHash: string;
   shots: number;
   app: string;
@@ -57,10 +60,21 @@ function jianguTask(name: string, value: unknown): HarnessTask {
   const dataset = getDataset(datasetId);
   const task = typeof j.task === 'string' && dataset.tasks.some((t) => t.key === j.task) ? j.task : bad('task');
   const shots = typeof j.shots === 'number' && Number.isInteger(j.shots) && j.shots >= 0 && j.shots <= 100 ? j.shots : bad('shots');
-  const protocolId = listProtocols().find((p) => p.id === j.protocol)?.id ?? bad('protocol');
+  const isGeneration = j.protocol === C3BENCH_PROTOCOL.id;
+  const protocolId = isGeneration ? C3BENCH_PROTOCOL.id : (listProtocols().find((p) => p.id === j.protocol)?.id ?? bad('protocol'));
+  // The export writes greedy decoding and Jiangu's token limit beside a generation task's protocol.
+  const generation = isGeneration
+    ? {
+        maxNewTokens: typeof j.maxNewTokens === 'number' && Number.isInteger(j.maxNewTokens) && j.maxNewTokens >= 1 && j.maxNewTokens <= 100_000 ? j.maxNewTokens : bad('maxNewTokens'),
+        decoding: j.decoding === 'greedy' ? j.decoding : bad('decoding'),
+      }
+    : null;
   const templateHash = typeof j.templateHash === 'string' && SHA256.test(j.templateHash) ? j.templateHash : bad('templateHash');
   const app = typeof j.app === 'string' && j.app.length <= 40 ? j.app : bad('app');
   const files = isObj(j.dataFiles) ? j.dataFiles : bad('dataFiles');
   const dataFiles = Object.entries(files).map(([filePath, sha]) => (typeof sha === 'string' && SHA256.test(sha) && filePath.length <= 300 ? { path: filePath, sha256: sha } : bad(`dataFiles.${filePath.slice(0, 80)}`)));
-  return { datasetId, task: task as string, jiangu: { protocolId, templateHash, shots, app, dataFiles } };
+  if (generation && dataset.tasks.find((t) => t.key === task)?.kind !== 'generation') bad('task');
+  const meta: JianguTaskMeta = { protocolId: protocolId as JianguTaskMeta['protocolId'], templateHash, shots, app, dataFiles };
+  if (generation) meta.generation = { maxNewTokens: generation.maxNewTokens };
+  return { datasetId, task: task as string, jiangu: meta };
 }
