@@ -11,7 +11,7 @@ import { C3BENCH_PROTOCOL, generationTemplateHash } from '../protocols/generatio
 import { sha256Hex } from '../protocols/template-hash.ts';
 import { notice, type Notice } from '../notices/index.ts';
 import { limitOf, modelOf, shortName, type HarnessFacts, type HarnessTask, type SampleDoc } from './import-lm-eval.ts';
-import { FieldProblem, RUN_IMPORT_LIMITS, anyObject, fail, parseJson, problem, text, type ImportedRun, type Obj } from './import-validate.ts';
+import { FieldProblem, RUN_IMPORT_LIMITS, RunImportError, anyObject, fail, parseJson, problem, text, type ImportedRun, type Obj } from './import-validate.ts';
 import type { GenItemResult, GenRunRecord, RunOrigin } from './run.ts';
 
 /** One generate_until sample, read. `hashes`, `doc`, `place` as the multiple-choice Sample's (the same checks run on both). */
@@ -124,32 +124,13 @@ export async function buildGenRun(
   const ordered = mapped.flatMap((m) => [...(samplesByTask.get(m.name) ?? [])].sort((a, b) => a.docId - b.docId).map((sample) => ({ m, sample })));
   const results: GenItemResult[] = [];
   for (const [index, { m, sample }] of ordered.entries()) {
-    const where = sample.place;
-    // The harness's kwargs, where it wrote them, must be the export's: greedy, Jiangu's token limit.
-    const k = sample.kwargs;
-    if (k && ((k.do_sample !== undefined && k.do_sample !== false) || (k.max_gen_toks !== undefined && k.max_gen_toks !== maxNewTokens))) {
-      throw problem('import.lm-eval-gen-kwargs', { path: `${where}: arguments.gen_args_0.arg_1`, maxNewTokens });
+    try {
+      results.push(await genResult(runId, index, m.task, sample, dataset, maxNewTokens, createdAt));
+    } catch (error) {
+      // A sample's fault is said in its own samples file, at its line.
+      if (error instanceof FieldProblem && sample.file) throw new RunImportError(sample.file, error.refusal);
+      throw error;
     }
-    const doc = genDocOf(sample.doc, where);
-    const generationTask = dataset.tasks.find((t) => t.key === m.task)?.generationTask as GenerationTask;
-    if (doc.generationTask !== undefined && doc.generationTask !== generationTask) throw problem('import.lm-eval-gen-sample', { path: `${where}: doc.generation_task` });
-    results.push({
-      runId,
-      itemId: doc.id,
-      task: m.task,
-      generationTask,
-      index,
-      prompt: sample.prompt,
-      promptHash: await sha256Hex(sample.prompt),
-      // The harness writes the text only: no token ids, no stop reason (the run's notice says so).
-      tokenCount: 0,
-      output: sample.output,
-      outputTokenIds: [],
-      stoppedBy: 'eos',
-      references: doc.references,
-      ms: 0,
-      completedAt: createdAt,
-    });
   }
 
   const config: GenRunRecord['config'] = {
@@ -182,4 +163,43 @@ export async function buildGenRun(
   };
   run.origin = origin;
   return { run, results, docs: ordered.map(({ sample }) => ({ doc: sample.doc, place: sample.place, file: sample.file ?? fileName })) };
+}
+
+/** One sample as a GenItemResult: its settings and doc checked, its output the harness's text. */
+async function genResult(
+  runId: string,
+  index: number,
+  task: string,
+  sample: GenSample,
+  dataset: ReturnType<typeof getDataset>,
+  maxNewTokens: number,
+  createdAt: string,
+): Promise<GenItemResult> {
+  const where = sample.place;
+  // The harness's kwargs, where it wrote them, must be the export's: greedy, Jiangu's token limit.
+  const k = sample.kwargs;
+  if (k && ((k.do_sample !== undefined && k.do_sample !== false) || (k.max_gen_toks !== undefined && k.max_gen_toks !== maxNewTokens))) {
+    throw problem('import.lm-eval-gen-kwargs', { path: `${where}: arguments.gen_args_0.arg_1`, maxNewTokens });
+  }
+  const doc = genDocOf(sample.doc, where);
+  const generationTask = dataset.tasks.find((t) => t.key === task)?.generationTask as GenerationTask;
+  if (doc.generationTask !== undefined && doc.generationTask !== generationTask) throw problem('import.lm-eval-gen-sample', { path: `${where}: doc.generation_task` });
+  return {
+    runId,
+    itemId: doc.id,
+    task,
+    generationTask,
+    index,
+    prompt: sample.prompt,
+    promptHash: await sha256Hex(sample.prompt),
+    // The harness writes the text only: no token ids, no stop reason (the run's notice says so).
+    tokenCount: 0,
+    output: sample.output,
+    outputTokenIds: [],
+    stoppedBy: 'eos',
+    references: doc.references,
+    ms: 0,
+    completedAt: createdAt,
+  };
+
 }
