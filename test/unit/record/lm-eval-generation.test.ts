@@ -173,4 +173,19 @@ describe('generation tasks Jiangu exported, as the harness wrote them', () => {
       expect((error as RunImportError).fileName).toBe(CLASSIFICATION);
     }
   });
+  it('beside multiple-choice tasks in one results file: one run of each kind', async () => {
+    const mcDir = new URL('../cli-jiangu-aclue/', DIR);
+    const mc = readdirSync(mcDir).map((name) => ({ name, text: readFileSync(new URL(name, mcDir), 'utf8') }));
+    const gen = files();
+    const a = JSON.parse(mc.find((f) => f.name === RESULTS)!.text);
+    const b = JSON.parse(gen.find((f) => f.name === RESULTS)!.text);
+    // One lm_eval call over both groups: its dicts hold every task.
+    for (const key of ['results', 'configs', 'versions', 'n-shot', 'n-samples', 'task_hashes']) a[key] = { ...a[key], ...b[key] };
+    const merged = [{ name: RESULTS, text: JSON.stringify(a, null, 2) }, ...mc.filter((f) => f.name !== RESULTS), ...gen.filter((f) => f.name !== RESULTS)];
+    const runs = await readLmEvalFiles(merged, NOW);
+    expect(runs.map((r) => [r.run.config.kind, r.run.datasetId, r.results.length])).toEqual([
+      ['multiple-choice', 'aclue', 6],
+      ['generation', 'c3bench', 4],
+    ]);
+  });
 });
