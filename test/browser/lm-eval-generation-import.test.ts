@@ -14,34 +14,13 @@ import { generationTemplateHash } from '../../src/lib/core/protocols/generation.
 import { pythonJsonIndent2 } from '../../src/lib/core/record/lm-eval-docs.ts';
 import type { GenItemResult, GenRunRecord } from '../../src/lib/core/record/run.ts';
 import { useBrowserSession } from './session.ts';
-import { readStoredRun } from './runs.ts';
+import { readStoredItems, readStoredRun } from './runs.ts';
 
 const DATE = '2026-02-03T04-05-06.070809';
 const MAX_NEW = 8;
 const sha = (s: string) => createHash('sha256').update(s, 'utf8').digest('hex');
 type Json = Record<string, any>;
 
-async function storedItems(page: Page, ids: string[]): Promise<GenerationItem[]> {
-  return page.evaluate(async (wanted) => {
-    const db = await new Promise<IDBDatabase>((resolve, reject) => {
-      const r = indexedDB.open('jiangu');
-      r.onsuccess = () => resolve(r.result);
-      r.onerror = () => reject(r.error);
-    });
-    const out = await Promise.all(
-      wanted.map(
-        (id) =>
-          new Promise<unknown>((resolve, reject) => {
-            const r = db.transaction('items').objectStore('items').get(['c3bench', id]);
-            r.onsuccess = () => resolve(r.result);
-            r.onerror = () => reject(r.error);
-          }),
-      ),
-    );
-    db.close();
-    return out as GenerationItem[];
-  }, ids);
-}
 
 /** The CLI's files for the run's outputs, as lm_eval writes a run of the exported tasks. */
 async function harnessFiles(run: GenRunRecord, results: GenItemResult[], items: GenerationItem[]) {
@@ -132,7 +111,7 @@ describe('lm-evaluation-harness generation files of a run made here', () => {
     const ownId = decodeURIComponent(page.url().split('#/run/')[1]);
     await page.locator('[data-testid=run][data-status=completed]').waitFor({ timeout: 120_000 });
     const own = await readStoredRun<GenRunRecord, GenItemResult>(page, ownId);
-    const items = await storedItems(page, own.results.map((r) => r.itemId));
+    const items = await readStoredItems<GenerationItem>(page, 'c3bench', own.results.map((r) => r.itemId));
 
     await page.goto(`${session.url}/#/evaluate`);
     await page.getByTestId('import-run-input').setInputFiles(await harnessFiles(own.run, own.results, items));

@@ -18,7 +18,7 @@ import { LM_EVAL_TASKS } from '../../src/lib/core/record/import-lm-eval.ts';
 import { pythonJsonIndent2 } from '../../src/lib/core/record/lm-eval-docs.ts';
 import type { McItemResult, McRunRecord } from '../../src/lib/core/record/run.ts';
 import { useBrowserSession } from './session.ts';
-import { readStoredRun, startFixtureRun, storeSampleAndAclue, waitForStatus } from './runs.ts';
+import { readStoredItems, readStoredRun, startFixtureRun, storeSampleAndAclue, waitForStatus } from './runs.ts';
 
 const TASKS = ['古文单字多义', '古诗词曲鉴赏'];
 const DATE = '2026-02-03T04-05-06.070809';
@@ -34,27 +34,6 @@ type Json = Record<string, any>;
 /** The harness's slug of an ACLUE task (the contract: ACLUE keeps the harness's own). */
 const slugOf = (task: string) => Object.entries(LM_EVAL_TASKS).find(([, t]) => t.datasetId === 'aclue' && t.task === task)![0].slice('aclue_'.length);
 
-async function storedItems(page: Page, ids: string[]): Promise<MultipleChoiceItem[]> {
-  return page.evaluate(async (wanted) => {
-    const db = await new Promise<IDBDatabase>((resolve, reject) => {
-      const r = indexedDB.open('jiangu');
-      r.onsuccess = () => resolve(r.result);
-      r.onerror = () => reject(r.error);
-    });
-    const out = await Promise.all(
-      wanted.map(
-        (id) =>
-          new Promise<unknown>((resolve, reject) => {
-            const r = db.transaction('items').objectStore('items').get(['aclue', id]);
-            r.onsuccess = () => resolve(r.result);
-            r.onerror = () => reject(r.error);
-          }),
-      ),
-    );
-    db.close();
-    return out as MultipleChoiceItem[];
-  }, ids);
-}
 
 async function runCount(page: Page): Promise<number> {
   return page.evaluate(async () => {
@@ -177,7 +156,7 @@ describe('lm-evaluation-harness files of a run made here', () => {
     await waitForStatus(page, 'completed', 120_000);
     own = await readStoredRun<McRunRecord, McItemResult>(page, id);
     expect(own.results).toHaveLength(6);
-    items = await storedItems(page, own.results.map((r) => r.itemId));
+    items = await readStoredItems<MultipleChoiceItem>(page, 'aclue', own.results.map((r) => r.itemId));
     expect(items.every((i) => i && i.kind === 'multiple-choice')).toBe(true);
   });
 

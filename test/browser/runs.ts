@@ -77,3 +77,29 @@ export async function storeSampleAndAclue(page: Page, siteUrl: string, timeout =
   await page.getByTestId('dataset-aclue').getByTestId('download').click();
   await page.locator('[data-testid=dataset-aclue][data-stored=yes]').waitFor({ timeout });
 }
+
+/** Items of a stored dataset, by id, read from this page's IndexedDB as the site stored them. */
+export async function readStoredItems<T>(page: Page, datasetId: string, ids: string[]): Promise<T[]> {
+  return page.evaluate(
+    async ({ datasetId, wanted }) => {
+      const db = await new Promise<IDBDatabase>((resolve, reject) => {
+        const r = indexedDB.open('jiangu');
+        r.onsuccess = () => resolve(r.result);
+        r.onerror = () => reject(r.error);
+      });
+      const out = await Promise.all(
+        wanted.map(
+          (id) =>
+            new Promise<unknown>((resolve, reject) => {
+              const r = db.transaction('items').objectStore('items').get([datasetId, id]);
+              r.onsuccess = () => resolve(r.result);
+              r.onerror = () => reject(r.error);
+            }),
+        ),
+      );
+      db.close();
+      return out;
+    },
+    { datasetId, wanted: ids },
+  ) as Promise<T[]>;
+}
