@@ -6,7 +6,7 @@
 // it prints a Markdown table and a line per target, and writes bench-results/mc-<timestamp>.json.
 //
 //   npx tsx scripts/bench/mc-throughput.ts [--backends wasm,webgpu] [--dtypes fp32,q4] [--items 12] [--budget-s 20]
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { withChromium } from '../browser.ts';
@@ -16,7 +16,7 @@ import { projectRoot } from '../site-routes.ts';
 import { loadSampleItems, SAMPLE_PATH } from './mc-items.ts';
 import { measureMcConfiguration, type McResult, type McSettings } from './mc-measure.ts';
 import { markdownTable, summarise, targetLines, TARGETS } from './mc-report.ts';
-import { machineInfo, machineLines } from './report.ts';
+import { machineInfo, machineLines, writeBenchRecord } from './report.ts';
 
 const MODEL: ModelName = 'jiangu-large';
 const BACKENDS: readonly Backend[] = ['wasm', 'webgpu'];
@@ -151,9 +151,6 @@ async function main(): Promise<void> {
   for (const n of notes) console.log(`- ${n}`);
   console.log(machineLines(machine, date, durationS));
 
-  const dir = join(projectRoot, 'bench-results');
-  mkdirSync(dir, { recursive: true });
-  const file = join(dir, `mc-${date.toISOString().replace(/[:.]/g, '-')}.json`);
   const record = {
     date: date.toISOString(),
     durationS,
@@ -164,8 +161,7 @@ async function main(): Promise<void> {
     summaries: results.map((r) => ({ backend: r.backend, model: r.model, dtype: r.dtype, rows: summarise(r) })),
     results,
   };
-  writeFileSync(file, `${JSON.stringify(record, null, 2)}\n`);
-  console.log(`- JSON: ${file}`);
+  writeBenchRecord(projectRoot, 'mc-', date, record);
 }
 
 main().catch((e: unknown) => {

@@ -13,7 +13,7 @@
 //
 // Each configuration runs in a fresh browser context (a fresh worker), because ORT's wasm Memory only
 // grows: its size after one request is that request's peak only if nothing ran before it but the load.
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Browser } from 'playwright-core';
@@ -21,7 +21,7 @@ import { openPage, withChromium, type OpenedPage } from '../browser.ts';
 import { projectRoot } from '../site-routes.ts';
 import type { GenerateItemResult, GenerateResult, LoadResult, ScoreItemResult, WorkerStats } from '../../src/lib/engine/messages.ts';
 import type { ModelClient } from '../../src/lib/engine/model-client.ts';
-import { machineInfo, machineLines } from './report.ts';
+import { machineInfo, machineLines, writeBenchRecord } from './report.ts';
 import { PROMPTS } from './prompts.ts';
 import { fiveShotItem, type FiveShotItem } from './memory-item.ts';
 import { WorkerHeap } from './memory-worker-heap.ts';
@@ -224,9 +224,6 @@ async function main(): Promise<void> {
   console.log('- GPU buffers (WebGPU only): bytes of GPUBuffers alive at once, counted by the worker\'s createBuffer/destroy hook (stats.peakGpuBufferBytes, since the model loaded); "+" is over what was alive after loading (the weights and ORT\'s pool).');
   console.log(machineLines(machine, date, durationS));
 
-  const dir = join(projectRoot, 'bench-results');
-  mkdirSync(dir, { recursive: true });
-  const file = join(dir, `memory-${date.toISOString().replace(/[:.]/g, '-')}.json`);
   const record = {
     date: date.toISOString(),
     durationS,
@@ -235,8 +232,7 @@ async function main(): Promise<void> {
     settings: { beforeLogitsBytes: BEFORE_LOGITS_BYTES, genTokens: GEN_TOKENS, itemGenTokens: ITEM_GEN_TOKENS, genBudgetMs: GEN_BUDGET_MS, sampleIntervalMs: SAMPLE_INTERVAL_MS, item: { source: item.source, id: item.item.id, protocolId: item.protocolId }, generationPrompt: PROMPTS['jiangu-large'] },
     results,
   };
-  writeFileSync(file, `${JSON.stringify(record, null, 2)}\n`);
-  console.log(`- JSON: ${file}`);
+  writeBenchRecord(projectRoot, 'memory-', date, record);
 }
 
 main().catch((e: unknown) => {

@@ -1,6 +1,8 @@
 // The bench's output: a Markdown table of the configurations, the machine it ran on, and the JSON
 // record written to bench-results/.
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, release, totalmem, type as osType } from 'node:os';
+import { join } from 'node:path';
 import type { ConfigResult } from './measure.ts';
 
 /** Nearest-rank percentile (p in 0..100) of the values; NaN when there are none. */
@@ -156,4 +158,17 @@ export function machineLines(machine: MachineInfo, date: Date, durationS: number
     `- Chromium ${machine.chromium}, Node ${machine.node}`,
     `- date: ${date.toISOString()}; run took ${durationS.toFixed(1)} s`,
   ].join('\n');
+}
+
+/**
+ * Writes a bench's full record to bench-results/<prefix><timestamp>.json and says where. The ISO
+ * timestamp has ':' and '.' replaced, so the name is valid on every file system.
+ */
+export function writeBenchRecord(root: string, prefix: string, date: Date, record: unknown): string {
+  const dir = join(root, 'bench-results');
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, `${prefix}${date.toISOString().replace(/[:.]/g, '-')}.json`);
+  writeFileSync(file, `${JSON.stringify(record, null, 2)}\n`);
+  console.log(`- JSON: ${file}`);
+  return file;
 }

@@ -1,14 +1,14 @@
 // `npm run bench`: load time, first and warm forward, logits copied and greedy generation speed of
 // the fixture models in real Chromium, per backend × model × dtype. A measurement, not a test: it
 // prints a Markdown table and writes the full record to bench-results/<timestamp>.json.
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { withChromium } from '../browser.ts';
 import { projectRoot } from '../site-routes.ts';
 import type { ModelName } from '../fixtures/specs.ts';
 import { parseOptions } from './cli.ts';
 import { measureConfiguration, type ConfigResult, type MeasureSettings } from './measure.ts';
-import { machineInfo, machineLines, markdownTable } from './report.ts';
+import { machineInfo, machineLines, markdownTable, writeBenchRecord } from './report.ts';
 import { CANDIDATES, checkTinyPrompt, PROMPTS } from './prompts.ts';
 
 // Time budgets that keep the default run near 5 minutes on 2 cores: only the slow configurations
@@ -85,10 +85,6 @@ async function main(): Promise<void> {
   for (const n of notes) console.log(`- ${n}`);
   console.log(machineLines(machine, date, durationS));
 
-  const dir = join(projectRoot, 'bench-results');
-  mkdirSync(dir, { recursive: true });
-  // An ISO timestamp with ':' and '.' replaced, so the name is valid on every file system.
-  const file = join(dir, `${date.toISOString().replace(/[:.]/g, '-')}.json`);
   const record = {
     date: date.toISOString(),
     durationS,
@@ -98,8 +94,7 @@ async function main(): Promise<void> {
     notes,
     results,
   };
-  writeFileSync(file, `${JSON.stringify(record, null, 2)}\n`);
-  console.log(`- JSON: ${file}`);
+  writeBenchRecord(projectRoot, '', date, record);
 }
 
 main().catch((e: unknown) => {
