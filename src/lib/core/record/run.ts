@@ -73,6 +73,27 @@ export interface McRunConfig {
   /** The items in the order they are run. */
   itemIds: string[];
   appVersion: string;
+  /**
+   * Circular evaluation: every item is also asked under each cyclic rotation of its options
+   * (core/protocols/rotation.ts), stored in McItemResult.rotations. Absent or false: rotation 0 only.
+   */
+  circular?: boolean;
+  /** PriDe debiasing (see PrideConfig); absent: none. Always set on a circular run (it costs nothing there). */
+  pride?: PrideConfig;
+}
+
+/**
+ * PriDe (Zheng et al., ICLR 2024): the estimation items are asked under every cyclic rotation, the
+ * model's prior over option positions is estimated from them, and every other item's prediction is
+ * debiased with it (core/metrics/pride.ts). Letter-logits runs only.
+ */
+export interface PrideConfig {
+  /** The share of the run's items drawn (DEFAULT_ESTIMATION_SHARE, 5%). */
+  share: number;
+  /** The mulberry32 seed of the draw (core/protocols/estimation-set.ts). */
+  seed: number;
+  /** The drawn items, in config.itemIds order: asked under every rotation. */
+  estimationItemIds: string[];
 }
 
 /** What the run actually ran on, recorded when its model is loaded (again on each resume). */
@@ -252,11 +273,44 @@ export interface McItemResult {
   forwardMs: number;
   completedAt: string;
   /**
+   * The item's other cyclic rotations (1 … n − 1, in order) in a circular run and for a PriDe
+   * estimation item; absent otherwise. This result itself is rotation 0 (the benchmark's order), so
+   * every plain metric of a circular run is the plain run's. Each rotation is appended (and the
+   * result written again) the moment it is scored, so a reload resumes from the rotation in flight;
+   * the item is complete when it has rotationCount(options) − 1 of them.
+   */
+  rotations?: McRotationResult[];
+  /**
    * Set when the item could not be run: its prompt is over the context limit even with no exemplars
    * (`run.item-too-long`), or the model threw on it (a `model.*` notice). Such a result has
    * prediction null, correct null, empty letters' numbers, and is counted apart as failed: never
    * scored wrong, never counted as unscored. Absent in records from before failures were recorded.
    */
+  failure?: Notice;
+}
+
+/**
+ * One item asked under rotation `rotation` (≥ 1): its options shifted (see rotateItem), the letters,
+ * prediction and gold are positions in that rotated order. `correct` says whether the prediction is
+ * the moved gold; originalLetter() maps a letter back to the benchmark's order.
+ */
+export interface McRotationResult {
+  rotation: number;
+  promptHash: string;
+  tokenCount: number;
+  letters: OptionLetter[];
+  tokenIds: number[];
+  logProbs: number[];
+  probs: number[];
+  prediction: OptionLetter | null;
+  /** generate-extract: the generated answer and which extraction rule decided. */
+  generated?: { output: string; rule: string | null; ambiguous: boolean };
+  gold: OptionLetter | null;
+  correct: boolean | null;
+  reusedPrefixTokens: number;
+  forwardMs: number;
+  completedAt: string;
+  /** The rotated prompt could not be run (too long, or the model threw): not scored, the item is left out of circular metrics. */
   failure?: Notice;
 }
 
