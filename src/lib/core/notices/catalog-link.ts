@@ -97,6 +97,25 @@ export const linkNotices = {
     en: (p: { index: number; code: number }) => `The link's status for prediction ${p.index} is ${p.code}; expected 0 (letter), 1 (no letter) or 2 (no result).`,
     zh: (p: { index: number; code: number }) => `链接中第 ${p.index} 个预测的状态是 ${p.code}；应为 0（字母）、1（无字母）或 2（无结果）。`,
   },
+  'link.rotations-size': {
+    en: (p: { bytes: number; slots: number; n: number; expected: number; more: boolean }) =>
+      `The link's rotation letters take ${p.bytes} bytes; ${p.n} items with ${p.slots} rotations need exactly ${p.expected} (${p.more ? 'more than the header says' : 'the data is cut short'}).`,
+    zh: (p: { bytes: number; slots: number; n: number; expected: number; more: boolean }) =>
+      `链接的轮换字母占 ${p.bytes} 字节；${p.n} 题共 ${p.slots} 个轮换应正好占 ${p.expected} 字节（${p.more ? '比头部声明的多' : '数据被截断了'}）。`,
+  },
+  'link.rotations-count': {
+    en: (p: { total: number; slots: number }) => `The link's rotation counts add up to ${p.total}, but its field \`rotations.slots\` says ${p.slots}.`,
+    zh: (p: { total: number; slots: number }) => `链接中各题的轮换数合计为 ${p.total}，但字段 \`rotations.slots\` 声明的是 ${p.slots}。`,
+  },
+  'link.rotations-unscored': {
+    en: (p: { index: number; count: number }) => `The link carries ${p.count} rotations for item ${p.index}, which it lists as having no result.`,
+    zh: (p: { index: number; count: number }) => `链接为第 ${p.index} 题带了 ${p.count} 个轮换，但又说该题没有结果。`,
+  },
+  'link.rotation-status': {
+    en: (p: { index: number; rotation: number; code: number }) =>
+      `The link's status for rotation ${p.rotation} of item ${p.index} is ${p.code}; expected 0 (letter), 1 (no letter) or 2 (failed).`,
+    zh: (p: { index: number; rotation: number; code: number }) => `链接中第 ${p.index} 题第 ${p.rotation} 个轮换的状态是 ${p.code}；应为 0（字母）、1（无字母）或 2（失败）。`,
+  },
   'link.generation-extra-bytes': {
     en: (p: { bytes: number }) => `A generation link carries no predictions, but ${p.bytes} bytes follow its header.`,
     zh: (p: { bytes: number }) => `生成任务的链接不带预测，但头部之后还有 ${p.bytes} 字节。`,

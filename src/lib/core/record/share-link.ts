@@ -9,19 +9,25 @@
 //                  each plane exactly ceil(n/4) bytes. Plane 1, the letters: A=0 B=1 C=2 D=3 (0 where
 //                  there is no letter). Plane 2, only when the header's `gaps` is true, the status:
 //                  0 scored with a letter, 1 scored with no extractable letter (a null prediction),
-//                  2 no result yet, 3 invalid. Generation: nothing.
+//                  2 no result yet, 3 invalid. Then, only when the header has `rotations`, the
+//                  rotation planes of circular runs and PriDe's estimation items (share-rotations.ts).
+//                  Generation: nothing.
 // The letters take all four codes, so nulls need the status plane; it is left out when every slot
 // has a letter. A plane rather than a list of indices keeps the worst case bounded: 5,000 items
 // with every answer unextractable still fit in about 3.4 KB, where an index list would take 16 KB.
 // The item ids are not carried (5,000 of them would not fit): the config's dataset, tasks and
 // limitPerTask rebuild them, and `itemIdsHash` checks the rebuilt list. Generation outputs do not
 // fit either: `outputsHash` is one sha256 over all of them, and the run file carries the outputs.
+// Rotations that would push a link over SHARE_LIMITS.payloadChars are left out, and the header says
+// so (`rotationsOmitted`): the run file carries them. PriDe's estimation ids are replaced, as the
+// item ids are, by their count and hash; the draw's share and seed rebuild them.
 import type { DatasetId, OptionLetter } from '../benchmarks/types.ts';
 import { sha256Hex } from '../protocols/template-hash.ts';
 import type { GenItemResult, ItemResult, McItemResult, RunRecord } from './run.ts';
 import { deflateRaw, frame, fromBase64Url, inflateRaw, pack2, toBase64Url, unframe, unpack2 } from './share-bytes.ts';
 import { SHARE_LIMITS, SHARE_LINK_VERSION, ShareLinkError, shareLinkError, type SharedEnvironment, type SharedGenRun, type SharedMcRun, type SharedRun } from './share-types.ts';
 import { environment, genConfig, hash, int, isoDate, mcConfig, object, summary } from './share-validate.ts';
+import { maxRotationBytes, packRotations, unpackRotations } from './share-rotations.ts';
 import { notice, noticeOf, renderNotice } from '../notices/index.ts';
 
 const LETTERS: readonly OptionLetter[] = ['A', 'B', 'C', 'D'];
@@ -40,7 +46,7 @@ function concat(parts: readonly Uint8Array[]): Uint8Array {
 }
 
 export { SHARE_LIMITS, SHARE_LINK_VERSION, ShareLinkError };
-export type { SharedEnvironment, SharedGenConfig, SharedGenRun, SharedMcConfig, SharedMcRun, SharedRun } from './share-types.ts';
+export type { SharedEnvironment, SharedGenConfig, SharedGenRun, SharedMcConfig, SharedMcRun, SharedPride, SharedRotation, SharedRun } from './share-types.ts';
 
 /** Where the payload goes in a URL: the fragment, so it is never sent to a server. */
 export const SHARED_ROUTE = '#/shared/';
@@ -67,40 +73,55 @@ export function outputsHash(itemIds: readonly string[], results: readonly GenIte
  */
 export async function encodeShareLink(run: RunRecord, results: readonly ItemResult[], runSummary: Record<string, number | null>): Promise<string> {
   const { itemIds, ...rest } = run.config;
-  const config = { ...rest, itemCount: itemIds.length, itemIdsHash: await itemIdsHash(itemIds) };
+  const config: Record<string, unknown> = { ...rest, itemCount: itemIds.length, itemIdsHash: await itemIdsHash(itemIds) };
+  if (run.config.kind === 'multiple-choice' && run.config.pride) {
+    const { share, seed, estimationItemIds } = run.config.pride;
+    config.pride = { share, seed, estimationCount: estimationItemIds.length, estimationIdsHash: await itemIdsHash(estimationItemIds) };
+  }
   const adapter = run.environment?.backendInfo.adapter;
   const commit = run.environment?.resolvedRevision?.commit;
   const env: SharedEnvironment | null = run.environment
     ? { backend: run.environment.backendInfo.backend, adapterArchitecture: adapter ? adapter.architecture || null : null, ...(commit ? { modelCommit: commit } : {}) }
     : null;
   const base = { kind: run.config.kind, datasetId: run.datasetId, createdAt: run.createdAt, environment: env, summary: runSummary, config };
-  let header: object;
-  let planes: Uint8Array[] = [];
-  if (run.config.kind === 'multiple-choice') {
-    const byIndex = new Map<number, McItemResult>();
-    const position = new Map(itemIds.map((id, i) => [id, i]));
-    for (const r of results as readonly McItemResult[]) {
-      const i = position.get(r.itemId);
-      if (i !== undefined) byIndex.set(i, r);
-    }
-    const n = [...byIndex.keys()].reduce((max, i) => Math.max(max, i + 1), 0);
-    const letterCodes: number[] = [];
-    const status: number[] = [];
-    for (let i = 0; i < n; i++) {
-      const prediction = byIndex.get(i)?.prediction;
-      letterCodes.push(prediction ? LETTERS.indexOf(prediction) : 0);
-      status.push(prediction === undefined ? STATUS_UNSCORED : prediction === null ? STATUS_NULL : STATUS_LETTER);
-    }
-    const gaps = status.some((code) => code !== STATUS_LETTER);
-    header = { ...base, n, gaps };
-    planes = gaps ? [pack2(letterCodes), pack2(status)] : [pack2(letterCodes)];
-  } else {
+  if (run.config.kind !== 'multiple-choice') {
     const gen = results as readonly GenItemResult[];
     const ids = new Set(itemIds);
-    header = { ...base, outputsHash: await outputsHash(itemIds, gen), outputCount: new Set(gen.filter((r) => ids.has(r.itemId)).map((r) => r.itemId)).size };
+    const header = { ...base, outputsHash: await outputsHash(itemIds, gen), outputCount: new Set(gen.filter((r) => ids.has(r.itemId)).map((r) => r.itemId)).size };
+    return checked(await payloadOf(header, []));
   }
+  const byIndex = new Map<number, McItemResult>();
+  const position = new Map(itemIds.map((id, i) => [id, i]));
+  for (const r of results as readonly McItemResult[]) {
+    const i = position.get(r.itemId);
+    if (i !== undefined) byIndex.set(i, r);
+  }
+  const n = [...byIndex.keys()].reduce((max, i) => Math.max(max, i + 1), 0);
+  const letterCodes: number[] = [];
+  const status: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const prediction = byIndex.get(i)?.prediction;
+    letterCodes.push(prediction ? LETTERS.indexOf(prediction) : 0);
+    status.push(prediction === undefined ? STATUS_UNSCORED : prediction === null ? STATUS_NULL : STATUS_LETTER);
+  }
+  const gaps = status.some((code) => code !== STATUS_LETTER);
+  const planes = gaps ? [pack2(letterCodes), pack2(status)] : [pack2(letterCodes)];
+  const rotations = packRotations(byIndex, n);
+  if (rotations) {
+    const payload = await payloadOf({ ...base, n, gaps, rotations: rotations.header }, [...planes, rotations.bytes]);
+    if (payload.length <= SHARE_LIMITS.payloadChars) return checked(payload);
+    return checked(await payloadOf({ ...base, n, gaps, rotationsOmitted: true }, planes));
+  }
+  return checked(await payloadOf({ ...base, n, gaps }, planes));
+}
+
+async function payloadOf(header: object, planes: readonly Uint8Array[]): Promise<string> {
   const json = new TextEncoder().encode(JSON.stringify(header));
-  const payload = toBase64Url(await deflateRaw(frame(SHARE_LINK_VERSION, json, concat(planes))));
+  return toBase64Url(await deflateRaw(frame(SHARE_LINK_VERSION, json, concat(planes))));
+}
+
+/** The encoder's output read with the decoder's rules: a run holding what a link may not is refused here, not by the recipient. */
+async function checked(payload: string): Promise<string> {
   try {
     await decodeShareLink(payload);
   } catch (e) {
@@ -116,7 +137,7 @@ export function shareUrl(base: string, payload: string): string {
   return `${hashAt >= 0 ? base.slice(0, hashAt) : base}${SHARED_ROUTE}${payload}`;
 }
 
-const MAX_INFLATED = 5 + SHARE_LIMITS.headerBytes + 2 * Math.ceil(SHARE_LIMITS.predictions / 4);
+const MAX_INFLATED = 5 + SHARE_LIMITS.headerBytes + 2 * Math.ceil(SHARE_LIMITS.predictions / 4) + maxRotationBytes(SHARE_LIMITS.predictions);
 
 /**
  * Reads a payload (the part after `#/shared/`) into a checked SharedRun. Never evaluates anything,
@@ -167,27 +188,35 @@ function base(h: Record<string, unknown>, configDatasetId: DatasetId) {
 }
 
 function mcRun(json: unknown, packed: Uint8Array): SharedMcRun {
-  const h = object(json, 'header', [...BASE_KEYS, 'n', 'gaps']);
+  const h = object(json, 'header', [...BASE_KEYS, 'n', 'gaps'], ['rotations', 'rotationsOmitted']);
   const config = mcConfig(h.config);
   const n = int(h.n, 'n', 0, SHARE_LIMITS.predictions);
   if (n > config.itemCount) throw shareLinkError('link.too-many-predictions', { n, items: config.itemCount });
   if (typeof h.gaps !== 'boolean') throw shareLinkError('link.field-invalid', { path: 'gaps', found: JSON.stringify(h.gaps) ?? 'missing', expected: 'true or false' });
+  if (h.rotationsOmitted !== undefined && h.rotationsOmitted !== true) {
+    throw shareLinkError('link.field-invalid', { path: 'rotationsOmitted', found: JSON.stringify(h.rotationsOmitted), expected: 'true, or no such field' });
+  }
+  if (h.rotationsOmitted === true && h.rotations !== undefined) {
+    throw shareLinkError('link.field-invalid', { path: 'rotationsOmitted', found: 'true', expected: 'no such field in a link that carries `rotations`' });
+  }
   const plane = Math.ceil(n / 4);
   const expected = h.gaps ? 2 * plane : plane;
-  if (packed.length !== expected) {
+  const withRotations = h.rotations !== undefined;
+  if (withRotations ? packed.length < expected : packed.length !== expected) {
     throw shareLinkError('link.predictions-size', { bytes: packed.length, n, expected, more: packed.length > expected });
   }
   const predictions: (OptionLetter | null)[] = unpack2(packed.subarray(0, plane), n).map((code) => LETTERS[code]);
   const unscored: number[] = [];
   if (h.gaps) {
-    unpack2(packed.subarray(plane), n).forEach((code, i) => {
+    unpack2(packed.subarray(plane, expected), n).forEach((code, i) => {
       if (code === STATUS_LETTER) return;
       if (code !== STATUS_NULL && code !== STATUS_UNSCORED) throw shareLinkError('link.prediction-status', { index: i, code });
       if (code === STATUS_UNSCORED) unscored.push(i);
       predictions[i] = null;
     });
   }
-  return { kind: 'multiple-choice', ...base(h, config.datasetId), config, predictions, unscored };
+  const rotations = withRotations ? unpackRotations(h.rotations, packed.subarray(expected), n, new Set(unscored)) : null;
+  return { kind: 'multiple-choice', ...base(h, config.datasetId), config, predictions, unscored, rotations, rotationsOmitted: h.rotationsOmitted === true };
 }
 
 function genRun(json: unknown, packed: Uint8Array): SharedGenRun {

@@ -33,14 +33,39 @@ export function shareLinkError<C extends NoticeCode>(code: C, ...params: ParamAr
   return new ShareLinkError(notice(code, ...params));
 }
 
-/** The run configuration a link carries: everything but the item ids, which it replaces by their count and hash. */
-export type SharedMcConfig = Omit<McRunConfig, 'itemIds'> & SharedItems;
+/**
+ * The run configuration a link carries: everything but the item ids, which it replaces by their
+ * count and hash, and PriDe's estimation ids, replaced the same way (SharedPride).
+ */
+export type SharedMcConfig = Omit<McRunConfig, 'itemIds' | 'pride'> & SharedItems & { pride?: SharedPride };
 export type SharedGenConfig = Omit<GenRunConfig, 'itemIds'> & SharedItems;
 
 export interface SharedItems {
   itemCount: number;
   /** sha256 hex of config.itemIds joined with '\n' (see itemIdsHash): rebuild the ids from the dataset, tasks and limitPerTask, then compare. */
   itemIdsHash: string;
+}
+
+/**
+ * PriDe's estimation set as a link carries it: the draw's share and seed rebuild the ids
+ * (drawEstimationSet over the rebuilt item ids), and the count and hash check the rebuilt set.
+ */
+export interface SharedPride {
+  share: number;
+  seed: number;
+  estimationCount: number;
+  /** sha256 hex of the estimation ids joined with '\n', in run order (as itemIdsHash). */
+  estimationIdsHash: string;
+}
+
+/**
+ * One rotation (1 … n − 1, in order) of one item as a link carries it: the predicted letter, a
+ * position in that rotation's order (see rotation.ts); null where no letter was extracted or the
+ * rotation failed (`failed`). Whether it is right needs the item, which the link does not carry.
+ */
+export interface SharedRotation {
+  prediction: OptionLetter | null;
+  failed: boolean;
 }
 
 export interface SharedEnvironment {
@@ -71,6 +96,14 @@ export interface SharedMcRun extends SharedRunBase {
   predictions: (OptionLetter | null)[];
   /** Ascending indices into predictions that had no result when the link was made. */
   unscored: number[];
+  /**
+   * rotations[i]: item i's rotations 1 … c (c = 0 for an item asked in one order only, or whose
+   * rotations were not yet run), length n. null when the run had none, or when they did not fit
+   * (`rotationsOmitted`).
+   */
+  rotations: SharedRotation[][] | null;
+  /** The run had rotations but they would have pushed the link over SHARE_LIMITS.payloadChars: the run file carries them. */
+  rotationsOmitted: boolean;
 }
 
 export interface SharedGenRun extends SharedRunBase {

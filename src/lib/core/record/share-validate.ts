@@ -7,7 +7,7 @@ import type { Backend, BackendChoice, Dtype, ModelSource } from '../models/model
 import { isSiteModelName } from '../models/model-names.ts';
 import type { McProtocolId } from '../protocols/mc-protocols.ts';
 import type { Decoding, McRunConfig, RunModel } from './run.ts';
-import { SHARE_LIMITS, shareLinkError, type SharedEnvironment, type SharedGenConfig, type SharedMcConfig } from './share-types.ts';
+import { SHARE_LIMITS, shareLinkError, type SharedEnvironment, type SharedGenConfig, type SharedMcConfig, type SharedPride } from './share-types.ts';
 
 type Obj = Record<string, unknown>;
 
@@ -162,7 +162,7 @@ function common(o: Obj) {
 }
 
 export function mcConfig(value: unknown): SharedMcConfig {
-  const o = object(value, 'config', [...COMMON_KEYS, 'scoring', 'shots', 'contextLimit', 'prefixReuse'], ['maxNewTokens', 'thinking']);
+  const o = object(value, 'config', [...COMMON_KEYS, 'scoring', 'shots', 'contextLimit', 'prefixReuse'], ['maxNewTokens', 'thinking', 'circular', 'pride']);
   const config: SharedMcConfig = {
     kind: 'multiple-choice',
     protocolId: oneOf(o.protocolId, 'config.protocolId', MC_PROTOCOL_IDS),
@@ -173,8 +173,23 @@ export function mcConfig(value: unknown): SharedMcConfig {
     ...common(o),
   };
   if (o.maxNewTokens !== undefined) config.maxNewTokens = int(o.maxNewTokens, 'config.maxNewTokens', 1, INT_MAX);
+  if (o.circular !== undefined) config.circular = bool(o.circular, 'config.circular');
+  if (o.pride !== undefined) config.pride = pride(o.pride, config.itemCount);
   if (o.kind !== 'multiple-choice') fail('config.kind', '"multiple-choice" (the link\'s kind)', o.kind);
   return config;
+}
+
+/** PriDe's draw (share, seed) and the count and hash of the ids it drew, checked against the run's size. */
+function pride(value: unknown, itemCount: number): SharedPride {
+  const o = object(value, 'config.pride', ['share', 'seed', 'estimationCount', 'estimationIdsHash']);
+  const share = num(o.share, 'config.pride.share', 0, 1);
+  if (share === 0) fail('config.pride.share', 'a number above 0, at most 1', share);
+  return {
+    share,
+    seed: int(o.seed, 'config.pride.seed', -(2 ** 31), 2 ** 32 - 1),
+    estimationCount: int(o.estimationCount, 'config.pride.estimationCount', 0, itemCount),
+    estimationIdsHash: hash(o.estimationIdsHash, 'config.pride.estimationIdsHash'),
+  };
 }
 
 export function genConfig(value: unknown): SharedGenConfig {
