@@ -2,10 +2,17 @@
 // per item, so its questions come from this browser's copy of the dataset. The copy must be the exact
 // files the link was made on (sha256), and the configuration must select the exact items (id hash);
 // otherwise nothing is shown as the link's, because the letters would sit beside the wrong questions.
+// A circular run's link carries every rotation's letter too: each is scored here against the local
+// item rotated as the sharer's page asked it (rotateItem), so the circular metrics run on a link as
+// on a stored run. PriDe's estimation set is drawn again from the link's seed and checked by hash.
 import type { MultipleChoiceItem, OptionLetter } from '../core/benchmarks/types.ts';
+import { drawEstimationSet } from '../core/protocols/estimation-set.ts';
+import { OPTION_LETTERS } from '../core/protocols/multiple-choice.ts';
+import { rotatedLetter, rotationCount } from '../core/protocols/rotation.ts';
+import type { McItemResult, McRotationResult } from '../core/record/run.ts';
 import { getDataset as catalogDataset } from '../core/benchmarks/catalog.ts';
 import { itemIdsHash, type SharedMcRun, type SharedRun } from '../core/record/share-link.ts';
-import { jianguError } from '../core/notices/index.ts';
+import { jianguError, notice } from '../core/notices/index.ts';
 import { assertHostAllowed } from '../data/settings.ts';
 import { fetchCatalogFiles, storeDataset, type FetchProgress } from '../data/import-dataset.ts';
 import { getDataset, loadItems } from '../store/datasets.ts';
@@ -25,6 +32,21 @@ export interface SharedItemRow {
   gold: OptionLetter | null;
   /** null when the item has no answer key or no result. */
   correct: boolean | null;
+  /** The rotations the link carries for this item (1 … c, in order), scored against the local item rotated; [] for none. */
+  rotations: SharedRotationRow[];
+  /** Whether the item is in the run's PriDe estimation set (false when the run has none). */
+  estimation: boolean;
+}
+
+/** One rotation of a shared item: letters are positions in that rotation's order (see rotation.ts). */
+export interface SharedRotationRow {
+  rotation: number;
+  prediction: OptionLetter | null;
+  /** The item's answer moved with its option (rotatedLetter). */
+  gold: OptionLetter | null;
+  correct: boolean | null;
+  /** The rotation failed where the run was made (the link does not say why). */
+  failed: boolean;
 }
 
 /**
@@ -67,13 +89,79 @@ export async function resolveSharedItems(db: JianguDatabase, shared: SharedMcRun
   if (ids.length !== c.itemCount || (await itemIdsHash(ids)) !== c.itemIdsHash) {
     throw jianguError('link.other-selection', { dataset: shared.datasetId });
   }
+  const estimation = await sharedEstimationIds(shared, ids);
   const items = new Map((await loadItems(db, shared.datasetId)).map((item) => [item.id, item]));
+  return sharedRows(shared, ids, items, estimation);
+}
+
+/**
+ * PriDe's estimation set drawn again from the link's share and seed over the rebuilt item ids, and
+ * checked against the link's count and hash; [] when the run has none.
+ */
+export async function sharedEstimationIds(shared: SharedMcRun, ids: readonly string[]): Promise<string[]> {
+  const pride = shared.config.pride;
+  if (!pride) return [];
+  const drawn = drawEstimationSet(ids, pride.share, pride.seed);
+  if (drawn.length !== pride.estimationCount || (await itemIdsHash(drawn)) !== pride.estimationIdsHash) {
+    throw jianguError('link.other-estimation-set', { share: pride.share, seed: pride.seed, count: pride.estimationCount, drawn: drawn.length });
+  }
+  return drawn;
+}
+
+/**
+ * The rows of a shared run over the rebuilt item ids (`ids`, checked by hash) and the local items:
+ * each carried rotation is checked against the item's options (an item of n options has n − 1
+ * rotations beyond its own order) and scored against the item rotated.
+ */
+export function sharedRows(shared: SharedMcRun, ids: readonly string[], items: ReadonlyMap<string, { kind: string }>, estimationIds: readonly string[] = []): SharedItemRow[] {
   const unscored = new Set(shared.unscored);
+  const estimation = new Set(estimationIds);
   return shared.predictions.map((prediction, index) => {
     const item = items.get(ids[index]);
     if (!item || item.kind !== 'multiple-choice') throw jianguError('link.item-not-mc', { itemId: ids[index] });
+    const mc = item as MultipleChoiceItem;
     const scored = !unscored.has(index);
-    const gold = item.answer;
-    return { index, item, prediction, scored, gold, correct: scored && gold !== null ? prediction === gold : null };
+    const gold = mc.answer;
+    const n = mc.options.length;
+    const carried = shared.rotations?.[index] ?? [];
+    if (carried.length > rotationCount(n) - 1) throw jianguError('link.rotations-too-many', { itemId: mc.id, carried: carried.length, options: n });
+    const rotations = carried.map((r, j): SharedRotationRow => {
+      const k = j + 1;
+      const moved = rotatedLetter(gold, k, n);
+      if (r.prediction !== null && OPTION_LETTERS.indexOf(r.prediction) >= n) throw jianguError('link.rotation-letter', { itemId: mc.id, rotation: k, letter: r.prediction, options: n });
+      return { rotation: k, prediction: r.prediction, gold: moved, correct: r.failed || moved === null ? null : r.prediction === moved, failed: r.failed };
+    });
+    return { index, item: mc, prediction, scored, gold, correct: scored && gold !== null ? prediction === gold : null, rotations, estimation: estimation.has(mc.id) };
   });
+}
+
+/**
+ * The shared rows as results the metrics read (letterBias, circularSummary, allRotationsCorrect):
+ * letters, prediction, gold and correct of each order. A link carries no log-probabilities, so these
+ * results have none (PriDe's debiased accuracy needs them: it comes with the run file).
+ */
+export function sharedResults(rows: readonly SharedItemRow[]): McItemResult[] {
+  return rows
+    .filter((row) => row.scored)
+    .map((row) => {
+      const letters = OPTION_LETTERS.slice(0, row.item.options.length);
+      const base = { promptHash: '', tokenCount: 0, letters, tokenIds: [], logProbs: [], probs: [], reusedPrefixTokens: 0, forwardMs: 0, completedAt: '' };
+      const rotations = row.rotations.map(
+        (r): McRotationResult => ({ ...base, rotation: r.rotation, prediction: r.prediction, gold: r.gold, correct: r.correct, ...(r.failed ? { failure: notice('link.shared-failed') } : {}) }),
+      );
+      return {
+        ...base,
+        runId: 'shared',
+        itemId: row.item.id,
+        task: row.item.task,
+        index: row.index,
+        prompt: '',
+        shotsUsed: 0,
+        exemplarIds: [],
+        prediction: row.prediction,
+        gold: row.gold,
+        correct: row.correct,
+        ...(rotations.length ? { rotations } : {}),
+      };
+    });
 }

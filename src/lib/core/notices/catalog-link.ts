@@ -164,6 +164,24 @@ export const linkNotices = {
     en: (p: { dataset: string }) => `This browser's ${p.dataset} selects other items for the link's tasks than the sharer's did, so its letters cannot be matched to questions.`,
     zh: (p: { dataset: string }) => `本浏览器的 ${p.dataset} 为链接的任务选出的题目与分享者的不同，因此无法把字母对应到题目。`,
   },
+  'link.other-estimation-set': {
+    en: (p: { share: number; seed: number; count: number; drawn: number }) =>
+      `The link's PriDe estimation set (${p.count} items, share ${p.share}, seed ${p.seed}) is not the set this browser draws from the same items and seed (${p.drawn} items): its rotations cannot be matched to questions.`,
+    zh: (p: { share: number; seed: number; count: number; drawn: number }) =>
+      `链接的 PriDe 估计集（${p.count} 题，比例 ${p.share}，种子 ${p.seed}）与本浏览器用同样题目和种子抽出的集合（${p.drawn} 题）不同，无法把其轮换对应到题目。`,
+  },
+  'link.rotations-too-many': {
+    en: (p: { itemId: string; carried: number; options: number }) => `The link carries ${p.carried} rotations for item ${p.itemId}, which has ${p.options} options here (so at most ${Math.max(0, p.options - 1)} rotations).`,
+    zh: (p: { itemId: string; carried: number; options: number }) => `链接为题目 ${p.itemId} 带了 ${p.carried} 个轮换，但该题在此处只有 ${p.options} 个选项（最多 ${Math.max(0, p.options - 1)} 个轮换）。`,
+  },
+  'link.rotation-letter': {
+    en: (p: { itemId: string; rotation: number; letter: string; options: number }) => `The link's letter ${p.letter} for rotation ${p.rotation} of item ${p.itemId} is not one of its ${p.options} options here.`,
+    zh: (p: { itemId: string; rotation: number; letter: string; options: number }) => `链接中题目 ${p.itemId} 第 ${p.rotation} 个轮换的字母 ${p.letter} 不在该题此处的 ${p.options} 个选项之内。`,
+  },
+  'link.shared-failed': {
+    en: () => 'This rotation could not be run where the link was made (the link does not say why; the run file does).',
+    zh: () => '此轮换在分享者那里未能运行（链接不带原因，评测记录文件中有）。',
+  },
   'link.item-not-mc': {
     en: (p: { itemId: string }) => `Item ${p.itemId} of the link is not a multiple-choice item here.`,
     zh: (p: { itemId: string }) => `链接中的题目 ${p.itemId} 在此处不是选择题。`,
