@@ -1,10 +1,11 @@
-// npm run export:lm-eval -- --dataset <id> --shots <n> --out <dir> [--data <folder>] [--file <path>] [--max-new-tokens <n>]
+// npm run export:lm-eval -- --dataset <id> --shots <n> --out <dir> [--data <folder>] [--file <path>] [--max-new-tokens <n>] [--circular]
 //
 // Writes the lm-evaluation-harness folder for one benchmark (src/lib/core/export/lm-eval) from the
 // data on disk, read with the project's own adapters: a catalog dataset from a folder laid out like
 // ../shared/data (default: that folder beside the repository), AncientBench from your own file
 // (--file; without it, the 80-question sample in public/samples). Refuses an out folder that exists
-// and is not empty, so nothing of yours is overwritten.
+// and is not empty, so nothing of yours is overwritten. --circular writes every multiple-choice item
+// once per cyclic rotation of its options (circular evaluation; the import rebuilds the rotations).
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { basename, join, resolve } from 'node:path';
@@ -43,7 +44,7 @@ async function main(): Promise<void> {
   let values;
   try {
     ({ values } = parseArgs({
-      options: { dataset: { type: 'string' }, shots: { type: 'string' }, out: { type: 'string' }, data: { type: 'string' }, file: { type: 'string' }, 'max-new-tokens': { type: 'string' } },
+      options: { dataset: { type: 'string' }, shots: { type: 'string' }, out: { type: 'string' }, data: { type: 'string' }, file: { type: 'string' }, 'max-new-tokens': { type: 'string' }, circular: { type: 'boolean' } },
       strict: true,
     }));
   } catch (error) {
@@ -72,11 +73,14 @@ async function main(): Promise<void> {
     shots: Number(values.shots),
     maxNewTokens: Number(maxNewTokens),
     appVersion: appVersion(),
+    circular: values.circular === true,
   });
   mkdirSync(out, { recursive: true });
   for (const file of exported.files) writeFileSync(join(out, file.path), file.text);
   const docs = exported.tasks.reduce((sum, task) => sum + task.docs, 0);
-  console.log(`Wrote ${exported.files.length} files to ${out}: ${exported.tasks.length} tasks, ${docs} items, group ${exported.group} (protocol ${exported.protocolId ?? 'c3bench'}).`);
+  const itemCount = exported.tasks.reduce((sum, task) => sum + (task.items ?? task.docs), 0);
+  const asked = docs === itemCount ? `${itemCount} items` : `${itemCount} items as ${docs} docs (one per rotation)`;
+  console.log(`Wrote ${exported.files.length} files to ${out}: ${exported.tasks.length} tasks, ${asked}, group ${exported.group} (protocol ${exported.protocolId ?? 'c3bench'}).`);
   console.log(`Run: cd ${out} && lm_eval --model hf --model_args pretrained=<model> --include_path . --tasks ${exported.group} --log_samples --output_path results`);
 }
 

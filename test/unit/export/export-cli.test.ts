@@ -39,6 +39,17 @@ describe('npm run export:lm-eval', () => {
     expect(readme).toContain('--log_samples --output_path results');
   }, 60_000);
 
+  it('--circular writes every item once per rotation of its options, under _circular names', () => {
+    const out = join(work, 'circular');
+    const run = cli('--dataset', 'ancientbench', '--shots', '0', '--out', out, '--circular');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/30 items as 120 docs \(one per rotation\), group jiangu_ancientbench_0shot_circular/);
+    const docs = readFileSync(join(out, 'jiangu_ancientbench_0shot_circular_radical.jsonl'), 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l) as { jiangu_id: string; jiangu_rotation: number });
+    expect(docs.slice(0, 4).map((d) => d.jiangu_rotation)).toEqual([0, 1, 2, 3]);
+    expect(new Set(docs.slice(0, 4).map((d) => d.jiangu_id)).size).toBe(1);
+    expect(readFileSync(join(out, 'README.md'), 'utf8')).toContain('## Circular evaluation');
+  }, 60_000);
+
   it('refuses an unknown dataset id, naming the ones it knows', () => {
     const out = join(work, 'unknown');
     const run = cli('--dataset', 'acleu', '--shots', '0', '--out', out);

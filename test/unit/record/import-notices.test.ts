@@ -23,7 +23,7 @@ const KEPT = [
   /\bfp32\b/g, /\blogits\b/g, /\bHugging Face\b/g,
   // lm_eval --output_path files and the fields they are checked by.
   // generate_until samples (the C3Bench export's generation tasks).
-  /\bC3Bench\b/g, /\bgenerate_until\b/g, /\barguments\.gen_args_0\.arg_[01]\b/g, /\b(?:jiangu_id|references)\b/g,
+  /\bC3Bench\b/g, /\bgenerate_until\b/g, /\barguments\.gen_args_0\.arg_[01]\b/g, /\b(?:jiangu_id|jiangu_rotation|references)\b/g,
   /--output_path/g, /results_<date>\.json/g, /samples_<task>_<date>\.jsonl/g, /samples_…\.jsonl/g, /"configs"/g, /"auto"/g, /\b(?:task_hashes|doc_hash|target_hash|doc|fp16|bfloat16|ACLUE|cmmlu_ancient_chinese|zip)\b/g, /\b(?:jiangu|aclue)_…/g,
 ];
 
@@ -156,6 +156,11 @@ const SAMPLES: { [C in ImportCode]: ParamsOf<C> } = {
   'import.lm-eval-tampered': { fileName: FILE, task: 'aclue_poetry_appreciate' },
   'import.lm-eval-doc-changed': { fileName: FILE, path: 'line 2: doc' },
   'import.lm-eval-doc-mismatch': { fileName: FILE, path: 'line 2', itemId: '古文单字多义/test/1', field: 'question' },
+  'import.lm-eval-rotation-invalid': { fileName: FILE, path: 'line 3: doc.jiangu_rotation', found: '4', choices: 4 },
+  'import.lm-eval-rotation-twice': { fileName: FILE, path: 'line 5', itemId: '古文单字多义/test/1', rotation: 2, first: 'line 4' },
+  'import.lm-eval-rotation-without-item': { fileName: FILE, path: 'line 6', itemId: '古文单字多义/test/1', rotation: 1 },
+  'import.lm-eval-rotation-target': { fileName: FILE, path: 'line 7', itemId: '古文单字多义/test/1', rotation: 1, found: 'C', expected: 'B' },
+  'import.lm-eval-rotations-missing': { items: 2, total: 6, missing: ['古文单字多义/test/1 rotation 3'], more: 1 },
   'import.lm-eval-no-known-task': { fileName: FILE, skipped: ['cmmlu_agronomy'], more: 2 },
   'import.lm-eval-samples-missing': { fileName: FILE, task: 'cmmlu_ancient_chinese', expected: 'samples_cmmlu_ancient_chinese_2025-03-04T05-06-07.891011.jsonl' },
   'import.lm-eval-samples-unmatched': { fileName: FILE, results: ['results_2025-03-04T05-06-07.891011.json'] },

@@ -32,7 +32,7 @@ export const exportNotices = {
     zh: (p: { path: string }) => `输出文件夹 ${q(p.path)} 已存在且不为空：未写入任何文件。请换一个新文件夹或先清空它。`,
   },
   'export.bad-arguments': {
-    en: (p: { problem: string }) => `${p.problem}. Usage: npm run export:lm-eval -- --dataset <id> --shots <n> --out <dir> [--data <folder>] [--file <own AncientBench file>] [--max-new-tokens <n>]`,
-    zh: (p: { problem: string }) => `${p.problem}。用法：npm run export:lm-eval -- --dataset <id> --shots <n> --out <dir> [--data <folder>] [--file <自己的 AncientBench 文件>] [--max-new-tokens <n>]`,
+    en: (p: { problem: string }) => `${p.problem}. Usage: npm run export:lm-eval -- --dataset <id> --shots <n> --out <dir> [--data <folder>] [--file <own AncientBench file>] [--max-new-tokens <n>] [--circular]`,
+    zh: (p: { problem: string }) => `${p.problem}。用法：npm run export:lm-eval -- --dataset <id> --shots <n> --out <dir> [--data <folder>] [--file <自己的 AncientBench 文件>] [--max-new-tokens <n>] [--circular]`,
   },
 };

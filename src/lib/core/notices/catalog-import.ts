@@ -355,6 +355,27 @@ export const importRefusals = {
     zh: (p: Place) => `${zhPlace(p.path)}：doc 不是 lm-eval 写出的那个（doc_hash 不是它的 sha256）：文件被编辑过`,
   },
   /** `field`: question, options or answer. */
+  // Circular exports (issue 13): one sample per item and rotation, `jiangu_rotation` in the doc.
+  'import.lm-eval-rotation-invalid': {
+    en: (p: Place & { found: string; choices: number }) => `${p.path}: jiangu_rotation is ${p.found}; expected an integer from 0 to ${p.choices - 1} (the sample has ${p.choices} choices). Nothing was imported.`,
+    zh: (p: Place & { found: string; choices: number }) => `${zhPlace(p.path)}：jiangu_rotation 是 ${p.found}；应为 0 到 ${p.choices - 1} 的整数（该记录有 ${p.choices} 个选项）。未导入任何内容。`,
+  },
+  'import.lm-eval-rotation-twice': {
+    en: (p: Place & { itemId: string; rotation: number; first: string }) => `${p.path}: rotation ${p.rotation} of item ${q(p.itemId)} appears twice (also at ${p.first}). Nothing was imported.`,
+    zh: (p: Place & { itemId: string; rotation: number; first: string }) => `${zhPlace(p.path)}：题目 ${q(p.itemId)} 的第 ${p.rotation} 个轮换出现了两次（另一次在 ${zhPlace(p.first)}）。未导入任何内容。`,
+  },
+  'import.lm-eval-rotation-without-item': {
+    en: (p: Place & { itemId: string; rotation: number }) =>
+      `${p.path}: rotation ${p.rotation} of item ${q(p.itemId)} has no sample of the item in its own order (jiangu_rotation 0), which the run's result is. Import the harness's complete output. Nothing was imported.`,
+    zh: (p: Place & { itemId: string; rotation: number }) =>
+      `${zhPlace(p.path)}：题目 ${q(p.itemId)} 有第 ${p.rotation} 个轮换，却没有原顺序（jiangu_rotation 0）的记录，而评测结果正是它。请导入 lm-eval 的完整输出。未导入任何内容。`,
+  },
+  'import.lm-eval-rotation-target': {
+    en: (p: Place & { itemId: string; rotation: number; found: string; expected: string }) =>
+      `${p.path}: rotation ${p.rotation} of item ${q(p.itemId)} has the answer ${p.found}, but the answer of its own order moves to ${p.expected} under that rotation. Nothing was imported.`,
+    zh: (p: Place & { itemId: string; rotation: number; found: string; expected: string }) =>
+      `${zhPlace(p.path)}：题目 ${q(p.itemId)} 第 ${p.rotation} 个轮换的答案是 ${p.found}，但原顺序的答案在该轮换下应移到 ${p.expected}。未导入任何内容。`,
+  },
   'import.lm-eval-doc-mismatch': {
     en: (p: Place & { itemId: string; field: string }) =>
       `${p.path}: the sample's doc is not the stored item ${q(p.itemId)} (its ${p.field} differs): the harness ran on other data or rows in another order. Nothing was imported.`,
@@ -526,6 +547,13 @@ const importWarnings = {
       `${p.count} of ${p.total} samples have an "acc" that disagrees with the prediction recomputed from their log-likelihoods (argmax against the target): ${enList(p.tasks.map((t, i) => `${t} doc ${p.docIds[i]}`))}${p.more ? ', …' : ''}. The recomputed values are used.`,
     zh: (p: { count: number; total: number; tasks: readonly string[]; docIds: readonly number[]; more: boolean }) =>
       `${p.total} 条逐题记录中有 ${p.count} 条的 "acc" 与由对数似然重新算出的预测（取最大者，与标准答案比较）不符：${zhList(p.tasks.map((t, i) => `${t} 第 ${p.docIds[i]} 条`))}${p.more ? '……' : ''}。采用重新计算的值。`,
+  },
+  /** `missing`: the first items as `itemId rotation k`; `more`: how many others. */
+  'import.lm-eval-rotations-missing': {
+    en: (p: { items: number; total: number; missing: readonly string[]; more: number }) =>
+      `${p.items} of ${p.total} items lack some of their rotations (${enList(p.missing)}${p.more ? ` and ${p.more} more` : ''}), so the run is not marked circular: its circular numbers count those items as incomplete. Every sample that was there is kept.`,
+    zh: (p: { items: number; total: number; missing: readonly string[]; more: number }) =>
+      `${p.total} 道题中有 ${p.items} 道缺少部分轮换（${zhList(p.missing)}${p.more ? `，另有 ${p.more} 个` : ''}），因此评测不标为循环评测：循环指标把这些题算作未完成。已有的记录全部保留。`,
   },
   'import.prompt-hash-disagrees': {
     en: (p: { count: number }) => `${p.count} samples have a prompt_hash that is not the sha256 of their prompt; the hash of the prompt is used.`,

@@ -21,7 +21,9 @@ import { summaryMismatches } from '../metrics/run-summary.ts';
 import { LM_EVAL_TEMPLATE_HASH, recomputeSummary } from './import-jiangu.ts';
 import { notice, type Notice } from '../notices/index.ts';
 import { FieldProblem, RUN_IMPORT_LIMITS, anyObject, fail, failFound, finite, parseJson, problem, text, type ImportedRun, type Obj } from './import-validate.ts';
-import type { McItemResult, McRunRecord, RunOrigin } from './run.ts';
+import type { McItemResult, McRotationResult, McRunRecord, RunOrigin } from './run.ts';
+import { rotatedLetter, rotationCount } from '../protocols/rotation.ts';
+import { DEFAULT_ESTIMATION_SHARE, drawEstimationSet } from '../protocols/estimation-set.ts';
 import type { JianguTaskMeta } from './lm-eval-jiangu-tasks.ts';
 
 /** A harness task this site reads, and the dataset task it is. */
@@ -96,6 +98,8 @@ export interface SampleDoc {
   doc: unknown;
   place: string;
   file: string;
+  /** A circular export's other rotations of the item, in rotation order: each doc holds the options rotated. */
+  rotations?: { rotation: number; doc: unknown; place: string; file: string }[];
 }
 
 /** `line 4: ` for JSON Lines, `samples.x[3]` for JSON: where a sample's fields are. */
@@ -399,19 +403,39 @@ export async function buildRun(
   const hashes = await promptHashes(ordered.map(({ sample }) => sample.prompt ?? ''));
   const accDisagree: { task: string; docId: number }[] = [];
   let hashDisagree = 0;
-  const results: McItemResult[] = ordered.map(({ m, sample }, index) => {
+  /** One sample scored: the letters it was asked with, their log-probabilities, the prediction. */
+  const scoredSample = ({ m, sample }: (typeof ordered)[number], i: number) => {
     const letters = OPTION_LETTERS.slice(0, sample.logLiks.length) as OptionLetter[];
     const scored = scoreLetters(letters, sample.logLiks, sample.gold);
     if (sample.acc !== null && sample.acc !== scored.correct) accDisagree.push({ task: m.name, docId: sample.docId });
-    if (sample.prompt !== null && sample.promptHash !== null && sample.promptHash !== hashes[index]) hashDisagree++;
+    if (sample.prompt !== null && sample.promptHash !== null && sample.promptHash !== hashes[i]) hashDisagree++;
+    return { letters, scored, promptHash: sample.prompt !== null ? hashes[i] : (sample.promptHash ?? '') };
+  };
+  // A circular export writes each item once per rotation (jiangu_rotation): rotation 0 is the result,
+  // the others its rotations.
+  const asked = ordered.map((entry, i) => {
+    const itemId = (entry.m.jiangu && jianguIdOf(entry.sample.doc)) || `${entry.m.task}/test/${entry.sample.docId}`;
+    return { ...entry, i, itemId, rotation: entry.m.jiangu ? rotationOf(entry.sample) : 0 };
+  });
+  const seen = new Map<string, string>();
+  for (const a of asked) {
+    const key = `${a.itemId}\u0000${a.rotation}`;
+    const first = seen.get(key);
+    if (first !== undefined) throw problem('import.lm-eval-rotation-twice', { path: placeOf(a.sample), itemId: a.itemId, rotation: a.rotation, first });
+    seen.set(key, placeOf(a.sample));
+  }
+  const own = asked.filter((a) => a.rotation === 0);
+  const results: McItemResult[] = own.map((a, index) => {
+    const { m, sample } = a;
+    const { letters, scored, promptHash } = scoredSample(a, a.i);
     const shotsUsed = shotsByTask.get(m.name) ?? 0;
     return {
       runId,
-      itemId: (m.jiangu && jianguIdOf(sample.doc)) || `${m.task}/test/${sample.docId}`,
+      itemId: a.itemId,
       task: m.task,
       index,
       prompt: sample.prompt ?? '',
-      promptHash: sample.prompt !== null ? hashes[index] : (sample.promptHash ?? ''),
+      promptHash,
       tokenCount: 0,
       shotsUsed,
       exemplarIds: m.jiangu ? [] : exemplarIdsOf(facts, m.name, m.task, shotsUsed),
@@ -427,6 +451,38 @@ export async function buildRun(
       completedAt: createdAt,
     };
   });
+  const byItem = new Map(results.map((r, index) => [r.itemId, { result: r, doc: own[index] }]));
+  const rotationDocs = new Map<string, NonNullable<SampleDoc['rotations']>>();
+  for (const a of asked.filter((x) => x.rotation > 0).sort((x, y) => x.rotation - y.rotation)) {
+    const base = byItem.get(a.itemId);
+    if (!base) throw problem('import.lm-eval-rotation-without-item', { path: placeOf(a.sample), itemId: a.itemId, rotation: a.rotation });
+    const n = base.result.letters.length;
+    const moved = rotatedLetter(base.result.gold, a.rotation, n);
+    if (a.sample.logLiks.length !== n || a.sample.gold !== moved) {
+      throw problem('import.lm-eval-rotation-target', { path: placeOf(a.sample), itemId: a.itemId, rotation: a.rotation, found: a.sample.logLiks.length !== n ? `one of ${a.sample.logLiks.length} choices` : a.sample.gold, expected: moved ?? '?' });
+    }
+    const { letters, scored, promptHash } = scoredSample(a, a.i);
+    const rotation: McRotationResult = {
+      rotation: a.rotation,
+      promptHash,
+      tokenCount: 0,
+      letters,
+      tokenIds: [],
+      logProbs: scored.logProbs,
+      probs: scored.letterProbs,
+      prediction: scored.prediction,
+      gold: a.sample.gold,
+      correct: scored.correct,
+      reusedPrefixTokens: 0,
+      forwardMs: 0,
+      completedAt: createdAt,
+    };
+    (base.result.rotations ??= []).push(rotation);
+    const docs = rotationDocs.get(a.itemId) ?? [];
+    docs.push({ rotation: a.rotation, doc: a.sample.doc, place: a.sample.place, file: a.sample.file ?? fileName });
+    rotationDocs.set(a.itemId, docs);
+  }
+  const circular = circularOf(results, warnings);
   if (accDisagree.length) {
     const shown = accDisagree.slice(0, 5);
     warnings.push(
@@ -453,6 +509,11 @@ export async function buildRun(
     itemIds: results.map((r) => r.itemId),
     appVersion: facts.lmEvalVersion ? `lm-eval ${shortName(facts.lmEvalVersion)}` : 'lm-eval',
   };
+  if (circular) {
+    // A circular run always has PriDe's estimation set: its rotations are there already.
+    config.circular = true;
+    config.pride = { share: DEFAULT_ESTIMATION_SHARE, seed: IMPORTED_PRIDE_SEED, estimationItemIds: drawEstimationSet(config.itemIds, DEFAULT_ESTIMATION_SHARE, IMPORTED_PRIDE_SEED) };
+  }
   const run: McRunRecord = { id: runId, createdAt, updatedAt: importedAt, datasetId, status: 'completed', config, warnings };
 
   const recomputed = recomputeSummary(run, results);
@@ -472,7 +533,48 @@ export async function buildRun(
     harnessTasks: mapped.map((m) => ({ name: m.name, version: versionOf(facts.versions?.[m.name]) })),
   };
   run.origin = origin;
-  return { run, results, docs: ordered.map(({ sample }) => ({ doc: sample.doc, place: sample.place, file: sample.file ?? fileName })) };
+  return {
+    run,
+    results,
+    docs: own.map(({ sample, itemId }) => ({ doc: sample.doc, place: sample.place, file: sample.file ?? fileName, ...(rotationDocs.has(itemId) ? { rotations: rotationDocs.get(itemId) } : {}) })),
+  };
+}
+
+/** The seed of the estimation set an imported circular run records (the harness ran no draw: any fixed seed is as good, and one keeps imports repeatable). */
+export const IMPORTED_PRIDE_SEED = 13;
+
+/** `place` as a message path: `line 4` of a samples file, or `samples.x[3]`. */
+const placeOf = (sample: Sample): string => sample.place;
+
+/** Which rotation a Jiangu doc asks: its `jiangu_rotation` (0 when absent, as every plain export). */
+function rotationOf(sample: Sample): number {
+  const doc = sample.doc;
+  const value = typeof doc === 'object' && doc !== null ? (doc as Obj).jiangu_rotation : undefined;
+  if (value === undefined) return 0;
+  const choices = sample.logLiks.length;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value >= rotationCount(choices)) {
+    throw problem('import.lm-eval-rotation-invalid', { path: `${placeOf(sample)}: doc.jiangu_rotation`, found: JSON.stringify(value) ?? 'missing', choices });
+  }
+  return value;
+}
+
+/**
+ * Whether the run is circular: some item has a rotation and every item has all of them. Items that
+ * lack some while others have them are named in a warning (their samples are all kept).
+ */
+function circularOf(results: readonly McItemResult[], warnings: Notice[]): boolean {
+  if (!results.some((r) => r.rotations?.length)) return false;
+  const missing: string[] = [];
+  let items = 0;
+  for (const r of results) {
+    const have = new Set((r.rotations ?? []).map((x) => x.rotation));
+    const lacking = Array.from({ length: rotationCount(r.letters.length) - 1 }, (_, j) => j + 1).filter((k) => !have.has(k));
+    if (lacking.length) items++;
+    missing.push(...lacking.map((k) => `${r.itemId} rotation ${k}`));
+  }
+  if (missing.length === 0) return true;
+  warnings.push(notice('import.lm-eval-rotations-missing', { items, total: results.length, missing: missing.slice(0, 5), more: Math.max(0, missing.length - 5) }));
+  return false;
 }
 
 /** The item id a Jiangu-exported doc carries (the contract's `jiangu_id`). */

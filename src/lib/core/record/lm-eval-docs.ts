@@ -5,19 +5,28 @@
 // another's key. Two doc shapes: the contract's (question, options, answer) and ACLUE's and CMMLU's
 // own columns (Question, A–D, Answer), which the harness's stock tasks load.
 import type { GenerationItem, Item } from '../benchmarks/types.ts';
+import { rotateItem } from '../protocols/rotation.ts';
 import { OPTION_LETTERS } from '../protocols/multiple-choice.ts';
 import { RunImportError, refusal, type ImportedRun, type Obj } from './import-validate.ts';
 import type { SampleDoc } from './import-lm-eval.ts';
 
 /**
- * json.dumps(value, indent=2, ensure_ascii=False) as Python writes it, for doc_hash; null when the
- * value holds a number (Python writes 1.0 where JSON.parse has kept 1, so the text cannot be known).
+ * Fields Jiangu's export writes as whole numbers, which the harness's json loader reads as Python
+ * ints (json.dumps writes them back as `2`, never `2.0`): the only numbers a doc hash can be rebuilt with.
  */
-export function pythonJsonIndent2(value: unknown, depth = 0): string | null {
+const INTEGER_FIELDS: ReadonlySet<string> = new Set(['jiangu_rotation']);
+
+/**
+ * json.dumps(value, indent=2, ensure_ascii=False) as Python writes it, for doc_hash; null when the
+ * value holds a number (Python writes 1.0 where JSON.parse has kept 1, so the text cannot be known),
+ * but for an integer in one of INTEGER_FIELDS.
+ */
+export function pythonJsonIndent2(value: unknown, depth = 0, key: string | null = null): string | null {
   const pad = (d: number) => '\n' + '  '.repeat(d);
   if (value === null) return 'null';
   if (typeof value === 'boolean') return value ? 'true' : 'false';
   if (typeof value === 'string') return JSON.stringify(value);
+  if (typeof value === 'number' && key !== null && INTEGER_FIELDS.has(key) && Number.isSafeInteger(value)) return String(value);
   if (Array.isArray(value)) {
     if (value.length === 0) return '[]';
     const parts = value.map((v) => pythonJsonIndent2(v, depth + 1));
@@ -28,7 +37,7 @@ export function pythonJsonIndent2(value: unknown, depth = 0): string | null {
     const entries = Object.entries(value as Obj);
     if (entries.length === 0) return '{}';
     const parts = entries.map(([k, v]) => {
-      const inner = pythonJsonIndent2(v, depth + 1);
+      const inner = pythonJsonIndent2(v, depth + 1, k);
       return inner === null ? null : `${pad(depth + 1)}${JSON.stringify(k)}: ${inner}`;
     });
     if (parts.some((p) => p === null)) return null;
@@ -76,8 +85,9 @@ function genDocMismatch(doc: unknown, item: GenerationItem): 'input' | 'referenc
 }
 
 /**
- * Compares every result's doc with the stored item of its id; items not stored here are left to the
- * key check. `docs[i]` belongs to `imported.results[i]`.
+ * Compares every result's doc with the stored item of its id, and each rotation's doc (a circular
+ * export) with the stored item rotated as that doc says (rotateItem); items not stored here are left
+ * to the key check. `docs[i]` belongs to `imported.results[i]`.
  *
  * @throws RunImportError naming the samples file, the line, the item and the field that differs.
  */
@@ -88,5 +98,10 @@ export function checkSampleDocs(imported: ImportedRun, docs: readonly SampleDoc[
     if (!item || !d) return;
     const field = docMismatch(d.doc, item);
     if (field) throw new RunImportError(d.file, refusal('import.lm-eval-doc-mismatch', { path: d.place, itemId: result.itemId, field }));
+    for (const r of d.rotations ?? []) {
+      const rotated = item.kind === 'multiple-choice' && r.rotation < item.options.length ? rotateItem(item, r.rotation) : null;
+      const wrong = rotated ? docMismatch(r.doc, rotated) : 'options';
+      if (wrong) throw new RunImportError(r.file, refusal('import.lm-eval-doc-mismatch', { path: r.place, itemId: result.itemId, field: `${wrong} (rotation ${r.rotation})` }));
+    }
   });
 }

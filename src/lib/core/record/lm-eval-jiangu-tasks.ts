@@ -20,6 +20,8 @@ export interface JianguTaskMeta {
   shots: number;
   app: string;
   dataFiles: { path: string; sha256: string }[];
+  /** A circular export (issue 13): each item once per rotation of its options, `jiangu_rotation` in its docs. */
+  circular?: true;
 }
 
 const SHA256 = /^[0-9a-f]{64}$/;
@@ -74,7 +76,8 @@ function jianguTask(name: string, value: unknown): HarnessTask {
   const files = isObj(j.dataFiles) ? j.dataFiles : bad('dataFiles');
   const dataFiles = Object.entries(files).map(([filePath, sha]) => (typeof sha === 'string' && SHA256.test(sha) && filePath.length <= 300 ? { path: filePath, sha256: sha } : bad(`dataFiles.${filePath.slice(0, 80)}`)));
   if (generation && dataset.tasks.find((t) => t.key === task)?.kind !== 'generation') bad('task');
-  const meta: JianguTaskMeta = { protocolId: protocolId as JianguTaskMeta['protocolId'], templateHash, shots, app, dataFiles };
+  if (j.circular !== undefined && (j.circular !== true || generation)) bad('circular');
+  const meta: JianguTaskMeta = { protocolId: protocolId as JianguTaskMeta['protocolId'], templateHash, shots, app, dataFiles, ...(j.circular === true ? { circular: true as const } : {}) };
   if (generation) meta.generation = { maxNewTokens: generation.maxNewTokens };
   return { datasetId, task: task as string, jiangu: meta };
 }

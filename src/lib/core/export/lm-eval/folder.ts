@@ -5,11 +5,18 @@
 // subject and the exemplars Jiangu's buildMcPrompt chooses for it, so utils.py renders the prompt
 // itself. No context limit is applied: a run in Jiangu drops exemplars only when a prompt exceeds the
 // model's context, which the export cannot know (the README says so).
+//
+// Circular (issue 13): each multiple-choice item is written once per cyclic rotation of its options
+// (rotation.ts: OpenCompass's circular, ABCD, BCDA, CDAB, DABC), the doc holding the rotated options
+// and the moved answer, `jiangu_id` unchanged and `jiangu_rotation` 0 … n − 1; exemplars are never
+// rotated. The task and group names get `_circular` and `metadata.jiangu.circular` is true, so the
+// import rebuilds each item's rotations. Without it the folder is exactly what it always was.
 import { getDataset } from '../../benchmarks/catalog.ts';
 import type { DatasetFile, DatasetId, GenerationItem, Item, MultipleChoiceItem } from '../../benchmarks/types.ts';
 import { C3BENCH_PROTOCOL, classificationLabels, generationTemplateHash, promptKeyFor } from '../../protocols/generation.ts';
 import { generationPy } from './generation-py.ts';
 import { buildMcPrompt } from '../../protocols/build-prompt.ts';
+import { rotateItem, rotationCount } from '../../protocols/rotation.ts';
 import { protocolForDataset, shotsFor, type McProtocol } from '../../protocols/mc-protocols.ts';
 import { sha256Hex, templateHash } from '../../protocols/template-hash.ts';
 import { aggregationFor } from '../../metrics/mc-aggregate.ts';
@@ -33,6 +40,8 @@ export interface LmEvalExportInput {
   appVersion: string;
   /** Generation tasks: the most tokens to generate (Jiangu's Evaluate page default, 256). */
   maxNewTokens?: number;
+  /** Circular evaluation: every multiple-choice item once per cyclic rotation of its options. */
+  circular?: boolean;
 }
 
 export const DEFAULT_MAX_NEW_TOKENS = 256;
@@ -48,7 +57,10 @@ export interface ExportedTask {
   name: string;
   task: string;
   slug: string;
+  /** Lines of its JSONL: one per item, or in a circular export one per item and rotation. */
   docs: number;
+  /** Set in a circular export: the items those docs ask. */
+  items?: number;
   shots: number;
   kind: 'multiple-choice' | 'generation';
 }
@@ -65,6 +77,8 @@ export interface LmEvalExport {
 /** The doc of one item: what utils.py renders and what the import checks against the stored item. */
 interface ExportDoc {
   jiangu_id: string;
+  /** Circular exports only: which rotation of the item's options this doc asks (0 is the benchmark's order). */
+  jiangu_rotation?: number;
   task: string;
   subject: string;
   question: string;
@@ -96,7 +110,8 @@ export async function exportLmEval(input: LmEvalExportInput): Promise<LmEvalExpo
   const hash = protocol ? await templateHash(protocol) : null;
   const genHash = gen.length > 0 ? await generationTemplateHash() : null;
   const dataFiles = Object.fromEntries(input.files.map((file) => [file.path, file.sha256]));
-  const group = groupName(datasetId, shots);
+  const circular = input.circular === true;
+  const group = groupName(datasetId, shots, circular);
   const files: ExportedFile[] = [];
   const tasks: ExportedTask[] = [];
   // Catalog order, so the folder reads like Jiangu's tables; tasks with no test item are left out.
@@ -104,14 +119,16 @@ export async function exportLmEval(input: LmEvalExportInput): Promise<LmEvalExpo
     const isMc = info.kind === 'multiple-choice';
     const docs: Item[] = isMc ? tests.filter((item) => item.task === info.key) : gen.filter((item) => item.task === info.key);
     if (docs.length === 0) continue;
-    const name = taskName(datasetId, shots, info.key);
+    const name = taskName(datasetId, shots, info.key, circular && isMc);
     const dataPath = `${name}.jsonl`;
-    const jsonl =
-      docs
-        .map((item) =>
-          JSON.stringify(item.kind === 'multiple-choice' ? docFor(protocol!, item, devByTask.get(item.task) ?? [], shots, byId) : genDocFor(item)),
-        )
-        .join('\n') + '\n';
+    const lines = docs.flatMap((item): object[] =>
+      item.kind === 'multiple-choice'
+        ? circular
+          ? rotatedDocs(protocol!, item, devByTask.get(item.task) ?? [], shots, byId)
+          : [docFor(protocol!, item, devByTask.get(item.task) ?? [], shots, byId)]
+        : [genDocFor(item)],
+    );
+    const jsonl = lines.map((doc) => JSON.stringify(doc)).join('\n') + '\n';
     const taskShots = isMc ? shotsFor(protocol!, info.key, shots) : 0;
     const meta = {
       version: 1,
@@ -127,21 +144,22 @@ export async function exportLmEval(input: LmEvalExportInput): Promise<LmEvalExpo
         protocol: isMc ? protocol!.id : C3BENCH_PROTOCOL.id,
         templateHash: isMc ? hash! : genHash!,
         ...(isMc ? {} : { maxNewTokens, decoding: 'greedy' }),
+        ...(isMc && circular ? { circular: true } : {}),
         dataFiles,
         itemsFile: { [dataPath]: await sha256Hex(jsonl) },
       },
     };
     files.push({ path: `${name}.yaml`, text: isMc ? taskYaml(name, dataPath, meta) : generationYaml(name, dataPath, maxNewTokens, meta) }, { path: dataPath, text: jsonl });
-    tasks.push({ name, task: info.key, slug: taskSlug(datasetId, info.key), docs: docs.length, shots: taskShots, kind: info.kind });
+    tasks.push({ name, task: info.key, slug: taskSlug(datasetId, info.key), docs: lines.length, ...(circular && isMc ? { items: docs.length } : {}), shots: taskShots, kind: info.kind });
   }
   const groupMeta = { dataset: datasetId, protocol: protocol?.id ?? C3BENCH_PROTOCOL.id, templateHash: hash ?? genHash!, app: input.appVersion };
-  files.push(...groupYamls(datasetId, shots, tasks, groupMeta));
+  files.push(...groupYamls(datasetId, shots, tasks, circular ? { ...groupMeta, circular: true } : groupMeta, circular));
   const python =
     (protocol ? utilsPy(protocol, hash!) : '# Jiangu (鉴古) prompts for lm-evaluation-harness, written by its export.\n') + (genHash ? generationPy(C3BENCH_PROTOCOL, genHash) : '');
   files.push({ path: 'utils.py', text: python });
   files.push({
     path: 'README.md',
-    text: readmeText({ datasetId, shots, group, tasks, protocol, templateHash: hash ?? genHash!, appVersion: input.appVersion, maxNewTokens }),
+    text: readmeText({ datasetId, shots, group, tasks, protocol, templateHash: hash ?? genHash!, appVersion: input.appVersion, maxNewTokens, circular }),
   });
   return { files, tasks, group, protocolId: protocol?.id ?? null, templateHash: hash };
 }
@@ -180,6 +198,19 @@ function generationYaml(name: string, dataPath: string, maxNewTokens: number, me
     },
     ['Written by Jiangu (鉴古). The prompt is rendered by utils.gen_doc_to_text; Jiangu scores the outputs on import.'],
   );
+}
+
+/**
+ * One doc per cyclic rotation of the item's options, rotation 0 first: the options rotated and the
+ * answer moved with its option (rotateItem), the exemplars Jiangu chose for the item unrotated.
+ */
+function rotatedDocs(protocol: McProtocol, item: MultipleChoiceItem, dev: readonly MultipleChoiceItem[], shots: number, byId: Map<string, MultipleChoiceItem>): ExportDoc[] {
+  const doc = docFor(protocol, item, dev, shots, byId);
+  return Array.from({ length: rotationCount(item.options.length) }, (_, k) => {
+    const rotated = rotateItem(item, k);
+    const { jiangu_id, ...rest } = doc;
+    return { jiangu_id, jiangu_rotation: k, ...rest, options: [...rotated.options], answer: rotated.answer };
+  });
 }
 
 function docFor(protocol: McProtocol, item: MultipleChoiceItem, dev: readonly MultipleChoiceItem[], shots: number, byId: Map<string, MultipleChoiceItem>): ExportDoc {
@@ -230,8 +261,8 @@ function taskYaml(name: string, dataPath: string, metadata: YamlValue): string {
  * express that rule, and the import recomputes it (as it does the pooled, micro accuracy) from the
  * samples. The metadata says which rule each group's number follows.
  */
-function groupYamls(datasetId: DatasetId, shots: number, tasks: readonly ExportedTask[], meta: Record<string, string>): ExportedFile[] {
-  const top = groupName(datasetId, shots);
+function groupYamls(datasetId: DatasetId, shots: number, tasks: readonly ExportedTask[], meta: Record<string, string | boolean>, circular: boolean): ExportedFile[] {
+  const top = groupName(datasetId, shots, circular);
   const aggregate = [{ metric: 'acc', aggregation: 'mean', weight_by_size: false }];
   const metadata = (rule: string): YamlValue => ({ version: 1, jiangu: { format: LM_EVAL_EXPORT_FORMAT, ...meta, shots, aggregation: rule } });
   if (!tasks.some((task) => task.kind === 'multiple-choice')) {
@@ -254,7 +285,7 @@ function groupYamls(datasetId: DatasetId, shots: number, tasks: readonly Exporte
       ...groups.map((g) => ({
         path: `${g.name}.yaml`,
         text: toYaml(
-          { group: g.name, task: g.tasks.map((t) => taskName(datasetId, shots, t)), aggregate_metric_list: aggregate, metadata: metadata(`mean-of-tasks (${rule.grouping.kind} ${g.key})`) },
+          { group: g.name, task: g.tasks.map((t) => taskName(datasetId, shots, t, circular)), aggregate_metric_list: aggregate, metadata: metadata(`mean-of-tasks (${rule.grouping.kind} ${g.key})`) },
           [`Jiangu's ${rule.grouping.kind} "${g.key}": the mean of its tasks' accuracies.`],
         ),
       })),

@@ -10,8 +10,9 @@ export function datasetPart(datasetId: DatasetId): string {
   return datasetId.replace(/-/g, '_');
 }
 
-export function groupName(datasetId: DatasetId, shots: number): string {
-  return `jiangu_${datasetPart(datasetId)}_${shots}shot`;
+/** `circular`: a circular export's name (`…_5shot_circular`), so it never passes for the plain one's. */
+export function groupName(datasetId: DatasetId, shots: number, circular = false): string {
+  return `jiangu_${datasetPart(datasetId)}_${shots}shot${circular ? '_circular' : ''}`;
 }
 
 /** A stable ASCII slug of a task: ACLUE's from the harness's names, the others from the task's English name. */
@@ -31,6 +32,6 @@ export function taskSlug(datasetId: DatasetId, taskKey: string): string {
   return slug;
 }
 
-export function taskName(datasetId: DatasetId, shots: number, taskKey: string): string {
-  return `${groupName(datasetId, shots)}_${taskSlug(datasetId, taskKey)}`;
+export function taskName(datasetId: DatasetId, shots: number, taskKey: string, circular = false): string {
+  return `${groupName(datasetId, shots, circular)}_${taskSlug(datasetId, taskKey)}`;
 }

@@ -7,18 +7,20 @@ export interface ReadmeInput {
   datasetId: DatasetId;
   shots: number;
   group: string;
-  tasks: readonly { name: string; task: string; docs: number; shots: number; kind: 'multiple-choice' | 'generation' }[];
+  tasks: readonly { name: string; task: string; docs: number; items?: number; shots: number; kind: 'multiple-choice' | 'generation' }[];
   /** The multiple-choice protocol; null for a generation-only dataset (C3Bench). */
   protocol: McProtocol | null;
   templateHash: string;
   appVersion: string;
   maxNewTokens: number;
+  /** A circular export: each multiple-choice item once per rotation of its options. */
+  circular?: boolean;
 }
 
 export function readmeText(input: ReadmeInput): string {
   const dataset = getDataset(input.datasetId);
   const { group } = input;
-  const total = input.tasks.reduce((sum, task) => sum + task.docs, 0);
+  const total = input.tasks.reduce((sum, task) => sum + (task.items ?? task.docs), 0);
   const licence =
     dataset.license === 'CC BY-NC-SA 4.0'
       ? `The items are your own copy of ${dataset.title}, licensed CC BY-NC-SA 4.0 by its authors (${dataset.attribution.authors}; ${dataset.attribution.url}): non-commercial use, with attribution, sharing adaptations under the same licence. Do not publish this folder under other terms.`
@@ -30,6 +32,13 @@ export function readmeText(input: ReadmeInput): string {
   const gen = generation.length === 0
     ? ''
     : `\nGeneration tasks (${generation.map((task) => task.task).join(', ')}): \`generate_until\`, greedy (\`do_sample: false\`), at most ${input.maxNewTokens} new tokens, stopping only at the model's end of text, as a Jiangu generation run. Their \`exact_match\` against the first reference is only a placeholder: import the samples and Jiangu scores the outputs with its own metrics (accuracy, F1, BLEU). C3Bench's paper prompts chat models through their chat template: add \`--apply_chat_template\` for such a run.\n`;
+  const circular = input.circular
+    ? `
+## Circular evaluation
+
+This is a circular export: each multiple-choice item is written once per cyclic rotation of its options (OpenCompass's \`circular\`: ABCD, BCDA, CDAB, DABC for four options, fewer for items with fewer options). A doc's \`jiangu_rotation\` (0 … n − 1) says which: rotation k shows at position j the option originally at (j + k) mod n, and its \`answer\` is the letter its gold option moved to; \`jiangu_id\` is the item's, the same in every rotation, and the exemplars are never rotated. The harness's \`acc\` here is therefore the mean accuracy over rotations. Import the samples into Jiangu: each item's rotations come back as one circular run (accuracy per rotation, right under every rotation, at least N, and the prompt's letter bias); an item with a rotation missing is said by name.
+`
+    : '';
   return `# ${dataset.title}, ${input.shots}-shot, Jiangu's protocol for lm-evaluation-harness
 
 Written by Jiangu (鉴古) ${input.appVersion}. ${
@@ -51,12 +60,12 @@ ${licence}
         ? "Its `acc` is Jiangu's overall, the mean of the multiple-choice task accuracies (`weight_by_size: false`)."
         : 'It collects the generation tasks; Jiangu scores them when you import the samples.'
   } Jiangu's pooled (micro) accuracy is recomputed from the samples when you import them.
-- Per task (${input.tasks.length} tasks, ${total} items): \`<task>.yaml\` and \`<task>.jsonl\` (one doc per test item: \`jiangu_id\`, question, options, answer letter, and the exemplars Jiangu chose for it).
+- Per task (${input.tasks.length} tasks, ${total} items): \`<task>.yaml\` and \`<task>.jsonl\` (one doc per test item${input.circular ? ' and rotation of its options' : ''}: \`jiangu_id\`${input.circular ? ', `jiangu_rotation`' : ''}, question, options, answer letter, and the exemplars Jiangu chose for it).
 - \`utils.py\`: \`doc_to_text\` renders Jiangu's prompt from the doc, exemplars included, byte for byte; \`doc_to_choice\` gives the bare letters, which with \`target_delimiter: ""\` are the very tokens Jiangu scores.
 
 Every task has \`num_fewshot: 0\` and \`description: ""\`: the exemplars are in the prompt already. Do not pass \`--num_fewshot\`.
 Jiangu drops exemplars from a prompt longer than the model's context; these prompts hold all of them, so keep \`max_length\` at least as long as the longest prompt.
-${acEval}${gen}
+${acEval}${gen}${circular}
 ## Running it
 
 Run from this folder (the task files name their JSONL relative to it):
@@ -79,8 +88,14 @@ Then drop \`results/<model>/results_*.json\` and its \`samples_*.jsonl\` files o
 
 ## Tasks
 
-| task | Jiangu task | kind | items | exemplars |
+${
+    input.circular
+      ? `| task | Jiangu task | kind | items | docs (items × rotations) | exemplars |
+| --- | --- | --- | ---: | ---: | ---: |
+${input.tasks.map((task) => `| \`${task.name}\` | ${task.task} | ${task.kind} | ${task.items ?? task.docs} | ${task.docs} | ${task.shots} |`).join('\n')}`
+      : `| task | Jiangu task | kind | items | exemplars |
 | --- | --- | --- | ---: | ---: |
-${input.tasks.map((task) => `| \`${task.name}\` | ${task.task} | ${task.kind} | ${task.docs} | ${task.shots} |`).join('\n')}
+${input.tasks.map((task) => `| \`${task.name}\` | ${task.task} | ${task.kind} | ${task.docs} | ${task.shots} |`).join('\n')}`
+  }
 `;
 }
