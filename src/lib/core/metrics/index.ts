@@ -10,3 +10,5 @@ export * from './classroom.ts';
 export * from './calibration.ts';
 export * from './compare.ts';
 export * from './difference-intervals.ts';
+export * from './goodness-of-fit.ts';
+export * from './letter-bias.ts';
