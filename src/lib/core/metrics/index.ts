@@ -12,3 +12,4 @@ export * from './compare.ts';
 export * from './difference-intervals.ts';
 export * from './goodness-of-fit.ts';
 export * from './letter-bias.ts';
+export * from './circular.ts';
