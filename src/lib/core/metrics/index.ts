@@ -13,3 +13,4 @@ export * from './difference-intervals.ts';
 export * from './goodness-of-fit.ts';
 export * from './letter-bias.ts';
 export * from './circular.ts';
+export * from './pride.ts';
