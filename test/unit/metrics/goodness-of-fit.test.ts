@@ -50,7 +50,8 @@ describe('exact multinomial test', () => {
     { observed: [1, 1, 8, 0], expected: [3, 3, 2, 2], p: 0.0001922386, x2: 22.666666666666668 },
     { observed: [5, 5, 5, 5], expected: [5, 5, 5, 5], p: 1.0, x2: 0 },
     { observed: [0, 12, 0], expected: [4, 4, 4], p: 5.645029269476762e-6, x2: 24 },
-    { observed: [40, 20, 25, 15], expected: [25, 25, 25, 25], p: 0.004152951803087324, x2: 14 },
+    { observed: [24, 12, 15, 9], expected: [15, 15, 15, 15], p: 0.04757119904582541, x2: 8.4 },
+    { observed: [30, 5, 20], expected: [20, 15, 20], p: 0.0017168364526602635, x2: 11.666666666666668 },
     { observed: [3, 0, 1, 0], expected: [1, 1, 1, 1], p: 0.203125, x2: 6 },
   ];
   for (const c of cases) {
@@ -71,12 +72,26 @@ describe('exact multinomial test', () => {
   it('counts compositions as C(n + m − 1, m − 1)', () => {
     expect(compositionCount(10, 4)).toBe(286);
     expect(compositionCount(100, 4)).toBe(176_851);
+    expect(compositionCount(64, 4)).toBe(47_905);
+    expect(compositionCount(65, 4)).toBe(50_116);
     expect(compositionCount(5, 1)).toBe(1);
   });
 });
 
 describe('goodnessOfFit', () => {
-  it('uses chi-square past 200,000 compositions, df = categories expected − 1', () => {
+  it('uses exact up to 50,000 compositions (n = 64 of four letters), chi-square past them (n = 65)', () => {
+    expect(goodnessOfFit([16, 16, 16, 16], [1, 1, 1, 1])!.method).toBe('exact-multinomial');
+    expect(goodnessOfFit([17, 16, 16, 16], [1, 1, 1, 1])!.method).toBe('chi-square');
+    // The exact p of (40, 20, 25, 15) against quarters is 0.004152951803087324 (the brute force above,
+    // n = 100); past the limit it is the chi-square approximation:
+    // python3 -c "from scipy.stats import chisquare; print(chisquare([40,20,25,15],[25,25,25,25]))" → p 0.002905152774267437
+    const fit = goodnessOfFit([40, 20, 25, 15], [25, 25, 25, 25])!;
+    expect(fit).toMatchObject({ method: 'chi-square', df: 3, statistic: 14 });
+    expect(Math.abs(fit.pValue - 0.002905152774267437) / 0.002905152774267437).toBeLessThan(1e-9);
+    expect(Math.abs(exactMultinomialPValue([40, 20, 25, 15], [0.25, 0.25, 0.25, 0.25]) - 0.004152951803087324) / 0.004152951803087324).toBeLessThan(1e-7);
+  });
+
+  it('uses chi-square on larger tables, df = categories expected − 1', () => {
     // n = 200 in four cells: C(203, 3) = 1,373,701 compositions.
     // python3 -c "from scipy.stats import chisquare; print(chisquare([80,40,50,30],[50,50,50,50]))"
     // → statistic 28.0, pvalue 3.632036559382284e-06

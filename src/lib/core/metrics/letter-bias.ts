@@ -46,7 +46,7 @@ export interface LetterBias {
   signature: string;
 }
 
-/** e.g. `letter-bias|fit:exact-multinomial≤200000-compositions,else-pearson-chi-square|…|version:1`. */
+/** e.g. `letter-bias|fit:exact-multinomial<=50000-compositions-else-pearson-chi-square.v1|…|version:1`. */
 export function letterBiasSignature(): string {
   return `letter-bias|fit:exact-multinomial<=${EXACT_COMPOSITION_LIMIT}-compositions-else-pearson-chi-square.v${GOODNESS_OF_FIT_VERSION}|expected:gold-letters|baseline:most-frequent-gold|entropy:bits|version:${LETTER_BIAS_VERSION}`;
 }
