@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { OptionLetter } from '../../../src/lib/core/benchmarks/types.ts';
 import { wilsonInterval } from '../../../src/lib/core/metrics/accuracy.ts';
+import { allRotationsCorrect, circularSummary } from '../../../src/lib/core/metrics/circular.ts';
+import { letterBias } from '../../../src/lib/core/metrics/letter-bias.ts';
 import { itemPrior, prideDebias, type PrideInput } from '../../../src/lib/core/metrics/pride.ts';
+import { drawEstimationSet } from '../../../src/lib/core/protocols/estimation-set.ts';
+import { rotatedLetter } from '../../../src/lib/core/protocols/rotation.ts';
+import type { McItemResult } from '../../../src/lib/core/record/run.ts';
 
 const ABCD: OptionLetter[] = ['A', 'B', 'C', 'D'];
 const argmax = (probs: readonly number[]): number => probs.indexOf(Math.max(...probs));
@@ -108,5 +113,58 @@ describe('prideDebias', () => {
     // Scaling every rotation's probabilities by its own factor (log-probs shifted by a constant).
     const scaled = { ...e1, probs: e1.probs.map((p) => p * 0.3), rotations: e1.rotations!.map((r, i) => ({ ...r, probs: r.probs.map((p) => p * (0.05 + 0.2 * i)) })) };
     itemPrior(scaled)!.forEach((p, j) => expect(p).toBeCloseTo(itemPrior(e1)![j], 12));
+  });
+});
+
+describe('the three robustness metrics on stored McItemResult records', () => {
+  // A model that answers C whatever the prompt (as the browser tests' fixture model does), with the
+  // same letter probabilities under every rotation, on 40 four-option items whose gold letters cycle
+  // A, B, C, D, A, …, plus two more gold A (so raw and debiased accuracy differ), in one circular run.
+  const probs = [0.2, 0.2, 0.4, 0.2];
+  const golds: OptionLetter[] = [...Array.from({ length: 40 }, (_, i) => ABCD[i % 4]), 'A', 'A'];
+  const base = { runId: 'r', prompt: 'p', promptHash: 'h', tokenCount: 10, shotsUsed: 0, exemplarIds: [], tokenIds: [1, 2, 3, 4], reusedPrefixTokens: 0, forwardMs: 1, completedAt: '2026-01-01T00:00:00.000Z' };
+  const records: McItemResult[] = golds.map((gold, index) => ({
+    ...base,
+    itemId: `i${index}`,
+    task: index % 2 === 0 ? 'even' : 'odd',
+    index,
+    letters: ABCD,
+    logProbs: probs.map((p) => Math.log(p) - 3),
+    probs,
+    prediction: 'C',
+    gold,
+    correct: gold === 'C',
+    rotations: [1, 2, 3].map((rotation) => {
+      const moved = rotatedLetter(gold, rotation, 4);
+      return { ...base, rotation, letters: ABCD, logProbs: probs.map((p) => Math.log(p) - 3), probs, prediction: 'C' as const, gold: moved, correct: moved === 'C' };
+    }),
+  }));
+  const estimation = drawEstimationSet(
+    records.map((r) => r.itemId),
+    0.05,
+    1,
+  );
+
+  it('a significant letter bias, perf 0, and a debiased accuracy that differs from the raw one', () => {
+    const bias = letterBias(records).overall;
+    expect(bias.top).toMatchObject({ letter: 'C', share: 1 });
+    expect(bias.fit!.pValue).toBeLessThan(0.001);
+    const circular = circularSummary(records)!;
+    expect(circular.perf.accuracy).toBe(0);
+    // Each item is right under exactly the one rotation that shows its gold at C.
+    expect(circular.mean.accuracy).toBeCloseTo(0.25, 12);
+    expect(circular.atLeast.map((a) => a.k)).toEqual([42, 0, 0, 0]);
+    expect(records.map(allRotationsCorrect).every((x) => x === false)).toBe(true);
+    const pride = prideDebias(records, estimation)!;
+    // The prior is the model's constant distribution; log p − log prior is 0 everywhere, so every
+    // prediction goes to the lowest position, A.
+    pride.priors[0].prior.forEach((p, j) => expect(p).toBeCloseTo(probs[j], 12));
+    expect(Object.values(pride.predictions).every((l) => l === 'A')).toBe(true);
+    expect(pride.evaluated).toBe(42 - estimation.length);
+    const goldC = records.filter((r) => !estimation.includes(r.itemId) && r.gold === 'C').length;
+    const goldA = records.filter((r) => !estimation.includes(r.itemId) && r.gold === 'A').length;
+    expect(pride.raw.k).toBe(goldC);
+    expect(pride.debiased.k).toBe(goldA);
+    expect(pride.debiased.k).not.toBe(pride.raw.k);
   });
 });
