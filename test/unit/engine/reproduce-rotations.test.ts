@@ -4,14 +4,15 @@ import { describe, expect, it } from 'vitest';
 import { createReproduction } from '../../../src/lib/engine/reproduce.ts';
 import { createMcRun } from '../../../src/lib/engine/run-setup.ts';
 import { saveDataset } from '../../../src/lib/store/datasets.ts';
-import { itemIdsHash, type SharedMcRun } from '../../../src/lib/core/record/share-link.ts';
+import { decodeShareLink, encodeShareLink, type SharedMcRun } from '../../../src/lib/core/record/share-link.ts';
 import type { McRunRecord } from '../../../src/lib/core/record/run.ts';
 import { freshDb, makeItems, makeRecord } from '../store/helpers.ts';
 
-/** The link a run makes, built from its configuration as the codec's SharedMcConfig has it. */
+/** The link a run makes, through the share-link codec itself (its config carries PriDe's ids as count and hash). */
 async function linkOf(run: McRunRecord): Promise<SharedMcRun> {
-  const { itemIds, ...config } = run.config;
-  return { version: 1, kind: 'multiple-choice', datasetId: run.datasetId, createdAt: run.createdAt, environment: null, summary: {}, config: { ...config, itemCount: itemIds.length, itemIdsHash: await itemIdsHash(itemIds) }, predictions: [], unscored: [] };
+  const shared = await decodeShareLink(await encodeShareLink(run, [], {}));
+  if (shared.kind !== 'multiple-choice') throw new Error('not a multiple-choice link');
+  return shared;
 }
 
 describe('createReproduction of a circular or PriDe run', () => {
