@@ -382,7 +382,7 @@ describe('compareRuns: robustness rows (circular, PriDe, letter bias)', () => {
     expect(row(c.rows, 'pride:debiased').cells[0]).toMatchObject({ score: 25, correct: 1, n: 4, interval: { low: 5, high: 70 } });
     const share = row(c.rows, 'bias:top-share');
     expect(share.cells.map((x) => [x.score, x.letter])).toEqual([[100, 'C'], [50, 'A']]);
-    expect(share.differences[1]).toMatchObject({ points: -50, interval: null, mcnemar: null });
+    expect(share.differences[1]).toMatchObject({ points: -50, interval: null, mcnemar: null, pairing: 'paired' });
     const p = row(c.rows, 'bias:p-value');
     expect(p.cells.map((x) => x.score)).toEqual([0.0123, 0.8]);
     expect(p.differences[1]!.points).toBeNull();

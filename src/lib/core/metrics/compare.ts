@@ -354,7 +354,8 @@ function compareMultipleChoice(runs: readonly ComparableRun[]): { rows: CompareR
     });
     return { key: spec.key, kind: spec.kind, name: spec.name, metric: spec.metric, cells, differences };
   });
-  return { rows: [...rows, ...robustnessRows(runs)], overall: overallSignature(rule.grouping.kind, rule.overallRule) };
+  const pooledPairing = rows.find((r) => r.key === 'pooled')!.differences.map((d) => d?.pairing ?? 'paired');
+  return { rows: [...rows, ...robustnessRows(runs, pooledPairing)], overall: overallSignature(rule.grouping.kind, rule.overallRule) };
 }
 
 /**
@@ -388,10 +389,10 @@ function accuracyDifference(
   return { points, interval, intervalMethod, pairing: counts.pairing, mcnemar };
 }
 
-/** Points only: no interval, no test (the robustness rows other than perf). */
-function pointsOnly(base: CompareCell, cell: CompareCell): CompareDifference {
+/** Points only: no interval, no test (the robustness rows other than perf), paired as the pooled row. */
+function pointsOnly(base: CompareCell, cell: CompareCell, pairing: Pairing): CompareDifference {
   const points = base.score !== null && cell.score !== null ? cell.score - base.score : null;
-  return { points, interval: null, intervalMethod: null, pairing: base.n === null || cell.n === null ? 'summary-only' : 'unpaired', mcnemar: null };
+  return { points, interval: null, intervalMethod: null, pairing, mcnemar: null };
 }
 
 /**
@@ -413,7 +414,7 @@ const fractionCell = (x: { accuracy: number | null; interval: Interval | null; n
   x ? { score: pct(x.accuracy), interval: pctInterval(x.interval), n: x.n, correct: x.correct } : EMPTY_CELL;
 
 /** The robustness rows, each only when some run has its numbers. */
-function robustnessRows(runs: readonly ComparableRun[]): CompareRow[] {
+function robustnessRows(runs: readonly ComparableRun[], pooledPairing: readonly Pairing[]): CompareRow[] {
   const rows: CompareRow[] = [];
   const push = (key: string, metric: string, cells: CompareCell[], differences: (CompareDifference | null)[]) =>
     rows.push({ key, kind: 'robustness', name: null, metric, cells, differences });
@@ -437,7 +438,7 @@ function robustnessRows(runs: readonly ComparableRun[]): CompareRow[] {
   const fromMetric = (key: string, metric: string, cellOf: (r: ComparableRobustness) => CompareCell | null) => {
     if (!robust.some((r) => r && cellOf(r))) return;
     const cells = robust.map((r, i) => summaryCell(i) ?? (r ? cellOf(r) ?? EMPTY_CELL : EMPTY_CELL));
-    push(key, metric, cells, cells.map((cell, i) => (i === 0 ? null : pointsOnly(cells[0], cell))));
+    push(key, metric, cells, cells.map((cell, i) => (i === 0 ? null : pointsOnly(cells[0], cell, pooledPairing[i]))));
   };
   fromMetric('circular:mean', 'mean accuracy over rotations', (r) =>
     r.circularMean ? fractionCell({ ...r.circularMean, correct: null }) : null,
@@ -448,7 +449,7 @@ function robustnessRows(runs: readonly ComparableRun[]): CompareRow[] {
   );
   if (robust.some((r) => r?.letterBias)) {
     const cells = robust.map((r, i): CompareCell => summaryCell(i) ?? (r?.letterBias ? { score: r.letterBias.pValue, interval: null, n: r.letterBias.n, correct: null } : EMPTY_CELL));
-    push('bias:p-value', 'letter-bias fit p-value', cells, cells.map((_, i) => (i === 0 ? null : { ...pointsOnly(cells[0], cells[i]), points: null })));
+    push('bias:p-value', 'letter-bias fit p-value', cells, cells.map((_, i) => (i === 0 ? null : { ...pointsOnly(cells[0], cells[i], pooledPairing[i]), points: null })));
   }
   return rows;
 }
