@@ -36,6 +36,10 @@ export interface FixtureRunOptions {
   model?: string;
   /** Default fp32. */
   dtype?: string;
+  /** Ticks "Circular evaluation". */
+  circular?: boolean;
+  /** Ticks "Debias with PriDe" (the page's 5% set, a fresh seed). */
+  pride?: boolean;
 }
 
 /** Starts a multiple-choice run of a site model (jiangu-tiny and fp32 unless named) from the Evaluate page; returns its id once its page opens. */
@@ -46,6 +50,8 @@ export async function startFixtureRun(page: Page, options: FixtureRunOptions): P
   if (options.shots !== undefined) await page.getByTestId('eval-shots').selectOption(String(options.shots));
   if (options.scoring) await page.getByTestId('eval-scoring').selectOption(options.scoring);
   if (options.limit) await page.getByTestId('eval-limit').fill(String(options.limit));
+  if (options.circular) await page.getByTestId('eval-circular').check();
+  if (options.pride) await page.getByTestId('eval-pride').check();
   if (options.tasks) {
     await page.getByRole('button', { name: 'none' }).click();
     for (const task of options.tasks) await page.locator(`input[type=checkbox][value="${task}"]`).check();

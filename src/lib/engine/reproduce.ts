@@ -65,6 +65,10 @@ export async function createReproduction(db: JianguDatabase, shared: SharedRun, 
           contextLimit: shared.config.contextLimit,
           scoring: shared.config.scoring,
           maxNewTokens: shared.config.maxNewTokens,
+          // The same rotations: circular as shared, PriDe with the same share and seed, so the same
+          // estimation set is drawn from the same items (checked below through their hash).
+          ...(shared.config.circular ? { circular: true } : {}),
+          ...(shared.config.pride ? { pride: { share: shared.config.pride.share, seed: shared.config.pride.seed } } : {}),
         })
       : await createGenRun(db, { ...base, maxNewTokens: shared.config.maxNewTokens, decoding: shared.config.decoding });
   if ((await itemIdsHash(run.config.itemIds)) !== shared.config.itemIdsHash) {

@@ -14,8 +14,10 @@ import { argmax } from '../core/logprobs.ts';
 import { OPTION_LETTERS, scoreLetters } from '../core/protocols/index.ts';
 import { extractChoiceDetailed, splitThinking } from '../core/metrics/index.ts';
 import type { GenerationItem, Item, MultipleChoiceItem, OptionLetter } from '../core/benchmarks/types.ts';
-import type { BackendCheck, GenItemResult, GenRunRecord, ItemResult, LetterToken, McItemResult, McRunRecord, RunContextLimit, RunRecord, StoredNotice } from '../core/record/run.ts';
+import type { BackendCheck, GenItemResult, GenRunRecord, ItemResult, LetterToken, McItemResult, McRotationResult, McRunRecord, RunContextLimit, RunRecord, StoredNotice } from '../core/record/run.ts';
 import { resolveContextLimit } from '../core/protocols/context-limit.ts';
+import { rotateItem } from '../core/protocols/rotation.ts';
+import { asRotation, missingRotations, rotationsWanted } from './run-rotations.ts';
 import { jianguError, notice, noticeOf, type Notice } from '../core/notices/index.ts';
 import { buildGenerationPrompt } from '../core/protocols/generation.ts';
 import { sha256Hex } from '../data/hash.ts';
@@ -46,8 +48,12 @@ export interface RunProgress {
   done: number;
   total: number;
   perTask: Record<string, { done: number; total: number }>;
-  /** Over the items scored since this (re)start. */
+  /** Over the items completed since this (re)start (an item with rotations completes with its last). */
   itemsPerSecond: number;
+  /** Prompts asked: one per item and one per rotation (circular runs, PriDe's estimation items). */
+  prompts: { done: number; total: number };
+  /** Over the prompts asked since this (re)start; the ETA is the prompts left at this pace. */
+  promptsPerSecond: number;
   etaSeconds: number | null;
 }
 
@@ -352,6 +358,27 @@ function failedResult(run: RunRecord, index: number, item: Item, failure: Notice
   return { ...base, generationTask: item.generationTask, output: '', outputTokenIds: [], stoppedBy: 'max-tokens', references: item.references, ms: 0 };
 }
 
+/** A rotation that could not be run: no prediction, not scored, its reason kept. */
+function failedRotation(item: MultipleChoiceItem, k: number, failure: Notice): McRotationResult {
+  const rotated = rotateItem(item, k);
+  return {
+    rotation: k,
+    promptHash: '',
+    tokenCount: typeof failure.params.tokens === 'number' ? failure.params.tokens : 0,
+    letters: OPTION_LETTERS.slice(0, item.options.length) as OptionLetter[],
+    tokenIds: [],
+    logProbs: [],
+    probs: [],
+    prediction: null,
+    gold: rotated.answer,
+    correct: null,
+    reusedPrefixTokens: 0,
+    forwardMs: 0,
+    completedAt: new Date().toISOString(),
+    failure,
+  };
+}
+
 /** The applied context limit for a run on a model whose config says `info.context`. */
 function contextLimitFor(run: RunRecord, info: LoadResult): RunContextLimit {
   const asked = run.contextLimit?.asked ?? 'default';
@@ -401,62 +428,140 @@ export async function executeRun(db: JianguDatabase, runId: string, client: Mode
       }
 
       const itemIds = ctx.run.config.itemIds;
-      const done = new Set((await loadResults(db, runId)).map((r) => r.itemId));
+      // Rotations: every item of a circular run, else PriDe's estimation items (see run-rotations.ts).
+      const mcConfig = mc?.run.config ?? null;
+      const estimation = new Set(mcConfig?.pride?.estimationItemIds ?? []);
+      const wanted = (item: Item) => (mcConfig && item.kind === 'multiple-choice' ? rotationsWanted(mcConfig, item.id, item.options.length, estimation) : 0);
+      const missing = (result: ItemResult, item: Item) => (item.kind === 'multiple-choice' && 'letters' in result ? missingRotations(result, wanted(item)) : 0);
+      const byItem = new Map((await loadResults(db, runId)).map((r) => [r.itemId, r]));
       const perTask: RunProgress['perTask'] = {};
+      // Items count once their result and every rotation are byItem; prompts count each rotation.
+      let itemsDone = 0;
+      const prompts = { done: 0, total: 0 };
       for (const id of itemIds) {
-        const entry = (perTask[ctx.items.get(id)!.task] ??= { done: 0, total: 0 });
+        const item = ctx.items.get(id)!;
+        const entry = (perTask[item.task] ??= { done: 0, total: 0 });
         entry.total++;
-        if (done.has(id)) entry.done++;
+        const result = byItem.get(id);
+        prompts.total += 1 + (result?.failure ? 0 : wanted(item));
+        if (!result) continue;
+        prompts.done += 1 + ('rotations' in result ? (result.rotations?.length ?? 0) : 0);
+        if (missing(result, item) === 0) {
+          entry.done++;
+          itemsDone++;
+        }
       }
       const started = performance.now();
-      let doneNow = 0;
+      let itemsNow = 0;
+      let promptsNow = 0;
       const report = () => {
         const elapsed = (performance.now() - started) / 1000;
-        const rate = doneNow > 0 && elapsed > 0 ? doneNow / elapsed : 0;
-        const left = itemIds.length - done.size;
-        options.onProgress?.({ done: done.size, total: itemIds.length, perTask, itemsPerSecond: rate, etaSeconds: rate > 0 ? left / rate : null });
+        const itemRate = itemsNow > 0 && elapsed > 0 ? itemsNow / elapsed : 0;
+        const promptRate = promptsNow > 0 && elapsed > 0 ? promptsNow / elapsed : 0;
+        options.onProgress?.({
+          done: itemsDone,
+          total: itemIds.length,
+          perTask,
+          itemsPerSecond: itemRate,
+          prompts: { ...prompts },
+          promptsPerSecond: promptRate,
+          etaSeconds: promptRate > 0 ? (prompts.total - prompts.done) / promptRate : null,
+        });
       };
       options.onPhase?.({ kind: 'running' });
       report();
-      const record = async (result: ItemResult, task: string) => {
+      const completes = (result: ItemResult, item: Item) => {
+        if (missing(result, item) > 0) return;
+        perTask[item.task].done++;
+        itemsDone++;
+        itemsNow++;
+      };
+      const record = async (result: ItemResult, item: Item) => {
         await saveResult(db, result);
-        done.add(result.itemId);
-        perTask[task].done++;
-        doneNow++;
+        byItem.set(item.id, result);
+        // A failed item's rotations are not asked.
+        if (result.failure) prompts.total -= wanted(item);
+        prompts.done++;
+        promptsNow++;
+        completes(result, item);
         options.onResult?.(result);
         report();
       };
-      const heldBack: { result: ItemResult; task: string }[] = [];
+      const heldBack: { result: ItemResult; item: Item }[] = [];
       const flush = async () => {
-        for (const { result, task } of heldBack.splice(0)) await record(result, task);
+        for (const { result, item } of heldBack.splice(0)) await record(result, item);
       };
-      for (const [index, id] of itemIds.entries()) {
-        if (done.has(id)) continue;
-        if (options.signal?.aborted) return await updateRun(db, runId, { status: 'paused' });
-        const item = ctx.items.get(id)!;
-        let result: ItemResult;
-        try {
-          result =
-            mc && item.kind === 'multiple-choice'
-              ? mc.run.config.scoring === 'generate-extract'
-                ? await generateChoice(db, mc, index, item, client, options)
-                : await scoreOne(db, mc, index, item, client, options.signal)
-              : await generateOne(db, ctx, index, item as GenerationItem, client, options);
-        } catch (error) {
-          if (options.signal?.aborted || !failsOnlyThisItem(error)) throw new ItemStop(item.id, error);
-          result = failedResult(ctx.run, index, item, noticeOf(error));
-          // A model that throws on item after item is broken, not the items: held back until the
-          // model succeeds on one, and after MAX_MODEL_FAILURES in a row the run stops (they run again on resume).
-          if (result.failure?.code !== 'run.item-too-long') {
-            heldBack.push({ result, task: item.task });
-            if (heldBack.length >= MAX_MODEL_FAILURES) throw new ItemStop(item.id, error);
-            continue;
+      // Model failures in a row (items or rotations), reset by any success.
+      let failureStreak = 0;
+      /** Asks the rotations `result` lacks, storing the result again after each; false when cancelled. */
+      const askRotations = async (index: number, item: MultipleChoiceItem, first: McItemResult): Promise<boolean> => {
+        let result = first;
+        const want = wanted(item);
+        // Failed rotations held back until the model succeeds on one (as items are), so a broken model stops the run.
+        const pending: McRotationResult[] = [];
+        const store = async (rotations: McRotationResult[]) => {
+          result = { ...result, rotations: [...(result.rotations ?? []), ...rotations] };
+          await saveResult(db, result);
+          byItem.set(item.id, result);
+          prompts.done += rotations.length;
+          promptsNow += rotations.length;
+          completes(result, item);
+          options.onResult?.(result);
+          report();
+        };
+        for (let k = (result.rotations?.length ?? 0) + 1; k <= want; k++) {
+          if (options.signal?.aborted) return false;
+          let rotation: McRotationResult;
+          try {
+            rotation = asRotation(await scoreAs(mc!, index, rotateItem(item, k), client, options), k);
+          } catch (error) {
+            if (options.signal?.aborted || !failsOnlyThisItem(error)) throw new ItemStop(item.id, error);
+            rotation = failedRotation(item, k, noticeOf(error));
+            if (rotation.failure?.code !== 'run.item-too-long') {
+              pending.push(rotation);
+              if (++failureStreak >= MAX_MODEL_FAILURES) throw new ItemStop(item.id, error);
+              continue;
+            }
           }
+          if (options.signal?.aborted) return false;
+          failureStreak = 0;
+          await flush();
+          await store([...pending.splice(0), rotation]);
         }
-        // A generation cancelled mid-way is not a result: the item runs again on resume.
+        if (pending.length > 0) await store(pending.splice(0));
+        return true;
+      };
+      const scoreAs = (run: RunContext<McRunRecord>, index: number, item: MultipleChoiceItem, model: ModelClient, opts: ExecuteOptions) =>
+        run.run.config.scoring === 'generate-extract' ? generateChoice(db, run, index, item, model, opts) : scoreOne(db, run, index, item, model, opts.signal);
+      for (const [index, id] of itemIds.entries()) {
+        const item = ctx.items.get(id)!;
+        let result = byItem.get(id);
+        if (result && missing(result, item) === 0) continue;
         if (options.signal?.aborted) return await updateRun(db, runId, { status: 'paused' });
-        await flush();
-        await record(result, item.task);
+        if (!result) {
+          try {
+            result = mc && item.kind === 'multiple-choice' ? await scoreAs(mc, index, item, client, options) : await generateOne(db, ctx, index, item as GenerationItem, client, options);
+          } catch (error) {
+            if (options.signal?.aborted || !failsOnlyThisItem(error)) throw new ItemStop(item.id, error);
+            result = failedResult(ctx.run, index, item, noticeOf(error));
+            // A model that throws on item after item is broken, not the items: held back until the
+            // model succeeds on one, and after MAX_MODEL_FAILURES in a row the run stops (they run again on resume).
+            if (result.failure?.code !== 'run.item-too-long') {
+              heldBack.push({ result, item });
+              if (++failureStreak >= MAX_MODEL_FAILURES) throw new ItemStop(item.id, error);
+              continue;
+            }
+          }
+          // A generation cancelled mid-way is not a result: the item runs again on resume.
+          if (options.signal?.aborted) return await updateRun(db, runId, { status: 'paused' });
+          failureStreak = 0;
+          await flush();
+          await record(result, item);
+        }
+        // Rotation 0 is byItem; then the others, each byItem as it comes (a reload resumes from the next).
+        if (mc && item.kind === 'multiple-choice' && missing(result, item) > 0) {
+          if (!(await askRotations(index, item, result as McItemResult))) return await updateRun(db, runId, { status: 'paused' });
+        }
       }
       await flush();
       return await updateRun(db, runId, { status: 'completed' });

@@ -2,7 +2,8 @@
 // a result can always say exactly what produced it.
 import { C3BENCH_PROTOCOL, generationTemplateHash, getProtocol, protocolForDataset, templateHash } from '../core/protocols/index.ts';
 import type { DatasetId, Item } from '../core/benchmarks/types.ts';
-import type { Decoding, GenRunRecord, McRunRecord, RunModel } from '../core/record/run.ts';
+import type { Decoding, GenRunRecord, McRunRecord, PrideConfig, RunModel } from '../core/record/run.ts';
+import { DEFAULT_ESTIMATION_SHARE, drawEstimationSet } from '../core/protocols/estimation-set.ts';
 import { APP_VERSION } from '../core/version.ts';
 import { DEFAULT_CONTEXT_LIMIT } from '../core/protocols/build-prompt.ts';
 import { jianguError, notice, type Notice } from '../core/notices/index.ts';
@@ -25,6 +26,13 @@ export interface NewMcRun {
   scoring?: 'letter-logits' | 'generate-extract';
   /** generate-extract: the most tokens an answer may have (default 32). */
   maxNewTokens?: number;
+  /** Circular evaluation: every item also asked under each cyclic rotation of its options. */
+  circular?: boolean;
+  /**
+   * PriDe: an estimation set (share of the items, default 5%, drawn by seed, default a fresh random
+   * 32-bit one) asked under every rotation. Letter-logits only. A circular run always gets it.
+   */
+  pride?: { share?: number; seed?: number };
 }
 
 /** What every new run record starts with. */
@@ -63,11 +71,33 @@ export function prefixReuseSafe(dtype: RunModel['dtype']): boolean {
   return dtype !== 'q8';
 }
 
+/** A fresh seed for an estimation set: any 32-bit unsigned integer, recorded with the run. */
+function randomSeed(): number {
+  return crypto.getRandomValues(new Uint32Array(1))[0];
+}
+
+/**
+ * The run's PriDe configuration, or null when none is asked. A circular run always has one (its
+ * rotations already cover every item). PriDe needs the letters' log-probabilities: refused for
+ * generate-extract (a circular generate-extract run has no PriDe).
+ */
+export function prideFor(request: Pick<NewMcRun, 'circular' | 'pride' | 'scoring'>, itemIds: readonly string[]): PrideConfig | null {
+  const scoring = request.scoring ?? 'letter-logits';
+  if (request.pride && scoring !== 'letter-logits') throw jianguError('run.pride-needs-logits', { scoring });
+  if (!request.pride && !(request.circular && scoring === 'letter-logits')) return null;
+  const share = request.pride?.share ?? DEFAULT_ESTIMATION_SHARE;
+  if (!(share > 0 && share <= 1)) throw jianguError('run.pride-share', { share: String(share) });
+  const seed = request.pride?.seed ?? randomSeed();
+  if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) throw jianguError('run.pride-seed', { seed: String(seed) });
+  return { share, seed, estimationItemIds: drawEstimationSet(itemIds, share, seed) };
+}
+
 export async function createMcRun(db: JianguDatabase, request: NewMcRun): Promise<McRunRecord> {
   const dataset = await storedDataset(db, request.datasetId);
   const protocol = protocolForDataset(request.datasetId);
   const shots = Math.min(request.shots, protocol.maxShots);
   const itemIds = await chooseItems(db, request, 'multiple-choice', request.split ?? 'test');
+  const pride = prideFor(request, itemIds);
   const warnings: Notice[] = [];
   if (shots < request.shots) warnings.push(notice('run.shots-capped', { protocol: protocol.id, max: protocol.maxShots, shots }));
   const contextLimit = request.contextLimit ?? DEFAULT_CONTEXT_LIMIT;
@@ -93,6 +123,8 @@ export async function createMcRun(db: JianguDatabase, request: NewMcRun): Promis
       limitPerTask: request.limitPerTask,
       itemIds,
       appVersion: APP_VERSION,
+      ...(request.circular ? { circular: true } : {}),
+      ...(pride ? { pride } : {}),
     },
     // Until the model is loaded and its positions are known (then the scheduler records the applied one).
     contextLimit: { tokens: contextLimit, from: asked, asked, modelPositions: null },

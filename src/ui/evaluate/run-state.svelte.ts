@@ -180,7 +180,10 @@ export class RunState {
         },
         onProgress: (p) => (state.progress = p),
         onResult: (r) => {
-          state.results.push(r);
+          // An item with rotations comes again after each one: it replaces its earlier self.
+          const at = state.results.findIndex((x) => x.itemId === r.itemId);
+          if (at >= 0) state.results[at] = r;
+          else state.results.push(r);
           state.streaming = null;
         },
         onToken: (itemId, text) => {

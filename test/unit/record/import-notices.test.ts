@@ -93,6 +93,9 @@ const EXPECTED: { [K in Expected['expected']]: Expected & { expected: K } } = {
   'generation-task-of': { expected: 'generation-task-of', generationTask: 'translation', datasetId: 'c3bench', task: 'translation' },
   'gold-choice': { expected: 'gold-choice', choices: 4, lastLetter: 'D' },
   'choice-letter': { expected: 'choice-letter', choice: ' C' },
+  'rotation-number': { expected: 'rotation-number', rotation: 2, itemId: '通假字/test/9' },
+  'rotated-gold': { expected: 'rotated-gold', gold: 'C', rotation: 3 },
+  'estimation-set': { expected: 'estimation-set', seed: 42, share: 0.05 },
 };
 const FOUND: { [K in Found['found']]: Found & { found: K } } = {
   missing: { found: 'missing' },

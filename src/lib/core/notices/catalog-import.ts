@@ -44,7 +44,11 @@ export type Expected =
   | { expected: 'correct-from'; correct: boolean | null; prediction: string | null; gold: string | null }
   | { expected: 'generation-task-of'; generationTask: string; datasetId: string; task: string }
   | { expected: 'gold-choice'; choices: number; lastLetter: string }
-  | { expected: 'choice-letter'; choice: string };
+  | { expected: 'choice-letter'; choice: string }
+  /** A circular run's rotation numbers: 1, 2, … in order after the item itself (rotation 0). */
+  | { expected: 'rotation-number'; rotation: number; itemId: string }
+  | { expected: 'rotated-gold'; gold: string | null; rotation: number }
+  | { expected: 'estimation-set'; seed: number; share: number };
 
 /** What a field held instead, briefly (import-validate.ts describe). */
 export type Found =
@@ -101,6 +105,9 @@ export const expectedText = {
       case 'generation-task-of': return `${q(e.generationTask)} (how ${e.datasetId}'s task ${e.task} is scored)`;
       case 'gold-choice': return `the gold choice as a 0-based index below ${e.choices} or a letter A–${e.lastLetter}`;
       case 'choice-letter': return `the choice ${q(e.choice)} (this site reads tasks whose choices are the letters A–D in order)`;
+      case 'rotation-number': return `${e.rotation} (the rotations of ${e.itemId} are numbered 1, 2, … in order)`;
+      case 'rotated-gold': return `${e.gold ?? 'null'} (the item's gold letter moved by rotation ${e.rotation})`;
+      case 'estimation-set': return `the items seed ${e.seed} draws at share ${e.share}, in run order`;
     }
   },
   zh(e: Expected): string {
@@ -139,6 +146,9 @@ export const expectedText = {
       case 'generation-task-of': return `${q(e.generationTask)}（${e.datasetId} 的任务 ${e.task} 的评分方式）`;
       case 'gold-choice': return `标准答案：小于 ${e.choices} 的序号（从 0 起）或字母 A–${e.lastLetter}`;
       case 'choice-letter': return `选项 ${q(e.choice)}（本站只读选项依次为字母 A–D 的任务）`;
+      case 'rotation-number': return `${e.rotation}（${e.itemId} 的轮换须按 1、2……依次编号）`;
+      case 'rotated-gold': return `${e.gold ?? 'null'}（题目的标准答案经第 ${e.rotation} 种轮换后的字母）`;
+      case 'estimation-set': return `随机种子 ${e.seed} 按比例 ${e.share} 抽出的题目（按评测顺序）`;
     }
   },
 };

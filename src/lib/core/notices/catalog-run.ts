@@ -84,4 +84,16 @@ export const runNotices = {
     en: () => 'Running in another tab or window.',
     zh: () => '正在另一个标签页或窗口中运行。',
   },
+  'run.pride-needs-logits': {
+    en: (p: { scoring: string }) => `PriDe debiasing needs the letters' log-probabilities; this run's scoring is ${p.scoring}. Choose letter log-probabilities, or leave PriDe off.`,
+    zh: (p: { scoring: string }) => `PriDe 去偏需要各选项字母的对数概率；本次评测的评分方式是 ${p.scoring}。请改用字母对数概率评分，或不用 PriDe。`,
+  },
+  'run.pride-share': {
+    en: (p: { share: string }) => `PriDe's estimation share must be above 0 and at most 1; got ${p.share}.`,
+    zh: (p: { share: string }) => `PriDe 估计集的比例必须大于 0 且不超过 1；收到的是 ${p.share}。`,
+  },
+  'run.pride-seed': {
+    en: (p: { seed: string }) => `PriDe's seed must be a whole number from 0 to 4294967295; got ${p.seed}.`,
+    zh: (p: { seed: string }) => `PriDe 的随机种子必须是 0 到 4294967295 之间的整数；收到的是 ${p.seed}。`,
+  },
 };

@@ -10,6 +10,8 @@ import type { Backend, BackendChoice, Dtype, ModelSource } from '../models/model
 import { protocolForDataset, type McProtocolId } from '../protocols/mc-protocols.ts';
 import { FIXED_DECODING, type DecodingOptions } from '../protocols/decoding.ts';
 import { modelCheckOf } from '../models/model-check.ts';
+import { drawEstimationSet } from '../protocols/estimation-set.ts';
+import { rotatedLetter } from '../protocols/rotation.ts';
 import { notice, type Notice } from '../notices/index.ts';
 import {
   FieldReader,
@@ -41,8 +43,10 @@ import type {
   ItemResult,
   LetterToken,
   McItemResult,
+  McRotationResult,
   McRunConfig,
   McRunRecord,
+  PrideConfig,
   RunEnvironment,
   RunModel,
   RunContextLimit,
@@ -123,7 +127,7 @@ function commonConfig(r: FieldReader, o: Obj, lmEvalHash: boolean) {
 const COMMON_KEYS = ['kind', 'model', 'protocolId', 'protocolVersion', 'templateHash', 'chatTemplate', 'datasetId', 'datasetFiles', 'tasks', 'limitPerTask', 'itemIds', 'appVersion'];
 
 function mcConfig(r: FieldReader, value: unknown, lmEvalHash: boolean): McRunConfig {
-  const o = r.object(value, 'run.config', [...COMMON_KEYS, 'scoring', 'shots', 'contextLimit', 'prefixReuse'], ['maxNewTokens', 'thinking']);
+  const o = r.object(value, 'run.config', [...COMMON_KEYS, 'scoring', 'shots', 'contextLimit', 'prefixReuse'], ['maxNewTokens', 'thinking', 'circular', 'pride']);
   const config: McRunConfig = {
     kind: 'multiple-choice',
     ...commonConfig(r, o, lmEvalHash),
@@ -134,6 +138,8 @@ function mcConfig(r: FieldReader, value: unknown, lmEvalHash: boolean): McRunCon
     prefixReuse: bool(o.prefixReuse, 'run.config.prefixReuse'),
   };
   if (o.maxNewTokens !== undefined) config.maxNewTokens = int(o.maxNewTokens, 'run.config.maxNewTokens', 1, INT_MAX);
+  if (o.circular !== undefined) config.circular = bool(o.circular, 'run.config.circular');
+  if (o.pride !== undefined) config.pride = prideConfig(r, o.pride, 'run.config.pride', config);
   let expected: McProtocolId | null = null;
   try {
     expected = protocolForDataset(config.datasetId).id;
@@ -142,6 +148,19 @@ function mcConfig(r: FieldReader, value: unknown, lmEvalHash: boolean): McRunCon
   }
   if (config.protocolId !== expected) fail('run.config.protocolId', { expected: 'protocol-of-dataset', protocolId: expected, datasetId: config.datasetId }, config.protocolId);
   return config;
+}
+
+/** PriDe's settings: its estimation set must be the one its seed draws from the run's items (letter-logits runs only). */
+function prideConfig(r: FieldReader, value: unknown, path: string, config: McRunConfig): PrideConfig {
+  const o = r.object(value, path, ['share', 'seed', 'estimationItemIds']);
+  // PriDe reads the letters' log-probabilities: a run with it is a letter-logits run.
+  if (config.scoring !== 'letter-logits') fail('run.config.scoring', { expected: 'one-of', set: ['letter-logits'] }, config.scoring);
+  const share = finite(o.share, `${path}.share`, Number.MIN_VALUE, 1);
+  const seed = int(o.seed, `${path}.seed`, 0, 0xffffffff);
+  const estimationItemIds = uniqueNames(o.estimationItemIds, `${path}.estimationItemIds`, MAX_RESULTS);
+  const drawn = drawEstimationSet(config.itemIds, share, seed);
+  if (drawn.length !== estimationItemIds.length || drawn.some((itemId, i) => itemId !== estimationItemIds[i])) fail(`${path}.estimationItemIds`, { expected: 'estimation-set', seed, share }, o.estimationItemIds);
+  return { share, seed, estimationItemIds };
 }
 
 function decoding(r: FieldReader, value: unknown, path: string): Decoding {
@@ -331,7 +350,7 @@ function letterOrNull(value: unknown, path: string, letters: readonly OptionLett
 }
 
 function mcResult(r: FieldReader, value: unknown, path: string, facts: RunFacts, config: McRunConfig): McItemResult {
-  const o = r.object(value, path, MC_RESULT_KEYS, ['generated', 'failure']);
+  const o = r.object(value, path, MC_RESULT_KEYS, ['generated', 'failure', 'rotations']);
   const base = resultBase(r, o, path, facts);
   // An item that could not run has no scores and no prediction, only its reason.
   const failed = o.failure === undefined ? null : storedNotice(o.failure, `${path}.failure`);
@@ -382,14 +401,82 @@ function mcResult(r: FieldReader, value: unknown, path: string, facts: RunFacts,
     completedAt: isoDate(o.completedAt, `${path}.completedAt`),
     ...(failed ? { failure: failed } : {}),
   };
-  if (extract && !failed) {
-    const p = `${path}.generated`;
-    const g = r.object(o.generated, p, ['output', 'rule', 'ambiguous']);
-    result.generated = { output: text(g.output, `${p}.output`), rule: g.rule === null ? null : name(g.rule, `${p}.rule`), ambiguous: bool(g.ambiguous, `${p}.ambiguous`) };
-  } else if (o.generated !== undefined) {
-    throw problem('import.generated-in-letter-run', { path: `${path}.generated` });
+  const generated = generatedOf(r, o, path, extract && !failed);
+  if (generated) result.generated = generated;
+  if (o.rotations !== undefined) {
+    // Rotations 1 … n − 1, in order, none after a failed item (its rotations are not asked).
+    const max = failed ? 0 : letters.length - 1;
+    result.rotations = list(o.rotations, `${path}.rotations`, max, (v, p) => rotationResult(r, v, p, { itemId: base.itemId, letters, gold, extract }));
+    result.rotations.forEach((rotation, i) => {
+      if (rotation.rotation !== i + 1) fail(`${path}.rotations[${i}].rotation`, { expected: 'rotation-number', rotation: i + 1, itemId: base.itemId }, rotation.rotation);
+    });
   }
   return result;
+}
+
+/** A generate-extract answer (`generated`), required where `expected`, refused in a letter-logits run. */
+function generatedOf(r: FieldReader, o: Obj, path: string, expected: boolean): McItemResult['generated'] | null {
+  if (expected) {
+    const p = `${path}.generated`;
+    const g = r.object(o.generated, p, ['output', 'rule', 'ambiguous']);
+    return { output: text(g.output, `${p}.output`), rule: g.rule === null ? null : name(g.rule, `${p}.rule`), ambiguous: bool(g.ambiguous, `${p}.ambiguous`) };
+  }
+  if (o.generated !== undefined) throw problem('import.generated-in-letter-run', { path: `${path}.generated` });
+  return null;
+}
+
+const ROTATION_KEYS = ['rotation', 'promptHash', 'tokenCount', 'letters', 'tokenIds', 'logProbs', 'probs', 'prediction', 'gold', 'correct', 'reusedPrefixTokens', 'forwardMs', 'completedAt'];
+
+/**
+ * One rotation of an item (McRotationResult): the item's letters, its gold moved by the rotation,
+ * the prediction the highest letter (letter-logits), `correct` from prediction and gold.
+ */
+function rotationResult(r: FieldReader, value: unknown, path: string, item: { itemId: string; letters: OptionLetter[]; gold: OptionLetter | null; extract: boolean }): McRotationResult {
+  const o = r.object(value, path, ROTATION_KEYS, ['generated', 'failure']);
+  const n = item.letters.length;
+  const rotation = int(o.rotation, `${path}.rotation`, 1, n - 1);
+  const failed = o.failure === undefined ? null : storedNotice(o.failure, `${path}.failure`);
+  const letters = list(o.letters, `${path}.letters`, 4, (v, p) => oneOf(v, p, LETTERS));
+  if (letters.join('') !== item.letters.join('')) fail(`${path}.letters`, { expected: 'same-as', value: item.letters.join(','), sameAs: 'the item\'s letters' }, o.letters);
+  const sized = <T>(v: unknown, p: string, each: (v: unknown, p: string) => T, mayBeEmpty: boolean): T[] => {
+    const values = list(v, p, 4, each);
+    if (values.length !== n && !(mayBeEmpty && values.length === 0)) fail(p, { expected: 'per-letter', count: n, orNone: mayBeEmpty }, v);
+    return values;
+  };
+  const tokenIds = sized(o.tokenIds, `${path}.tokenIds`, (v, p) => int(v, p, 0, INT_MAX), true);
+  const logProbs = sized(o.logProbs, `${path}.logProbs`, (v, p) => finite(v, p), item.extract || failed !== null);
+  const probs = sized(o.probs, `${path}.probs`, (v, p) => finite(v, p, 0, 1), item.extract || failed !== null);
+  const prediction = letterOrNull(o.prediction, `${path}.prediction`, letters);
+  if (failed) {
+    if (prediction !== null) fail(`${path}.prediction`, { expected: 'one-of', set: ['null'] }, prediction);
+  } else if (!item.extract) {
+    const best = letters[argmax(logProbs)];
+    if (prediction !== best) fail(`${path}.prediction`, { expected: 'highest-letter', letter: best }, prediction);
+  }
+  const gold = letterOrNull(o.gold, `${path}.gold`, letters);
+  const moved = rotatedLetter(item.gold, rotation, n);
+  if (gold !== moved) fail(`${path}.gold`, { expected: 'rotated-gold', gold: moved, rotation }, o.gold);
+  const correct = o.correct === null ? null : bool(o.correct, `${path}.correct`);
+  const expected = gold === null || failed ? null : prediction === gold;
+  if (correct !== expected) fail(`${path}.correct`, { expected: 'correct-from', correct: expected, prediction, gold }, correct);
+  const generated = generatedOf(r, o, path, item.extract && !failed);
+  return {
+    rotation,
+    promptHash: o.promptHash === '' ? '' : sha256(o.promptHash, `${path}.promptHash`),
+    tokenCount: int(o.tokenCount, `${path}.tokenCount`, 0, INT_MAX),
+    letters,
+    tokenIds,
+    logProbs,
+    probs,
+    prediction,
+    ...(generated ? { generated } : {}),
+    gold,
+    correct,
+    reusedPrefixTokens: int(o.reusedPrefixTokens, `${path}.reusedPrefixTokens`, 0, INT_MAX),
+    forwardMs: finite(o.forwardMs, `${path}.forwardMs`, 0),
+    completedAt: isoDate(o.completedAt, `${path}.completedAt`),
+    ...(failed ? { failure: failed } : {}),
+  };
 }
 
 const GEN_RESULT_KEYS = ['runId', 'itemId', 'task', 'generationTask', 'index', 'prompt', 'promptHash', 'tokenCount', 'output', 'outputTokenIds', 'stoppedBy', 'references', 'ms', 'completedAt'];

@@ -1,0 +1,191 @@
+// Circular evaluation and PriDe in Chromium, on the fixture model (WASM): the Evaluate page shows
+// the cost before the run; a circular 5-shot run asks every item under its four rotations, the gold
+// letter moving, with the 5-shot prefix computed once per task and reused by every rotation (forward
+// passes counted from the worker's answers); every stored rotation equals the reference forward on
+// the rotated item's prompt built here; a reload mid-item resumes from the first missing rotation;
+// the exported file imports again with every rotation; a PriDe run has rotations on its estimation
+// items only, the ones its recorded seed draws.
+import { createHash } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import type { Download, Page } from 'playwright-core';
+import { encodeFixture, lastLogProbs, loadReferenceModel } from '../../scripts/fixtures/reference.ts';
+import type { MultipleChoiceItem } from '../../src/lib/core/benchmarks/types.ts';
+import type { McItemResult, McRunRecord } from '../../src/lib/core/record/run.ts';
+import { buildMcPrompt, getProtocol } from '../../src/lib/core/protocols/index.ts';
+import { rotateItem } from '../../src/lib/core/protocols/rotation.ts';
+import { drawEstimationSet, DEFAULT_ESTIMATION_SHARE } from '../../src/lib/core/protocols/estimation-set.ts';
+import { useBrowserSession } from './session.ts';
+import { readStoredItems, readStoredRun, startFixtureRun, storeSampleAndAclue, waitForStatus } from './runs.ts';
+
+const TASKS = ['古音学', '医古文'];
+const RUN = { dataset: 'aclue', shots: 5, limit: 3, tasks: TASKS } as const;
+const readRun = (page: Page, runId: string) => readStoredRun<McRunRecord, McItemResult>(page, runId);
+const LETTER_IDS = Object.fromEntries(['A', 'B', 'C', 'D'].map((l) => [l, encodeFixture(l)[0]]));
+
+/** Installed before the page's scripts: keeps, for every item a model worker scores, its forward passes and reused prefix tokens. */
+function countWorkerPasses(): void {
+  const post = Worker.prototype.postMessage;
+  const scored: { passes: number; reused: number }[] = [];
+  (window as unknown as { __scored: typeof scored }).__scored = scored;
+  Worker.prototype.postMessage = function (this: Worker & { __counted?: boolean }, message: unknown, ...rest: unknown[]) {
+    if (!this.__counted) {
+      this.__counted = true;
+      this.addEventListener('message', (event: MessageEvent) => {
+        const score = (event.data as { kind?: string; result?: { score?: { forwardPasses?: number; reusedPrefixTokens?: number } } })?.result?.score;
+        if ((event.data as { kind?: string }).kind === 'result' && typeof score?.forwardPasses === 'number') scored.push({ passes: score.forwardPasses, reused: score.reusedPrefixTokens ?? 0 });
+      });
+    }
+    return (post as (...args: unknown[]) => void).call(this, message, ...rest);
+  } as typeof Worker.prototype.postMessage;
+}
+
+async function downloadText(download: Download): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of await download.createReadStream()) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/**
+ * Every result's rotations against the items stored in the page: numbered 1..3 in order, the gold
+ * moved with its option, and each equal to scoring the rotated item alone (its prompt built here
+ * from the stored item and exemplars, the reference forward on it with no prefix cache).
+ */
+async function checkRotations(page: Page, results: McItemResult[], rotated: ReadonlySet<string> | null): Promise<void> {
+  const reference = loadReferenceModel('jiangu-tiny', 'fp32');
+  const protocol = getProtocol('aclue');
+  for (const result of results) {
+    if (rotated && !rotated.has(result.itemId)) {
+      expect(result.rotations, result.itemId).toBeUndefined();
+      continue;
+    }
+    const [item] = await readStoredItems<MultipleChoiceItem>(page, 'aclue', [result.itemId]);
+    const exemplars = await readStoredItems<MultipleChoiceItem>(page, 'aclue', result.exemplarIds);
+    expect(item.options).toHaveLength(4);
+    expect(result.rotations?.map((r) => r.rotation), result.itemId).toEqual([1, 2, 3]);
+    // The gold letter moves through every position.
+    expect(new Set([result.gold, ...result.rotations!.map((r) => r.gold)]).size).toBe(4);
+    for (const rotation of result.rotations!) {
+      const asked = rotateItem(item, rotation.rotation);
+      expect(rotation.gold).toBe(asked.answer);
+      const prompt = buildMcPrompt(protocol, asked, exemplars, 5, { countTokens: (p) => encodeFixture(p).length, contextLimit: 2048 }).prompt;
+      expect(rotation.promptHash, `${result.itemId} rotation ${rotation.rotation}`).toBe(createHash('sha256').update(prompt).digest('hex'));
+      const ids = encodeFixture(prompt);
+      expect(rotation.tokenCount).toBe(ids.length);
+      const want = lastLogProbs(reference, ids, rotation.letters.map((l) => LETTER_IDS[l]));
+      rotation.logProbs.forEach((lp, k) => expect(Math.abs(lp - want[k]), `${result.itemId} rotation ${rotation.rotation} ${rotation.letters[k]}`).toBeLessThan(1e-4));
+      expect(rotation.prediction).toBe(rotation.letters[want.indexOf(Math.max(...want))]);
+      expect(rotation.correct).toBe(rotation.prediction === rotation.gold);
+      // Exemplars are not rotated: the task's 5-shot prefix came from the cache.
+      expect(rotation.reusedPrefixTokens).toBeGreaterThan(0);
+    }
+  }
+}
+
+describe('circular evaluation and PriDe on jiangu-tiny (WASM)', () => {
+  const session = useBrowserSession({ webgpu: false, path: '/#/data' });
+  let page: Page;
+  let circularId = '';
+
+  it('gets ACLUE through the mirror', async () => {
+    page = session.opened.page;
+    await page.addInitScript(countWorkerPasses);
+    await storeSampleAndAclue(page, session.url);
+  });
+
+  it('shows the cost of each option before the run starts', async () => {
+    await page.goto(`${session.url}/#/evaluate`);
+    await page.getByTestId('eval-dataset').selectOption('aclue');
+    await page.getByTestId('eval-limit').fill('3');
+    await page.getByRole('button', { name: 'none' }).click();
+    for (const task of TASKS) await page.locator(`input[type=checkbox][value="${task}"]`).check();
+    await page.locator('[data-testid=eval-circular-cost][data-prompts="24"]').waitFor();
+    expect(await page.getByTestId('eval-circular-cost').textContent()).toContain('×4.0: 24 prompts instead of 6');
+    // 5% of 6 items is one item, asked under its three other rotations.
+    expect(await page.getByTestId('eval-pride-cost').textContent()).toContain('+50%: 3 more prompts');
+    await page.getByTestId('eval-scoring').selectOption('generate-extract');
+    expect(await page.getByTestId('eval-pride').isDisabled()).toBe(true);
+    expect(await page.getByTestId('eval-pride-cost').textContent()).toContain('log-probabilities');
+    expect(await page.getByTestId('eval-circular').isDisabled()).toBe(false);
+  });
+
+  it('runs a circular 5-shot run: four rotations per item, the prefix computed once per task and reused by every rotation', async () => {
+    await page.reload();
+    await page.evaluate(() => ((window as unknown as { __scored: unknown[] }).__scored.length = 0));
+    circularId = await startFixtureRun(page, { ...RUN, circular: true });
+    await waitForStatus(page, 'completed');
+    const { run, results } = await readRun(page, circularId);
+    expect(run.config.circular).toBe(true);
+    expect(run.config.pride?.estimationItemIds).toEqual(drawEstimationSet(run.config.itemIds, DEFAULT_ESTIMATION_SHARE, run.config.pride!.seed));
+    expect(results.map((r) => r.itemId)).toEqual(run.config.itemIds);
+    expect(results.every((r) => r.shotsUsed === 5)).toBe(true);
+    await checkRotations(page, results, null);
+    const scored = await page.evaluate(() => (window as unknown as { __scored: { passes: number; reused: number }[] }).__scored.slice());
+    // 6 items × 4 rotations; each prompt is one pass over its own tokens, and the 5-shot prefix
+    // costs one more pass only twice: once for each task, reused by every later prompt.
+    expect(scored).toHaveLength(24);
+    expect(scored.every((s) => s.reused > 0)).toBe(true);
+    expect(scored.reduce((n, s) => n + s.passes, 0)).toBe(24 + TASKS.length);
+    expect(scored.filter((s) => s.passes === 2)).toHaveLength(TASKS.length);
+  });
+
+  it('resumes a circular run reloaded between two rotations of an item, with no rotation missing or asked twice', async () => {
+    await page.reload();
+    const runId = await startFixtureRun(page, { ...RUN, circular: true });
+    // Some item has some of its rotations stored, not all.
+    await expect
+      .poll(async () => (await readRun(page, runId)).results.some((r) => (r.rotations?.length ?? 0) >= 1 && r.rotations!.length < 3), { timeout: 60_000, interval: 10 })
+      .toBe(true);
+    await page.reload();
+    await page.locator('[data-testid=run]').waitFor();
+    const interrupted = await readRun(page, runId);
+    expect(interrupted.results.filter((r) => r.rotations?.length === 3).length).toBeLessThan(6);
+    const partial = interrupted.results.filter((r) => (r.rotations?.length ?? 0) < 3);
+    expect(partial.length).toBeGreaterThan(0);
+    await page.evaluate(() => ((window as unknown as { __scored: unknown[] }).__scored.length = 0));
+    await page.locator('[data-testid=run-status][data-status=interrupted]').waitFor();
+    await page.getByTestId('resume-run').click();
+    await waitForStatus(page, 'completed');
+    const resumed = await readRun(page, runId);
+    await checkRotations(page, resumed.results, null);
+    // Only what was missing was asked: 24 prompts less those stored before the reload.
+    const storedBefore = interrupted.results.reduce((n, r) => n + 1 + (r.rotations?.length ?? 0), 0);
+    expect(await page.evaluate(() => (window as unknown as { __scored: unknown[] }).__scored.length)).toBe(24 - storedBefore);
+    // The same numbers as the uninterrupted run.
+    const uninterrupted = await readRun(page, circularId);
+    const strip = (r: McItemResult) => ({ itemId: r.itemId, logProbs: r.logProbs, rotations: r.rotations!.map((x) => ({ rotation: x.rotation, logProbs: x.logProbs, prediction: x.prediction, gold: x.gold, promptHash: x.promptHash })) });
+    expect(resumed.results.map(strip)).toEqual(uninterrupted.results.map(strip));
+  });
+
+  it('exports the circular run with every rotation, and the file imports again with all of them', async () => {
+    await page.evaluate((id) => (location.hash = `#/run/${id}`), circularId);
+    await page.locator('[data-testid=run][data-status=completed]').waitFor();
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-json').click()]);
+    const text = await downloadText(download);
+    const exported = JSON.parse(text) as { run: McRunRecord; results: McItemResult[] };
+    const original = await readRun(page, circularId);
+    expect(exported.results.map((r) => r.rotations)).toEqual(original.results.map((r) => r.rotations));
+    await page.evaluate(() => (location.hash = '#/evaluate'));
+    await page.getByTestId('import-run-input').setInputFiles({ name: 'circular.json', mimeType: 'application/json', buffer: Buffer.from(text) });
+    await page.waitForURL((url) => url.hash.startsWith('#/run/') && !url.hash.endsWith(encodeURIComponent(circularId)) && !url.hash.endsWith(circularId));
+    const importedId = decodeURIComponent(page.url().split('#/run/')[1]);
+    const imported = await readRun(page, importedId);
+    expect(imported.run.origin?.kind).toBe('jiangu-file');
+    expect(imported.run.config.circular).toBe(true);
+    expect(imported.run.config.pride).toEqual(original.run.config.pride);
+    expect(imported.results.map((r) => r.rotations)).toEqual(original.results.map((r) => r.rotations));
+  });
+
+  it('runs PriDe without circular: rotations on its estimation items only, those its recorded seed draws', async () => {
+    await page.reload();
+    const runId = await startFixtureRun(page, { ...RUN, pride: true });
+    await waitForStatus(page, 'completed');
+    const { run, results } = await readRun(page, runId);
+    expect(run.config.circular).toBeUndefined();
+    const pride = run.config.pride!;
+    expect(pride.share).toBe(DEFAULT_ESTIMATION_SHARE);
+    expect(Number.isInteger(pride.seed)).toBe(true);
+    expect(pride.estimationItemIds).toEqual(drawEstimationSet(run.config.itemIds, pride.share, pride.seed));
+    expect(pride.estimationItemIds).toHaveLength(1);
+    await checkRotations(page, results, new Set(pride.estimationItemIds));
+  });
+});
