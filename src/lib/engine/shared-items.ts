@@ -9,7 +9,7 @@ import type { MultipleChoiceItem, OptionLetter } from '../core/benchmarks/types.
 import { drawEstimationSet } from '../core/protocols/estimation-set.ts';
 import { OPTION_LETTERS } from '../core/protocols/multiple-choice.ts';
 import { rotatedLetter, rotationCount } from '../core/protocols/rotation.ts';
-import type { McItemResult, McRotationResult } from '../core/record/run.ts';
+import type { McItemResult, McRotationResult, McRunRecord } from '../core/record/run.ts';
 import { getDataset as catalogDataset } from '../core/benchmarks/catalog.ts';
 import { itemIdsHash, type SharedMcRun, type SharedRun } from '../core/record/share-link.ts';
 import { jianguError, notice } from '../core/notices/index.ts';
@@ -164,4 +164,21 @@ export function sharedResults(rows: readonly SharedItemRow[]): McItemResult[] {
         ...(rotations.length ? { rotations } : {}),
       };
     });
+}
+
+/**
+ * The shared run as a run record over the rebuilt item ids, for the views that read one (the run
+ * page's Robustness part). Without PriDe: a link carries no log-probabilities to debias with.
+ */
+export function sharedRunRecord(shared: SharedMcRun, rows: readonly SharedItemRow[]): McRunRecord {
+  const { itemCount: _count, itemIdsHash: _hash, pride: _pride, ...config } = shared.config;
+  return {
+    id: 'shared',
+    createdAt: shared.createdAt,
+    updatedAt: shared.createdAt,
+    datasetId: shared.datasetId,
+    status: 'completed',
+    config: { ...config, itemIds: rows.map((row) => row.item.id) },
+    warnings: [],
+  };
 }
