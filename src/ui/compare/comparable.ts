@@ -4,8 +4,7 @@ import type { SharedRun } from '../../lib/core/record/share-link.ts';
 import type { GenItemResult, ItemResult, McItemResult, McRunRecord, RunRecord } from '../../lib/core/record/run.ts';
 import type { ComparableRobustness, ComparableRun } from '../../lib/core/metrics/compare.ts';
 import { allRotationsCorrect, circularSummary, letterBias, prideDebias, type LetterBiasInput } from '../../lib/core/metrics/index.ts';
-import { OPTION_LETTERS } from '../../lib/core/protocols/multiple-choice.ts';
-import type { SharedItemRow } from '../../lib/engine/shared-items.ts';
+import { sharedResults, type SharedItemRow } from '../../lib/engine/shared-items.ts';
 import { describedShared, describedStored, runFacets, type DescribedRun } from './run-label.ts';
 
 /**
@@ -79,13 +78,16 @@ export function sharedRunId(shared: SharedRun): string {
 export function fromSharedRun(shared: SharedRun, rows: readonly SharedItemRow[] | null): ComparableRun {
   const base = { id: sharedRunId(shared), label: coreLabel(describedShared(shared)), origin: 'shared' as const, datasetId: shared.datasetId, kind: shared.kind };
   if (shared.kind === 'multiple-choice' && rows) {
-    const scored = rows.filter((row) => row.scored);
+    // A link carries every item's letter (and a circular run's every rotation's), scored on the local items.
+    const results = sharedResults(rows);
+    const circular = shared.config.circular === true && shared.rotations !== null;
+    const summary = circular ? circularSummary(results) : null;
     return {
       ...base,
-      mcItems: scored.map((row) => ({ itemId: row.item.id, task: row.item.task, correct: row.correct, prediction: row.prediction })),
-      // A link carries every item's letter, so its letter bias is known here too.
+      mcItems: results.map((r) => ({ itemId: r.itemId, task: r.task, correct: r.correct, prediction: r.prediction, ...(circular ? { allRotationsCorrect: allRotationsCorrect(r) } : {}) })),
       robustness: {
-        letterBias: letterBiasOf(scored.map((row) => ({ task: row.item.task, letters: OPTION_LETTERS.slice(0, row.item.options.length), prediction: row.prediction, gold: row.gold }))),
+        letterBias: letterBiasOf(results),
+        ...(summary ? { circularMean: { accuracy: summary.mean.accuracy, interval: summary.mean.interval, n: summary.scored } } : {}),
       },
     };
   }
