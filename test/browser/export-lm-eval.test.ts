@@ -66,4 +66,22 @@ describe('Export for lm-evaluation-harness (Evaluate page)', () => {
       .map((line) => JSON.parse(line) as { kind: string });
     expect(lines.filter((line) => line.kind === 'request')).toHaveLength(30);
   });
+
+  it('with Circular evaluation ticked, downloads the circular folder the Node export writes', async () => {
+    const page = session.opened.page;
+    await page.getByTestId('eval-shots').selectOption('0');
+    await page.getByTestId('eval-circular').check();
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-lm-eval').click()]);
+    expect(download.suggestedFilename()).toBe('jiangu_ancientbench_0shot_circular.zip');
+    const zipped = unzipSync(await bytesOf(download));
+    const firstYaml = strFromU8(zipped['jiangu_ancientbench_0shot_circular/jiangu_ancientbench_0shot_circular_radical.yaml']);
+    const stored = /dataFiles:\n\s+("[^"]+"): "([0-9a-f]{64})"/.exec(firstYaml);
+    const path = JSON.parse(stored![1]) as string;
+    const app = /app: ("[^"]+")/.exec(firstYaml)![1];
+    const items = adaptAncientBench([{ path, bytes: new Uint8Array(sample) }]).items;
+    const expected = await exportLmEval({ datasetId: 'ancientbench', items, files: [{ path, sha256: stored![2], bytes: sample.length }], shots: 0, appVersion: JSON.parse(app) as string, circular: true });
+    expect(Object.keys(zipped).sort()).toEqual(expected.files.map((file) => `jiangu_ancientbench_0shot_circular/${file.path}`).sort());
+    for (const file of expected.files) expect(strFromU8(zipped[`jiangu_ancientbench_0shot_circular/${file.path}`]), file.path).toBe(file.text);
+    expect(strFromU8(zipped['jiangu_ancientbench_0shot_circular/jiangu_ancientbench_0shot_circular_radical.jsonl'])).toContain('"jiangu_rotation":3');
+  });
 });
