@@ -14,6 +14,9 @@ import type { LmEvalExport } from '../../../src/lib/core/export/lm-eval/folder.t
 import type { Notice } from '../../../src/lib/core/notices/index.ts';
 import { DEFAULT_ESTIMATION_SHARE, drawEstimationSet } from '../../../src/lib/core/protocols/estimation-set.ts';
 import { rotateItem } from '../../../src/lib/core/protocols/rotation.ts';
+import { buildMcPrompt } from '../../../src/lib/core/protocols/build-prompt.ts';
+import { protocolForDataset } from '../../../src/lib/core/protocols/mc-protocols.ts';
+import { sha256Hex } from '../../../src/lib/core/protocols/template-hash.ts';
 import { RunImportError } from '../../../src/lib/core/record/import-validate.ts';
 import { IMPORTED_PRIDE_SEED } from '../../../src/lib/core/record/import-lm-eval.ts';
 import { checkSampleDocs } from '../../../src/lib/core/record/lm-eval-docs.ts';
@@ -29,6 +32,8 @@ afterAll(() => {
 });
 
 const TESTS = CIRCULAR_ITEMS.filter((i) => i.split === 'test');
+const dev = (task: string) => CIRCULAR_ITEMS.filter((i) => i.split === 'dev' && i.task === task);
+const protocol = protocolForDataset('aclue');
 /** The model prefers position A whatever the options: −0.5 for A, then lower. */
 const LOGLIKS = Object.fromEntries(TESTS.flatMap((item) => item.options.map((_, k) => [`${item.id}#${k}`, item.options.map((__, j) => -0.5 - j)])));
 
@@ -85,6 +90,7 @@ describe('circular tasks: export, the harness, import', () => {
       expect(result.letters).toHaveLength(n);
       expect(result.gold).toBe(item.answer);
       expect(result.prediction).toBe('A');
+      expect(result.promptHash).toBe(await sha256Hex(buildMcPrompt(protocol, item, dev(item.task), 1).prompt));
       expect(result.rotations?.map((r) => r.rotation)).toEqual(Array.from({ length: n - 1 }, (_, j) => j + 1));
       for (const r of result.rotations!) {
         const rotated = rotateItem(item, r.rotation);
@@ -94,7 +100,8 @@ describe('circular tasks: export, the harness, import', () => {
         expect(r.prediction).toBe('A');
         expect(r.correct).toBe(rotated.answer === 'A');
         expect(r.logProbs).toHaveLength(n);
-        expect(r.promptHash).toMatch(/^[0-9a-f]{64}$/);
+        // The harness's prompt for rotation k is the one a browser run asks: Jiangu's prompt of the rotated item.
+        expect(r.promptHash).toBe(await sha256Hex(buildMcPrompt(protocol, rotated, dev(item.task), 1).prompt));
         expect(r.promptHash).not.toBe(result.promptHash);
       }
     }
