@@ -5,7 +5,7 @@
 // A circular run's link carries every rotation's letter too: each is scored here against the local
 // item rotated as the sharer's page asked it (rotateItem), so the circular metrics run on a link as
 // on a stored run. PriDe's estimation set is drawn again from the link's seed and checked by hash.
-import type { MultipleChoiceItem, OptionLetter } from '../core/benchmarks/types.ts';
+import type { Item, MultipleChoiceItem, OptionLetter } from '../core/benchmarks/types.ts';
 import { drawEstimationSet } from '../core/protocols/estimation-set.ts';
 import { OPTION_LETTERS } from '../core/protocols/multiple-choice.ts';
 import { rotatedLetter, rotationCount } from '../core/protocols/rotation.ts';
@@ -113,13 +113,12 @@ export async function sharedEstimationIds(shared: SharedMcRun, ids: readonly str
  * each carried rotation is checked against the item's options (an item of n options has n − 1
  * rotations beyond its own order) and scored against the item rotated.
  */
-export function sharedRows(shared: SharedMcRun, ids: readonly string[], items: ReadonlyMap<string, { kind: string }>, estimationIds: readonly string[] = []): SharedItemRow[] {
+export function sharedRows(shared: SharedMcRun, ids: readonly string[], items: ReadonlyMap<string, Item>, estimationIds: readonly string[] = []): SharedItemRow[] {
   const unscored = new Set(shared.unscored);
   const estimation = new Set(estimationIds);
   return shared.predictions.map((prediction, index) => {
-    const item = items.get(ids[index]);
-    if (!item || item.kind !== 'multiple-choice') throw jianguError('link.item-not-mc', { itemId: ids[index] });
-    const mc = item as MultipleChoiceItem;
+    const mc = items.get(ids[index]);
+    if (!mc || mc.kind !== 'multiple-choice') throw jianguError('link.item-not-mc', { itemId: ids[index] });
     const scored = !unscored.has(index);
     const gold = mc.answer;
     const n = mc.options.length;

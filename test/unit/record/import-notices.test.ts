@@ -162,7 +162,7 @@ const SAMPLES: { [C in ImportCode]: ParamsOf<C> } = {
   'import.lm-eval-rotation-invalid': { fileName: FILE, path: 'line 3: doc.jiangu_rotation', found: '4', choices: 4 },
   'import.lm-eval-rotation-twice': { fileName: FILE, path: 'line 5', itemId: '古文单字多义/test/1', rotation: 2, first: 'line 4' },
   'import.lm-eval-rotation-without-item': { fileName: FILE, path: 'line 6', itemId: '古文单字多义/test/1', rotation: 1 },
-  'import.lm-eval-rotation-target': { fileName: FILE, path: 'line 7', itemId: '古文单字多义/test/1', rotation: 1, found: 'C', expected: 'B' },
+  'import.lm-eval-rotation-target': { fileName: FILE, path: 'line 7', itemId: '古文单字多义/test/1', rotation: 1, choices: 4, ownChoices: 4, found: 'C', expected: 'B' },
   'import.lm-eval-rotations-missing': { items: 2, total: 6, missing: ['古文单字多义/test/1 rotation 3'], more: 1 },
   'import.lm-eval-no-known-task': { fileName: FILE, skipped: ['cmmlu_agronomy'], more: 2 },
   'import.lm-eval-samples-missing': { fileName: FILE, task: 'cmmlu_ancient_chinese', expected: 'samples_cmmlu_ancient_chinese_2025-03-04T05-06-07.891011.jsonl' },

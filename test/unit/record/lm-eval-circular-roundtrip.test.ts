@@ -42,7 +42,8 @@ interface Harnessed {
   exported: LmEvalExport;
 }
 
-async function harness(skip: string[] = [], edit?: (folder: string) => void): Promise<Harnessed> {
+/** `before` edits the exported folder before the harness runs it; `edit` the harness's output. */
+async function harness(skip: string[] = [], edit?: (folder: string) => void, before?: (folder: string) => void): Promise<Harnessed> {
   const exported = await exportCircular();
   const dir = mkdtempSync(join(tmpdir(), 'jiangu-circular-roundtrip-'));
   temp.push(dir);
@@ -52,6 +53,7 @@ async function harness(skip: string[] = [], edit?: (folder: string) => void): Pr
     mkdirSync(dirname(join(folder, f.path)), { recursive: true });
     writeFileSync(join(folder, f.path), f.text);
   }
+  before?.(folder);
   writeFileSync(join(dir, 'logliks.json'), JSON.stringify(LOGLIKS));
   writeFileSync(join(dir, 'skip.json'), JSON.stringify(skip));
   execFileSync('python3', [HARNESS, folder, join(dir, 'logliks.json'), join(dir, 'skip.json'), out], { encoding: 'utf8' });
@@ -152,4 +154,28 @@ describe('circular tasks: export, the harness, import', () => {
     expect((error as Error).message).toContain(TESTS[1].id);
   }, 60_000);
 
+  /** The first task's exported docs, changed by `change`, before the harness runs them. */
+  const editDocs = (change: (docs: Record<string, unknown>[]) => Record<string, unknown>[]) => (folder: string) => {
+    const name = readdirSync(folder).find((n) => n.endsWith('.jsonl') && n.includes('homographic'))!;
+    const docs = readFileSync(join(folder, name), 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    writeFileSync(join(folder, name), change(docs).map((d) => JSON.stringify(d)).join('\n') + '\n');
+  };
+  const refusalOf = async (files: { name: string; text: string }[]) => {
+    const error = await readLmEvalFiles(files, NOW).then(() => null, (e: unknown) => e);
+    expect(error).toBeInstanceOf(RunImportError);
+    return error as RunImportError;
+  };
+
+  it('refuses, naming the item and rotation: an answer that did not move with its option, a rotation twice, a rotation beyond the choices', async () => {
+    const moved = await refusalOf((await harness([], undefined, editDocs((docs) => docs.map((d, i) => (i === 1 ? { ...d, answer: 'B' } : d))))).files);
+    expect(moved.refusal.code).toBe('import.lm-eval-rotation-target');
+    expect(moved.message).toContain(`rotation 1 of item "${TESTS[0].id}" has the answer B, but the answer of its own order moves to A`);
+    const twice = await refusalOf((await harness([], undefined, editDocs((docs) => [...docs, docs[2]]))).files);
+    expect(twice.refusal.code).toBe('import.lm-eval-rotation-twice');
+    expect(twice.refusal.params).toMatchObject({ itemId: TESTS[0].id, rotation: 2 });
+    const beyond = await refusalOf((await harness([], undefined, editDocs((docs) => docs.map((d, i) => (i === 8 ? { ...d, jiangu_rotation: 2 } : d))))).files);
+    // Doc 8 is the 2-option item's rotation 1: it has no rotation 2.
+    expect(beyond.refusal.code).toBe('import.lm-eval-rotation-invalid');
+    expect(beyond.message).toMatch(/jiangu_rotation is 2; expected an integer from 0 to 1 \(the sample has 2 choices\)/);
+  }, 60_000);
 });

@@ -421,8 +421,8 @@ export async function buildRun(
   for (const a of asked) {
     const key = `${a.itemId}\u0000${a.rotation}`;
     const first = seen.get(key);
-    if (first !== undefined) throw problem('import.lm-eval-rotation-twice', { path: placeOf(a.sample), itemId: a.itemId, rotation: a.rotation, first });
-    seen.set(key, placeOf(a.sample));
+    if (first !== undefined) throw problem('import.lm-eval-rotation-twice', { path: a.sample.place, itemId: a.itemId, rotation: a.rotation, first });
+    seen.set(key, a.sample.place);
   }
   const own = asked.filter((a) => a.rotation === 0);
   const results: McItemResult[] = own.map((a, index) => {
@@ -455,11 +455,11 @@ export async function buildRun(
   const rotationDocs = new Map<string, NonNullable<SampleDoc['rotations']>>();
   for (const a of asked.filter((x) => x.rotation > 0).sort((x, y) => x.rotation - y.rotation)) {
     const base = byItem.get(a.itemId);
-    if (!base) throw problem('import.lm-eval-rotation-without-item', { path: placeOf(a.sample), itemId: a.itemId, rotation: a.rotation });
+    if (!base) throw problem('import.lm-eval-rotation-without-item', { path: a.sample.place, itemId: a.itemId, rotation: a.rotation });
     const n = base.result.letters.length;
     const moved = rotatedLetter(base.result.gold, a.rotation, n);
     if (a.sample.logLiks.length !== n || a.sample.gold !== moved) {
-      throw problem('import.lm-eval-rotation-target', { path: placeOf(a.sample), itemId: a.itemId, rotation: a.rotation, found: a.sample.logLiks.length !== n ? `one of ${a.sample.logLiks.length} choices` : a.sample.gold, expected: moved ?? '?' });
+      throw problem('import.lm-eval-rotation-target', { path: a.sample.place, itemId: a.itemId, rotation: a.rotation, choices: a.sample.logLiks.length, ownChoices: n, found: a.sample.gold, expected: moved ?? '?' });
     }
     const { letters, scored, promptHash } = scoredSample(a, a.i);
     const rotation: McRotationResult = {
@@ -543,9 +543,6 @@ export async function buildRun(
 /** The seed of the estimation set an imported circular run records (the harness ran no draw: any fixed seed is as good, and one keeps imports repeatable). */
 export const IMPORTED_PRIDE_SEED = 13;
 
-/** `place` as a message path: `line 4` of a samples file, or `samples.x[3]`. */
-const placeOf = (sample: Sample): string => sample.place;
-
 /** Which rotation a Jiangu doc asks: its `jiangu_rotation` (0 when absent, as every plain export). */
 function rotationOf(sample: Sample): number {
   const doc = sample.doc;
@@ -553,7 +550,7 @@ function rotationOf(sample: Sample): number {
   if (value === undefined) return 0;
   const choices = sample.logLiks.length;
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value >= rotationCount(choices)) {
-    throw problem('import.lm-eval-rotation-invalid', { path: `${placeOf(sample)}: doc.jiangu_rotation`, found: JSON.stringify(value) ?? 'missing', choices });
+    throw problem('import.lm-eval-rotation-invalid', { path: `${sample.place}: doc.jiangu_rotation`, found: JSON.stringify(value) ?? 'missing', choices });
   }
   return value;
 }
