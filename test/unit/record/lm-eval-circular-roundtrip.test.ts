@@ -169,7 +169,7 @@ describe('circular tasks: export, the harness, import', () => {
   it('refuses, naming the item and rotation: an answer that did not move with its option, a rotation twice, a rotation beyond the choices', async () => {
     const moved = await refusalOf((await harness([], undefined, editDocs((docs) => docs.map((d, i) => (i === 1 ? { ...d, answer: 'B' } : d))))).files);
     expect(moved.refusal.code).toBe('import.lm-eval-rotation-target');
-    expect(moved.message).toContain(`rotation 1 of item "${TESTS[0].id}" has the answer B, but the answer of its own order moves to A`);
+    expect(moved.message).toContain(`rotation 1 of item "${TESTS[0].id}" has the answer B (of 4 choices), but the answer of its own order moves to A`);
     const twice = await refusalOf((await harness([], undefined, editDocs((docs) => [...docs, docs[2]]))).files);
     expect(twice.refusal.code).toBe('import.lm-eval-rotation-twice');
     expect(twice.refusal.params).toMatchObject({ itemId: TESTS[0].id, rotation: 2 });

@@ -384,11 +384,11 @@ export const importRefusals = {
   'import.lm-eval-rotation-target': {
     en: (p: Place & { itemId: string; rotation: number; choices: number; ownChoices: number; found: string; expected: string }) =>
       `${p.path}: rotation ${p.rotation} of item ${q(p.itemId)} ${
-        p.choices !== p.ownChoices ? `has ${p.choices} choices, its own order ${p.ownChoices}` : `has the answer ${p.found}, but the answer of its own order moves to ${p.expected} under that rotation`
+        p.choices !== p.ownChoices ? `has ${p.choices} choices, its own order ${p.ownChoices}` : `has the answer ${p.found} (of ${p.choices} choices), but the answer of its own order moves to ${p.expected} under that rotation`
       }. Nothing was imported.`,
     zh: (p: Place & { itemId: string; rotation: number; choices: number; ownChoices: number; found: string; expected: string }) =>
       `${zhPlace(p.path)}：题目 ${q(p.itemId)} 第 ${p.rotation} 个轮换${
-        p.choices !== p.ownChoices ? `有 ${p.choices} 个选项，而原顺序有 ${p.ownChoices} 个` : `的答案是 ${p.found}，但原顺序的答案在该轮换下应移到 ${p.expected}`
+        p.choices !== p.ownChoices ? `有 ${p.choices} 个选项，而原顺序有 ${p.ownChoices} 个` : `的答案是 ${p.found}（共 ${p.choices} 个选项），但原顺序的答案在该轮换下应移到 ${p.expected}`
       }。未导入任何内容。`,
   },
   'import.lm-eval-doc-mismatch': {
