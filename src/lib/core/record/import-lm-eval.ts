@@ -451,7 +451,7 @@ export async function buildRun(
       completedAt: createdAt,
     };
   });
-  const byItem = new Map(results.map((r, index) => [r.itemId, { result: r, doc: own[index] }]));
+  const byItem = new Map(results.map((r) => [r.itemId, { result: r }]));
   const rotationDocs = new Map<string, NonNullable<SampleDoc['rotations']>>();
   for (const a of asked.filter((x) => x.rotation > 0).sort((x, y) => x.rotation - y.rotation)) {
     const base = byItem.get(a.itemId);

@@ -67,7 +67,8 @@ export function outputsHash(itemIds: readonly string[], results: readonly GenIte
 
 /**
  * The fragment payload for `run`: its configuration (item ids replaced by count and hash), the
- * summary the page shows, and for multiple choice each item's predicted letter. Throws
+ * summary the page shows, and for multiple choice each item's predicted letter (and each of its
+ * rotations', left out when they would not fit). Throws
  * ShareLinkError when the run holds something a link may not (an overlong string, a control
  * character, too many items): the encoder checks its output with the decoder's rules.
  */
