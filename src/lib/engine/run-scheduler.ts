@@ -506,11 +506,16 @@ export async function executeRun(db: JianguDatabase, runId: string, client: Mode
           prompts.done += rotations.length;
           promptsNow += rotations.length;
           completes(result, item);
-          options.onResult?.(result);
           report();
         };
+        // The page hears of the item once, with all its rotations (each is stored at once all the same):
+        // a page that redrew its results after every rotation would spend more than a tiny model's forward.
+        const told = () => result !== first && options.onResult?.(result);
         for (let k = (result.rotations?.length ?? 0) + 1; k <= want; k++) {
-          if (options.signal?.aborted) return false;
+          if (options.signal?.aborted) {
+            told();
+            return false;
+          }
           let rotation: McRotationResult;
           try {
             rotation = asRotation(await scoreAs(mc!, index, rotateItem(item, k), client, options), k);
@@ -523,12 +528,16 @@ export async function executeRun(db: JianguDatabase, runId: string, client: Mode
               continue;
             }
           }
-          if (options.signal?.aborted) return false;
+          if (options.signal?.aborted) {
+            told();
+            return false;
+          }
           failureStreak = 0;
           await flush();
           await store([...pending.splice(0), rotation]);
         }
         if (pending.length > 0) await store(pending.splice(0));
+        told();
         return true;
       };
       const scoreAs = (run: RunContext<McRunRecord>, index: number, item: MultipleChoiceItem, model: ModelClient, opts: ExecuteOptions) =>
