@@ -487,9 +487,10 @@ export async function executeRun(db: JianguDatabase, runId: string, client: Mode
         options.onResult?.(result);
         report();
       };
-      const heldBack: { result: ItemResult; item: Item }[] = [];
+      // Failed items and rotations the model threw on, stored once it succeeds on a prompt (or at the end).
+      const heldBack: (() => Promise<void>)[] = [];
       const flush = async () => {
-        for (const { result, item } of heldBack.splice(0)) await record(result, item);
+        for (const store of heldBack.splice(0)) await store();
       };
       // Model failures in a row (items or rotations), reset by any success.
       let failureStreak = 0;
@@ -536,8 +537,15 @@ export async function executeRun(db: JianguDatabase, runId: string, client: Mode
           await flush();
           await store([...pending.splice(0), rotation]);
         }
-        if (pending.length > 0) await store(pending.splice(0));
-        told();
+        if (pending.length > 0) {
+          // The item's last rotations failed: held back like failed items, so a model broken from
+          // here on stops the run with them unstored (they run again on resume).
+          const failed = pending.splice(0);
+          heldBack.push(async () => {
+            await store(failed);
+            told();
+          });
+        } else told();
         return true;
       };
       const scoreAs = (run: RunContext<McRunRecord>, index: number, item: MultipleChoiceItem, model: ModelClient, opts: ExecuteOptions) =>
@@ -556,7 +564,8 @@ export async function executeRun(db: JianguDatabase, runId: string, client: Mode
             // A model that throws on item after item is broken, not the items: held back until the
             // model succeeds on one, and after MAX_MODEL_FAILURES in a row the run stops (they run again on resume).
             if (result.failure?.code !== 'run.item-too-long') {
-              heldBack.push({ result, item });
+              const failed = result;
+              heldBack.push(() => record(failed, item));
               if (++failureStreak >= MAX_MODEL_FAILURES) throw new ItemStop(item.id, error);
               continue;
             }
