@@ -435,7 +435,7 @@ export async function executeRun(db: JianguDatabase, runId: string, client: Mode
       const missing = (result: ItemResult, item: Item) => (item.kind === 'multiple-choice' && 'letters' in result ? missingRotations(result, wanted(item)) : 0);
       const byItem = new Map((await loadResults(db, runId)).map((r) => [r.itemId, r]));
       const perTask: RunProgress['perTask'] = {};
-      // Items count once their result and every rotation are byItem; prompts count each rotation.
+      // Items count once their result and every rotation are stored; prompts count each rotation.
       let itemsDone = 0;
       const prompts = { done: 0, total: 0 };
       for (const id of itemIds) {
@@ -576,7 +576,7 @@ export async function executeRun(db: JianguDatabase, runId: string, client: Mode
           await flush();
           await record(result, item);
         }
-        // Rotation 0 is byItem; then the others, each byItem as it comes (a reload resumes from the next).
+        // Rotation 0 is stored; then the others, each stored as it comes (a reload resumes from the next).
         if (mc && item.kind === 'multiple-choice' && missing(result, item) > 0) {
           if (!(await askRotations(index, item, result as McItemResult))) return await updateRun(db, runId, { status: 'paused' });
         }
