@@ -1,19 +1,30 @@
-// How long the generation metrics take over 10,000 pairs of 30–100 characters in Node: corpus BLEU,
-// NER F1 and punctuation F1, each alone and with its 1,000-resample bootstrap interval. Pairs are
-// synthetic, from a seeded PRNG over CJK characters and punctuation (no data files), so every run
-// measures the same work. A measurement, not a test: it prints a table and the 1 s target per
-// metric; nothing fails when a time is over.
+// How long the metrics take in Node:
+//  - the generation metrics over 10,000 pairs of 30–100 characters: corpus BLEU, NER F1 and
+//    punctuation F1, each alone and with its 1,000-resample bootstrap interval;
+//  - the robustness metrics of issue 13 (letterBias, circularSummary, prideDebias) over 28,707
+//    four-option multiple-choice items × 4 rotations.
+// Inputs are synthetic, from a seeded PRNG (no data files), so every run measures the same work. A
+// measurement, not a test: it prints tables and the 1 s target per metric; nothing fails when a time
+// is over. The record goes to bench-results/metrics-<date>.json.
 //
-//   npx tsx scripts/bench/metrics.ts [--pairs 10000] [--rounds 3]
+//   npx tsx scripts/bench/metrics.ts [--pairs 10000] [--items 28707] [--rounds 3]
 import { parseArgs } from 'node:util';
+import type { OptionLetter } from '../../src/lib/core/benchmarks/types.ts';
 import {
+  circularSummary,
   corpusBleu,
+  letterBias,
   mulberry32,
   nerCorpus,
+  prideDebias,
   punctuationCorpus,
   translationCorpus,
   type GenerationPair,
 } from '../../src/lib/core/metrics/index.ts';
+import { drawEstimationSet } from '../../src/lib/core/protocols/estimation-set.ts';
+import { rotatedLetter } from '../../src/lib/core/protocols/rotation.ts';
+import { projectRoot } from '../site-routes.ts';
+import { writeBenchRecord } from './report.ts';
 
 const TARGET_MS = 1000;
 const SEED = 20240611;
@@ -102,6 +113,83 @@ function punctuationPairs(random: Random, n: number): GenerationPair[] {
   });
 }
 
+const LETTERS: OptionLetter[] = ['A', 'B', 'C', 'D'];
+/** The synthetic model's prior over positions: it likes C, as the small models do. */
+const POSITION_PRIOR = [0.2, 0.2, 0.4, 0.2];
+
+/** The fields the three robustness metrics read of a McItemResult and its McRotationResults. */
+interface RobustnessItem {
+  itemId: string;
+  task: string;
+  letters: OptionLetter[];
+  probs: number[];
+  prediction: OptionLetter;
+  gold: OptionLetter;
+  correct: boolean;
+  rotations: { rotation: number; letters: OptionLetter[]; probs: number[]; prediction: OptionLetter; gold: OptionLetter; correct: boolean }[];
+}
+
+/** Letters-only probabilities ∝ prior(position) · content(option shown there) under rotation k, and their argmax. */
+function ask(content: readonly number[], k: number): { probs: number[]; prediction: OptionLetter } {
+  const weights = POSITION_PRIOR.map((p, j) => p * content[(j + k) % 4]);
+  const sum = weights.reduce((s, w) => s + w, 0);
+  const probs = weights.map((w) => w / sum);
+  return { probs, prediction: LETTERS[probs.indexOf(Math.max(...probs))] };
+}
+
+/** `n` four-option items over 70 tasks, each with rotations 1–3; the gold option gets a little more weight. */
+function robustnessItems(random: Random, n: number): RobustnessItem[] {
+  return Array.from({ length: n }, (_, i) => {
+    const gold = LETTERS[Math.floor(random() * 4)];
+    const content = LETTERS.map((l) => random() + (l === gold ? 0.3 : 0));
+    const asked = [0, 1, 2, 3].map((k) => ({ k, ...ask(content, k), gold: rotatedLetter(gold, k, 4)! }));
+    const [first, ...rest] = asked;
+    return {
+      itemId: `item-${i}`,
+      task: `task-${i % 70}`,
+      letters: LETTERS,
+      probs: first.probs,
+      prediction: first.prediction,
+      gold,
+      correct: first.prediction === gold,
+      rotations: rest.map((r) => ({ rotation: r.k, letters: LETTERS, probs: r.probs, prediction: r.prediction, gold: r.gold, correct: r.prediction === r.gold })),
+    };
+  });
+}
+
+interface Job {
+  name: string;
+  run: () => string;
+}
+
+interface Timed {
+  name: string;
+  firstMs: number;
+  bestMs: number;
+  value: string;
+}
+
+/** Runs each job `rounds` times and prints its row; the first run warms the JIT, so the best of the rest is the figure. */
+function timeJobs(jobs: readonly Job[], rounds: number): Timed[] {
+  console.log('| metric | first run (ms) | best of rest (ms) | target | value |');
+  console.log('|---|---:|---:|---|---|');
+  return jobs.map((job) => {
+    const times: number[] = [];
+    let value = '';
+    for (let r = 0; r < rounds; r++) {
+      const { ms, result } = time(job.run);
+      times.push(ms);
+      value = result;
+    }
+    const best = times.length > 1 ? Math.min(...times.slice(1)) : times[0];
+    const verdict = best < TARGET_MS ? `under ${TARGET_MS} ms` : `OVER ${TARGET_MS} ms`;
+    console.log(`| ${job.name} | ${times[0].toFixed(0)} | ${best.toFixed(0)} | ${verdict} | ${value} |`);
+    return { name: job.name, firstMs: times[0], bestMs: best, value };
+  });
+}
+
+const pct = (x: number | null | undefined): string => (x === null || x === undefined ? '—' : `${(100 * x).toFixed(2)}%`);
+
 function time<T>(run: () => T): { ms: number; result: T } {
   const start = performance.now();
   const result = run();
@@ -109,12 +197,16 @@ function time<T>(run: () => T): { ms: number; result: T } {
 }
 
 function main(): void {
-  const { values } = parseArgs({ options: { pairs: { type: 'string', default: '10000' }, rounds: { type: 'string', default: '3' } } });
+  const { values } = parseArgs({
+    options: { pairs: { type: 'string', default: '10000' }, items: { type: 'string', default: '28707' }, rounds: { type: 'string', default: '3' } },
+  });
   const pairs = Number(values.pairs);
+  const items = Number(values.items);
   const rounds = Number(values.rounds);
-  if (!Number.isInteger(pairs) || pairs < 1 || !Number.isInteger(rounds) || rounds < 1) {
-    throw new Error('Usage: npx tsx scripts/bench/metrics.ts [--pairs 10000] [--rounds 3]');
+  if (![pairs, items, rounds].every((v) => Number.isInteger(v) && v >= 1)) {
+    throw new Error('Usage: npx tsx scripts/bench/metrics.ts [--pairs 10000] [--items 28707] [--rounds 3]');
   }
+  const date = new Date();
   const random = mulberry32(SEED);
   const translation = translationPairs(random, pairs);
   const ner = nerPairs(random, pairs);
@@ -122,7 +214,7 @@ function main(): void {
   const hyps = translation.map((pair) => pair.output);
   const refs = [translation.map((pair) => pair.references[0])];
 
-  const jobs: { name: string; run: () => string }[] = [
+  const jobs: Job[] = [
     { name: 'BLEU (corpusBleu)', run: () => `BLEU ${corpusBleu(hyps, refs).score.toFixed(2)}` },
     {
       name: 'BLEU + bootstrap (translationCorpus)',
@@ -151,20 +243,50 @@ function main(): void {
 
   console.log(`Generation metrics over ${pairs} synthetic pairs of 30–100 characters (seed ${SEED}), Node ${process.version}, ${rounds} rounds; bootstrap = 1,000 resamples.`);
   console.log('');
-  console.log('| metric | first run (ms) | best of rest (ms) | target | value |');
-  console.log('|---|---:|---:|---|---|');
-  for (const job of jobs) {
-    const times: number[] = [];
-    let value = '';
-    for (let r = 0; r < rounds; r++) {
-      const { ms, result } = time(job.run);
-      times.push(ms);
-      value = result;
-    }
-    const best = times.length > 1 ? Math.min(...times.slice(1)) : times[0];
-    const verdict = best < TARGET_MS ? `under ${TARGET_MS} ms` : `OVER ${TARGET_MS} ms`;
-    console.log(`| ${job.name} | ${times[0].toFixed(0)} | ${best.toFixed(0)} | ${verdict} | ${value} |`);
-  }
+  const generation = timeJobs(jobs, rounds);
+
+  const mc = robustnessItems(mulberry32(SEED + 1), items);
+  const estimationItemIds = drawEstimationSet(
+    mc.map((r) => r.itemId),
+    0.05,
+    SEED,
+  );
+  const robustnessJobs: Job[] = [
+    {
+      name: 'letter bias (letterBias)',
+      run: () => {
+        const o = letterBias(mc).overall;
+        return `top ${o.top!.letter} ${pct(o.top!.share)}, fit p ${o.fit!.pValue.toExponential(2)} (${o.fit!.method})`;
+      },
+    },
+    {
+      name: 'circular (circularSummary)',
+      run: () => {
+        const s = circularSummary(mc)!;
+        return `mean ${pct(s.mean.accuracy)}, perf ${pct(s.perf.accuracy)}, ${s.tasks.length} tasks`;
+      },
+    },
+    {
+      name: 'PriDe (prideDebias)',
+      run: () => {
+        const p = prideDebias(mc, estimationItemIds)!;
+        return `raw ${pct(p.raw.accuracy)} → debiased ${pct(p.debiased.accuracy)}, ${p.changed} changed; prior ${p.priors[0].prior.map((x) => x.toFixed(3)).join(' ')}`;
+      },
+    },
+  ];
+  console.log('');
+  console.log(`Robustness metrics over ${items} synthetic four-option items × 4 rotations (70 tasks, seed ${SEED + 1}; the model's position prior is ${POSITION_PRIOR.join(' ')}), ${estimationItemIds.length} estimation items.`);
+  console.log('');
+  const robustness = timeJobs(robustnessJobs, rounds);
+  console.log('');
+  writeBenchRecord(projectRoot, 'metrics-', date, {
+    date: date.toISOString(),
+    node: process.version,
+    rounds,
+    targetMs: TARGET_MS,
+    generation: { pairs, seed: SEED, results: generation },
+    robustness: { items, rotations: 4, seed: SEED + 1, estimationItems: estimationItemIds.length, positionPrior: POSITION_PRIOR, results: robustness },
+  });
 }
 
 main();

@@ -1,8 +1,10 @@
 // Turns what the Compare page can hold (a run stored here, a shared link) into the core's
 // ComparableRun. No numbers are computed here: only outcomes are copied across.
 import type { SharedRun } from '../../lib/core/record/share-link.ts';
-import type { GenItemResult, ItemResult, McItemResult, RunRecord } from '../../lib/core/record/run.ts';
-import type { ComparableRun } from '../../lib/core/metrics/compare.ts';
+import type { GenItemResult, ItemResult, McItemResult, McRunRecord, RunRecord } from '../../lib/core/record/run.ts';
+import type { ComparableRobustness, ComparableRun } from '../../lib/core/metrics/compare.ts';
+import { allRotationsCorrect, circularSummary, letterBias, prideDebias, type LetterBiasInput } from '../../lib/core/metrics/index.ts';
+import { OPTION_LETTERS } from '../../lib/core/protocols/multiple-choice.ts';
 import type { SharedItemRow } from '../../lib/engine/shared-items.ts';
 import { describedShared, describedStored, runFacets, type DescribedRun } from './run-label.ts';
 
@@ -20,12 +22,41 @@ export function isImported(run: RunRecord): boolean {
   return run.origin !== undefined;
 }
 
+/** The overall letter bias as Compare shows it: the most chosen letter, its share, the fit's p-value. */
+function letterBiasOf(results: readonly LetterBiasInput[]): ComparableRobustness['letterBias'] {
+  const overall = letterBias(results).overall;
+  return { n: overall.n, letter: overall.top?.letter ?? null, share: overall.top?.share ?? null, pValue: overall.fit?.pValue ?? null };
+}
+
+/** A stored multiple-choice run's robustness numbers, from its own metric functions. */
+function robustnessOf(run: McRunRecord, results: McItemResult[]): ComparableRobustness {
+  const robustness: ComparableRobustness = { letterBias: letterBiasOf(results) };
+  const circular = run.config.circular ? circularSummary(results) : null;
+  if (circular) robustness.circularMean = { accuracy: circular.mean.accuracy, interval: circular.mean.interval, n: circular.scored };
+  const pride = run.config.pride && run.config.scoring === 'letter-logits' ? prideDebias(results, run.config.pride.estimationItemIds) : null;
+  if (pride) robustness.pride = pride.debiased;
+  return robustness;
+}
+
 /** A run stored in this browser with its results (as loadResults gives them). */
 export function fromStoredRun(run: RunRecord, results: ItemResult[]): ComparableRun {
   const base = { id: run.id, label: coreLabel(describedStored(run)), origin: isImported(run) ? ('imported' as const) : ('local' as const), datasetId: run.datasetId };
   if (run.config.kind === 'multiple-choice') {
     const mc = results as McItemResult[];
-    return { ...base, kind: 'multiple-choice', mcItems: mc.map((r) => ({ itemId: r.itemId, task: r.task, correct: r.correct, prediction: r.prediction })) };
+    // Only a circular run asks every item under every rotation; a PriDe run's estimation items alone have them.
+    const circular = run.config.circular === true;
+    return {
+      ...base,
+      kind: 'multiple-choice',
+      mcItems: mc.map((r) => ({
+        itemId: r.itemId,
+        task: r.task,
+        correct: r.correct,
+        prediction: r.prediction,
+        ...(circular ? { allRotationsCorrect: allRotationsCorrect(r) } : {}),
+      })),
+      robustness: robustnessOf(run as McRunRecord, mc),
+    };
   }
   const gen = results as GenItemResult[];
   return {
@@ -48,9 +79,14 @@ export function sharedRunId(shared: SharedRun): string {
 export function fromSharedRun(shared: SharedRun, rows: readonly SharedItemRow[] | null): ComparableRun {
   const base = { id: sharedRunId(shared), label: coreLabel(describedShared(shared)), origin: 'shared' as const, datasetId: shared.datasetId, kind: shared.kind };
   if (shared.kind === 'multiple-choice' && rows) {
+    const scored = rows.filter((row) => row.scored);
     return {
       ...base,
-      mcItems: rows.filter((row) => row.scored).map((row) => ({ itemId: row.item.id, task: row.item.task, correct: row.correct, prediction: row.prediction })),
+      mcItems: scored.map((row) => ({ itemId: row.item.id, task: row.item.task, correct: row.correct, prediction: row.prediction })),
+      // A link carries every item's letter, so its letter bias is known here too.
+      robustness: {
+        letterBias: letterBiasOf(scored.map((row) => ({ task: row.item.task, letters: OPTION_LETTERS.slice(0, row.item.options.length), prediction: row.prediction, gold: row.gold }))),
+      },
     };
   }
   return { ...base, summaryOnly: { ...shared.summary } };

@@ -24,7 +24,7 @@ export interface LabelWords {
   dateTime: (iso: string) => string;
 }
 
-export type FacetKey = 'model' | 'dtype' | 'backend' | 'shots' | 'scoring' | 'prompt' | 'tasks' | 'limit' | 'date';
+export type FacetKey = 'model' | 'dtype' | 'backend' | 'shots' | 'scoring' | 'orders' | 'prompt' | 'tasks' | 'limit' | 'date';
 
 export interface Facet {
   key: FacetKey;
@@ -63,6 +63,7 @@ export function runFacets(run: DescribedRun, words: LabelWords): Facet[] {
       key: 'scoring',
       text: config.scoring === 'generate-extract' ? (zh ? '生成后提取字母' : 'generate, extract letter') : zh ? '字母对数概率' : 'letter log-probs',
     });
+    facets.push({ key: 'orders', text: ordersText(config, zh) });
   } else {
     const d = config.decoding;
     facets.push({ key: 'scoring', text: d.kind === 'greedy' ? (zh ? '贪心解码' : 'greedy') : zh ? `采样，种子 ${d.seed}` : `sampled, seed ${d.seed}` });
@@ -75,6 +76,14 @@ export function runFacets(run: DescribedRun, words: LabelWords): Facet[] {
   });
   facets.push({ key: 'date', text: words.dateTime(run.createdAt) });
   return facets;
+}
+
+/** How the options were ordered: every rotation (circular), rotations of PriDe's estimation set only, or as the benchmark has them. */
+function ordersText(config: RunConfigLike, zh: boolean): string {
+  const asked = config as { circular?: boolean; pride?: unknown };
+  if (asked.circular) return zh ? '循环评测' : 'circular';
+  if (asked.pride) return zh ? 'PriDe 去偏' : 'PriDe';
+  return zh ? '原选项顺序' : 'benchmark order';
 }
 
 function backendText(backend: string, zh: boolean): string {

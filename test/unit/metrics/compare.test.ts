@@ -312,3 +312,88 @@ describe('compareRuns: published columns and refusals', () => {
     expect(row(c.rows, T1).differences).toEqual([null]);
   });
 });
+
+describe('compareRuns: robustness rows (circular, PriDe, letter bias)', () => {
+  /** Items of T1 with a plain outcome and an all-rotations-right outcome (undefined: asked in one order). */
+  function circularItems(plain: readonly boolean[], all: readonly (boolean | null | undefined)[]): ComparableMcItem[] {
+    return items(T1, plain).map((item, i) => (all[i] === undefined ? item : { ...item, allRotationsCorrect: all[i] }));
+  }
+
+  it('none when no run has rotations or robustness numbers', () => {
+    const c = compareRuns([mcRun('a', items(T1, [true, false])), mcRun('b', items(T1, [false, false]))]);
+    expect(c.rows.some((r) => r.kind === 'robustness')).toBe(false);
+  });
+
+  it('perf of a circular run against a plain run: the plain run enters with its one-order outcome, McNemar over the common items', () => {
+    // Circular baseline: all rotations right on item 0 only; item 4 incomplete (null) is left out → 1/5.
+    const circular = mcRun('circ', circularItems([true, true, false, false, true, false], [true, false, false, false, null, false]));
+    // Plain run on the same six items: right on 0, 1, 2, 4 → 4/6, asked in one order only.
+    const plain = mcRun('plain', items(T1, [true, true, true, false, true, false]));
+    const perf = row(compareRuns([circular, plain]).rows, 'circular:perf');
+    expect(perf.kind).toBe('robustness');
+    expect(perf.cells[0]).toMatchObject({ n: 5, correct: 1, oneOrderOnly: false });
+    expect(perf.cells[0].score).toBeCloseTo(20, 10);
+    expect(perf.cells[1]).toMatchObject({ n: 6, correct: 4, oneOrderOnly: true });
+    const w = wilsonInterval(1, 5)!;
+    expect(perf.cells[0].interval!.low).toBeCloseTo(100 * w.low, 10);
+    expect(perf.cells[0].interval!.high).toBeCloseTo(100 * w.high, 10);
+    const d = perf.differences[1]!;
+    // Five common items out of 5 and 6: partly paired, so Newcombe's unpaired interval on 4/6 − 1/5.
+    expect(d.pairing).toBe('partly-paired');
+    expect(d.points).toBeCloseTo(100 * (4 / 6 - 1 / 5), 10);
+    const u = newcombeUnpaired(4, 6, 1, 5)!;
+    expect(d.intervalMethod).toBe('newcombe-unpaired');
+    expect(d.interval!.low).toBeCloseTo(100 * u.low, 10);
+    // Common items 0, 1, 2, 3, 5: both right on 0; only the plain run right on 1 and 2 → b = 0, c = 2,
+    // p = 2 · P(X ≤ 0 | n = 2, ½) = 2 · ¼ = ½.
+    expect(d.mcnemar).toMatchObject({ b: 0, c: 2, paired: 5 });
+    expect(d.mcnemar!.pValue).toBeCloseTo(0.5, 14);
+  });
+
+  it('perf of two circular runs on the same items: paired Newcombe and McNemar on the all-rotations-right table', () => {
+    const base = mcRun('a', circularItems([true, true, true, true], [true, true, false, false]));
+    const other = mcRun('b', circularItems([true, true, true, true], [true, false, true, true]));
+    const d = row(compareRuns([base, other]).rows, 'circular:perf').differences[1]!;
+    // both right 1, only this run 2, only the baseline 1, neither 0.
+    const expected = newcombePaired(1, 2, 1, 0)!;
+    expect(d.pairing).toBe('paired');
+    expect(d.points).toBeCloseTo(25, 10);
+    expect(d.interval!.low).toBeCloseTo(100 * expected.low, 10);
+    expect(d.interval!.high).toBeCloseTo(100 * expected.high, 10);
+    expect(d.mcnemar).toEqual({ ...mcnemarExactFromCounts(1, 2), paired: 4 });
+  });
+
+  it('mean circular, PriDe and letter-bias rows carry the runs’ own numbers in percent, differences in points only', () => {
+    const base: ComparableRun = {
+      ...mcRun('a', circularItems([true, false], [false, false])),
+      robustness: {
+        circularMean: { accuracy: 0.25, interval: { low: 0.1, high: 0.5 }, n: 2 },
+        pride: { k: 1, n: 4, accuracy: 0.25, wilson: { low: 0.05, high: 0.7 } },
+        letterBias: { n: 2, letter: 'C', share: 1, pValue: 0.0123 },
+      },
+    };
+    const other: ComparableRun = { ...mcRun('b', items(T1, [true, true])), robustness: { letterBias: { n: 2, letter: 'A', share: 0.5, pValue: 0.8 } } };
+    const c = compareRuns([base, other]);
+    expect(c.rows.filter((r) => r.kind === 'robustness').map((r) => r.key)).toEqual(['circular:perf', 'circular:mean', 'pride:debiased', 'bias:top-share', 'bias:p-value']);
+    const mean = row(c.rows, 'circular:mean');
+    expect(mean.cells[0]).toMatchObject({ score: 25, interval: { low: 10, high: 50 }, n: 2 });
+    expect(mean.cells[1].score).toBeNull();
+    expect(mean.differences[1]).toMatchObject({ points: null, interval: null, mcnemar: null });
+    expect(row(c.rows, 'pride:debiased').cells[0]).toMatchObject({ score: 25, correct: 1, n: 4, interval: { low: 5, high: 70 } });
+    const share = row(c.rows, 'bias:top-share');
+    expect(share.cells.map((x) => [x.score, x.letter])).toEqual([[100, 'C'], [50, 'A']]);
+    expect(share.differences[1]).toMatchObject({ points: -50, interval: null, mcnemar: null, pairing: 'paired' });
+    const p = row(c.rows, 'bias:p-value');
+    expect(p.cells.map((x) => x.score)).toEqual([0.0123, 0.8]);
+    expect(p.differences[1]!.points).toBeNull();
+    expect(c.signature).toContain('robustness:perf(all-rotations-right');
+  });
+
+  it('a summary-only run has empty robustness cells, marked summary-only', () => {
+    const circular = mcRun('circ', circularItems([true, false], [true, false]));
+    const link: ComparableRun = { id: 'link', label: 'link', origin: 'shared', datasetId: 'aclue', kind: 'multiple-choice', summaryOnly: { [`task:${T1}`]: 50 } };
+    const perf = row(compareRuns([circular, link]).rows, 'circular:perf');
+    expect(perf.cells[1]).toEqual({ score: null, interval: null, n: null, correct: null });
+    expect(perf.differences[1]).toMatchObject({ pairing: 'summary-only', points: null, mcnemar: null });
+  });
+});

@@ -44,12 +44,19 @@ describe('distinguishingLabels', () => {
     const runs = [mc(), mc({ shots: 5, tasks: ['古音学'], limitPerTask: 20 })];
     expect(distinguishingLabels(runs, en).map((l) => l.short)).toEqual(['0-shot · 3 tasks · all items', '5-shot · 1 task: 古音学 · first 20 per task']);
     expect(distinguishingLabels(runs, zh).map((l) => l.short)).toEqual(['0 个示例 · 3 个任务 · 全部题目', '5 个示例 · 1 个任务：古音学 · 每任务前 20 题']);
-    expect(sharedDescription(runs, en)).toBe("jiangu-tiny (test model, random weights) · fp32 · WASM · letter log-probs · plain prompt");
+    expect(sharedDescription(runs, en)).toBe("jiangu-tiny (test model, random weights) · fp32 · WASM · letter log-probs · benchmark order · plain prompt");
   });
 
   it('falls back to the date for runs alike in everything else, and to a number when the dates match too', () => {
     expect(distinguishingLabels([mc({}, '2026-12-01T09:00:00Z'), mc({}, '2026-12-02T09:00:00Z')], en).map((l) => l.short)).toEqual(['2026-12-01T09:00', '2026-12-02T09:00']);
     expect(distinguishingLabels([mc(), mc()], en).map((l) => l.short)).toEqual(['#1', '#2']);
+  });
+
+  it('tells a circular run, a PriDe run and a plain run of the same items apart by how their options were ordered', () => {
+    const pride = { share: 0.05, seed: 7, estimationItemIds: ['x'] };
+    const runs = [mc({ circular: true, pride }), mc({ pride }), mc()];
+    expect(distinguishingLabels(runs, en).map((l) => l.short)).toEqual(['circular', 'PriDe', 'benchmark order']);
+    expect(distinguishingLabels(runs, zh).map((l) => l.short)).toEqual(['循环评测', 'PriDe 去偏', '原选项顺序']);
   });
 
   it('labels seven runs that read the same before (same model, dtype and shots) apart', () => {

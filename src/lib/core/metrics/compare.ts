@@ -17,12 +17,20 @@
 //  - Group and overall rows are means of means: no interval (a mean of task accuracies has none of
 //    the Wilson kind). Generation rows carry the metric's own interval per run and none for
 //    differences (a bootstrap of F1 or BLEU differences would need paired resampling).
+//  - Robustness rows (issue 13), present when any run has them: circular `perf` (right under every
+//    rotation) is an accuracy over items, with a Wilson interval, Newcombe's interval and McNemar on
+//    the all-rotations-right outcome, paired as the pooled row. A run asked in one order only enters it
+//    with its plain outcome (right under the one order it was asked in), flagged `oneOrderOnly`, so a
+//    circular run can be tested against a plain run of the same items. Mean circular accuracy and
+//    PriDe's debiased accuracy come from the run's own metrics (circularSummary, prideDebias) with their
+//    intervals and a difference in points only (their items differ from perf's, so no pairing); letter
+//    bias shows the top letter's share of predictions (a difference in points) and the fit's p-value.
 //  - Published rows (C3Bench, AncientBench only) are mapped onto the rows they name and labelled as
 //    the paper's; they are never computed with.
 import { findTask, getDataset } from '../benchmarks/catalog.ts';
 import { publishedLabel, publishedRowsFor, type PublishedRow } from '../benchmarks/published-results.ts';
 import type { DatasetId, GenerationTask } from '../benchmarks/types.ts';
-import type { Interval } from './accuracy.ts';
+import { accuracyFromCounts, wilsonInterval, type Interval } from './accuracy.ts';
 import { DIFFERENCE_INTERVAL_METHODS, newcombePaired, newcombeUnpaired } from './difference-intervals.ts';
 import { scoreGenerationRun, type GenerationResultLike } from './generation-run.ts';
 import { aggregateForDataset, aggregationFor, overallSignature, type McAggregate } from './mc-aggregate.ts';
@@ -40,6 +48,21 @@ export interface ComparableMcItem {
   /** null: no answer key, so not scored. */
   correct: boolean | null;
   prediction: string | null;
+  /**
+   * Circular runs: right under every rotation (allRotationsCorrect); null when the item's rotations
+   * are incomplete, failed or unscored. Absent when the run asked the item in one order only.
+   */
+  allRotationsCorrect?: boolean | null;
+}
+
+/** A run's robustness numbers, as its own metric functions give them (fractions, not percent). */
+export interface ComparableRobustness {
+  /** circularSummary's mean accuracy over rotations and its interval; absent: no rotations. */
+  circularMean?: { accuracy: number | null; interval: Interval | null; n: number };
+  /** prideDebias's debiased accuracy on the items outside the estimation set; absent: no PriDe. */
+  pride?: { k: number; n: number; accuracy: number | null; wilson: Interval | null };
+  /** letterBias's overall part: the most predicted letter, its share and the fit's p-value. */
+  letterBias?: { n: number; letter: string | null; share: number | null; pValue: number | null };
 }
 
 /** A stored generation result; the item id is what pairs two runs. */
@@ -59,9 +82,11 @@ export interface ComparableRun {
   genResults?: ComparableGenResult[];
   /** A shared link whose data is not here: only its summary (percent, runSummary keys). */
   summaryOnly?: Record<string, number | null>;
+  /** Multiple choice: letter bias, circular and PriDe numbers (absent for a summary-only run). */
+  robustness?: ComparableRobustness;
 }
 
-export type CompareRowKind = 'task' | 'group' | 'overall' | 'pooled';
+export type CompareRowKind = 'task' | 'group' | 'overall' | 'pooled' | 'robustness';
 
 export interface CompareCell {
   /** Percent (BLEU on its own 0..100 scale); null when the run has nothing to score here. */
@@ -72,6 +97,10 @@ export interface CompareCell {
   n: number | null;
   /** Multiple choice: how many of the n were right; null for generation and summary-only runs. */
   correct: number | null;
+  /** The perf row: this run was asked in one order only, so its cell is its plain accuracy. */
+  oneOrderOnly?: boolean;
+  /** The letter-bias share row: which letter the share is of. */
+  letter?: string | null;
 }
 
 /** How a run's items relate to the baseline's under one row. */
@@ -95,7 +124,10 @@ export interface CompareDifference {
 }
 
 export interface CompareRow {
-  /** Task key, `group:<key>`, `overall` or `pooled`. */
+  /**
+   * Task key, `group:<key>`, `overall`, `pooled`, or a robustness row: `circular:perf`,
+   * `circular:mean`, `pride:debiased`, `bias:top-share`, `bias:p-value` (whose score is a p-value in [0, 1]).
+   */
   key: string;
   kind: CompareRowKind;
   /** The catalog's names for task and group rows; null for others and for tasks the catalog lacks. */
@@ -315,31 +347,111 @@ function compareMultipleChoice(runs: readonly ComparableRun[]): { rows: CompareR
   const rows = specs.map((spec): CompareRow => {
     const cells = cellMaps.map((m) => m.get(spec.key) ?? EMPTY_CELL);
     const withIntervals = spec.kind === 'task' || spec.kind === 'pooled';
-    const differences = runs.map((run, i): CompareDifference | null => {
+    const differences = runs.map((_, i): CompareDifference | null => {
       if (i === 0) return null;
-      const base = cells[0];
-      const cell = cells[i];
-      const points = base.score !== null && cell.score !== null ? cell.score - base.score : null;
       const summary = itemSets[0] === null || itemSets[i] === null;
-      const counts = pairCounts(itemSets[0]?.get(spec.key), itemSets[i]?.get(spec.key), summary);
-      let interval: Interval | null = null;
-      let intervalMethod: CompareDifference['intervalMethod'] = null;
-      let mcnemar: CompareMcnemar | null = null;
-      if (withIntervals && !summary) {
-        if (counts.pairing === 'paired') {
-          const r = newcombePaired(counts.a, counts.onlyThis, counts.onlyBaseline, counts.d);
-          if (r) [interval, intervalMethod] = [{ low: 100 * r.low, high: 100 * r.high }, 'newcombe-paired'];
-        } else if (base.n && cell.n && base.correct !== null && cell.correct !== null) {
-          const r = newcombeUnpaired(cell.correct, cell.n, base.correct, base.n);
-          if (r) [interval, intervalMethod] = [{ low: 100 * r.low, high: 100 * r.high }, 'newcombe-unpaired'];
-        }
-        if (counts.common > 0) mcnemar = { ...mcnemarExactFromCounts(counts.onlyBaseline, counts.onlyThis), paired: counts.common };
-      }
-      return { points, interval, intervalMethod, pairing: counts.pairing, mcnemar };
+      return accuracyDifference(cells[0], cells[i], itemSets[0]?.get(spec.key), itemSets[i]?.get(spec.key), summary, withIntervals);
     });
     return { key: spec.key, kind: spec.kind, name: spec.name, metric: spec.metric, cells, differences };
   });
-  return { rows, overall: overallSignature(rule.grouping.kind, rule.overallRule) };
+  const pooledPairing = rows.find((r) => r.key === 'pooled')!.differences.map((d) => d?.pairing ?? 'paired');
+  return { rows: [...rows, ...robustnessRows(runs, pooledPairing)], overall: overallSignature(rule.grouping.kind, rule.overallRule) };
+}
+
+/**
+ * "This run − baseline" for an accuracy row; with intervals (task, pooled, perf rows): Newcombe's
+ * paired interval when both runs scored exactly the same items, else his unpaired one, and exact
+ * McNemar over the common items.
+ */
+function accuracyDifference(
+  base: CompareCell,
+  cell: CompareCell,
+  baseSet: Map<string, boolean> | undefined,
+  set: Map<string, boolean> | undefined,
+  summary: boolean,
+  withIntervals: boolean,
+): CompareDifference {
+  const points = base.score !== null && cell.score !== null ? cell.score - base.score : null;
+  const counts = pairCounts(baseSet, set, summary);
+  let interval: Interval | null = null;
+  let intervalMethod: CompareDifference['intervalMethod'] = null;
+  let mcnemar: CompareMcnemar | null = null;
+  if (withIntervals && !summary) {
+    if (counts.pairing === 'paired') {
+      const r = newcombePaired(counts.a, counts.onlyThis, counts.onlyBaseline, counts.d);
+      if (r) [interval, intervalMethod] = [{ low: 100 * r.low, high: 100 * r.high }, 'newcombe-paired'];
+    } else if (base.n && cell.n && base.correct !== null && cell.correct !== null) {
+      const r = newcombeUnpaired(cell.correct, cell.n, base.correct, base.n);
+      if (r) [interval, intervalMethod] = [{ low: 100 * r.low, high: 100 * r.high }, 'newcombe-unpaired'];
+    }
+    if (counts.common > 0) mcnemar = { ...mcnemarExactFromCounts(counts.onlyBaseline, counts.onlyThis), paired: counts.common };
+  }
+  return { points, interval, intervalMethod, pairing: counts.pairing, mcnemar };
+}
+
+/** Points only: no interval, no test (the robustness rows other than perf), paired as the pooled row. */
+function pointsOnly(base: CompareCell, cell: CompareCell, pairing: Pairing): CompareDifference {
+  const points = base.score !== null && cell.score !== null ? cell.score - base.score : null;
+  return { points, interval: null, intervalMethod: null, pairing, mcnemar: null };
+}
+
+/**
+ * Per-item outcome behind perf: all rotations right for a run with rotations (null ones left out),
+ * the plain outcome for a run asked in one order only; null for a summary-only run.
+ */
+function perfOutcomes(run: ComparableRun): { outcomes: Map<string, boolean>; oneOrderOnly: boolean } | null {
+  if (!run.mcItems) return null;
+  const oneOrderOnly = !run.mcItems.some((item) => item.allRotationsCorrect !== undefined);
+  const outcomes = new Map<string, boolean>();
+  for (const item of run.mcItems) {
+    const outcome = oneOrderOnly ? item.correct : item.allRotationsCorrect;
+    if (outcome !== null && outcome !== undefined) outcomes.set(itemKey(item.task, item.itemId), outcome);
+  }
+  return { outcomes, oneOrderOnly };
+}
+
+const fractionCell = (x: { accuracy: number | null; interval: Interval | null; n: number; correct: number | null } | undefined): CompareCell =>
+  x ? { score: pct(x.accuracy), interval: pctInterval(x.interval), n: x.n, correct: x.correct } : EMPTY_CELL;
+
+/** The robustness rows, each only when some run has its numbers. */
+function robustnessRows(runs: readonly ComparableRun[], pooledPairing: readonly Pairing[]): CompareRow[] {
+  const rows: CompareRow[] = [];
+  const push = (key: string, metric: string, cells: CompareCell[], differences: (CompareDifference | null)[]) =>
+    rows.push({ key, kind: 'robustness', name: null, metric, cells, differences });
+
+  const perf = runs.map(perfOutcomes);
+  if (perf.some((p) => p !== null && !p.oneOrderOnly)) {
+    const cells = perf.map((p): CompareCell => {
+      if (!p) return { score: null, interval: null, n: null, correct: null };
+      const n = p.outcomes.size;
+      const k = [...p.outcomes.values()].filter(Boolean).length;
+      return { score: pct(accuracyFromCounts(k, n)), interval: pctInterval(wilsonInterval(k, n)), n, correct: k, oneOrderOnly: p.oneOrderOnly };
+    });
+    const differences = runs.map((_, i) =>
+      i === 0 ? null : accuracyDifference(cells[0], cells[i], perf[0]?.outcomes, perf[i]?.outcomes, perf[0] === null || perf[i] === null, true),
+    );
+    push('circular:perf', 'all rotations right', cells, differences);
+  }
+
+  const robust = runs.map((run) => run.robustness);
+  const summaryCell = (i: number): CompareCell | null => (runs[i].mcItems ? null : { score: null, interval: null, n: null, correct: null });
+  const fromMetric = (key: string, metric: string, cellOf: (r: ComparableRobustness) => CompareCell | null) => {
+    if (!robust.some((r) => r && cellOf(r))) return;
+    const cells = robust.map((r, i) => summaryCell(i) ?? (r ? cellOf(r) ?? EMPTY_CELL : EMPTY_CELL));
+    push(key, metric, cells, cells.map((cell, i) => (i === 0 ? null : pointsOnly(cells[0], cell, pooledPairing[i]))));
+  };
+  fromMetric('circular:mean', 'mean accuracy over rotations', (r) =>
+    r.circularMean ? fractionCell({ ...r.circularMean, correct: null }) : null,
+  );
+  fromMetric('pride:debiased', 'PriDe debiased accuracy', (r) => (r.pride ? fractionCell({ ...r.pride, interval: r.pride.wilson, correct: r.pride.k }) : null));
+  fromMetric('bias:top-share', 'share of the most predicted letter', (r) =>
+    r.letterBias ? { ...fractionCell({ accuracy: r.letterBias.share, interval: null, n: r.letterBias.n, correct: null }), letter: r.letterBias.letter } : null,
+  );
+  if (robust.some((r) => r?.letterBias)) {
+    const cells = robust.map((r, i): CompareCell => summaryCell(i) ?? (r?.letterBias ? { score: r.letterBias.pValue, interval: null, n: r.letterBias.n, correct: null } : EMPTY_CELL));
+    push('bias:p-value', 'letter-bias fit p-value', cells, cells.map((_, i) => (i === 0 ? null : { ...pointsOnly(cells[0], cells[i], pooledPairing[i]), points: null })));
+  }
+  return rows;
 }
 
 function overallMetric(rule: 'mean-of-groups' | 'mean-of-tasks', kind: string): string {
@@ -415,6 +527,7 @@ function signatureFor(kind: ComparableKind, overall: string | null): string {
       `test:${mcnemarSignature()}(common-items,A:baseline)`,
       'pairing:task+item-id,scored-only',
       `overall:[${overall}]`,
+      'robustness:perf(all-rotations-right,one-order-only:plain,ci+test-as-pooled),circular-mean+pride+letter-bias(run-own-metrics,diff:points)',
       `version:${COMPARE_VERSION}`,
     ].join('|');
   }

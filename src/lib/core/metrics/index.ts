@@ -10,3 +10,7 @@ export * from './classroom.ts';
 export * from './calibration.ts';
 export * from './compare.ts';
 export * from './difference-intervals.ts';
+export * from './goodness-of-fit.ts';
+export * from './letter-bias.ts';
+export * from './circular.ts';
+export * from './pride.ts';
