@@ -146,6 +146,10 @@ describe('circular evaluation and PriDe on jiangu-tiny (WASM)', () => {
     await page.evaluate(() => ((window as unknown as { __stallAfter: number }).__stallAfter = 6));
     const runId = await startFixtureRun(page, { ...RUN, circular: true });
     await expect.poll(async () => (await readRun(page, runId)).results.map((r) => r.rotations?.length ?? 0), { timeout: 60_000, interval: 50 }).toEqual([3, 1]);
+    // The progress counts prompts (6 of 24 asked) beside items (1 of 6 complete).
+    await page.locator('[data-testid=run-progress-prompts][data-done="6"][data-total="24"]').waitFor();
+    expect(await page.getByTestId('run-progress-prompts').textContent()).toContain('6 / 24 prompts with the rotations');
+    expect(await page.getByTestId('run-progress-text').textContent()).toMatch(/^\s*1 \/ 6 items/);
     await page.reload();
     await page.locator('[data-testid=run]').waitFor();
     const interrupted = await readRun(page, runId);
