@@ -22,12 +22,19 @@ const RUN = { dataset: 'aclue', shots: 5, limit: 3, tasks: TASKS } as const;
 const readRun = (page: Page, runId: string) => readStoredRun<McRunRecord, McItemResult>(page, runId);
 const LETTER_IDS = Object.fromEntries(['A', 'B', 'C', 'D'].map((l) => [l, encodeFixture(l)[0]]));
 
-/** Installed before the page's scripts: keeps, for every item a model worker scores, its forward passes and reused prefix tokens. */
+/**
+ * Installed before the page's scripts: keeps, for every item a model worker scores, its forward
+ * passes and reused prefix tokens; and with `window.__stallAfter` set, holds back every scoreItem
+ * request after that many, so a run stops at a known prompt (until the page is reloaded).
+ */
 function countWorkerPasses(): void {
   const post = Worker.prototype.postMessage;
   const scored: { passes: number; reused: number }[] = [];
-  (window as unknown as { __scored: typeof scored }).__scored = scored;
+  const w = window as unknown as { __scored: typeof scored; __stallAfter?: number; __sent: number };
+  w.__scored = scored;
+  w.__sent = 0;
   Worker.prototype.postMessage = function (this: Worker & { __counted?: boolean }, message: unknown, ...rest: unknown[]) {
+    if ((message as { kind?: string } | null)?.kind === 'scoreItem' && ++w.__sent > (w.__stallAfter ?? Infinity)) return;
     if (!this.__counted) {
       this.__counted = true;
       this.addEventListener('message', (event: MessageEvent) => {
@@ -102,6 +109,10 @@ describe('circular evaluation and PriDe on jiangu-tiny (WASM)', () => {
     expect(await page.getByTestId('eval-circular-cost').textContent()).toContain('×4.0: 24 prompts instead of 6');
     // 5% of 6 items is one item, asked under its three other rotations.
     expect(await page.getByTestId('eval-pride-cost').textContent()).toContain('+50%: 3 more prompts');
+    await page.getByTestId('lang-zh').click();
+    expect(await page.getByTestId('eval-circular-cost').textContent()).toContain('×4.0：共 24 个提示，而非 6 个');
+    expect(await page.getByTestId('eval-pride-cost').textContent()).toContain('+50%：多 3 个提示');
+    await page.getByTestId('lang-en').click();
     await page.getByTestId('eval-scoring').selectOption('generate-extract');
     expect(await page.getByTestId('eval-pride').isDisabled()).toBe(true);
     expect(await page.getByTestId('eval-pride-cost').textContent()).toContain('log-probabilities');
@@ -130,17 +141,19 @@ describe('circular evaluation and PriDe on jiangu-tiny (WASM)', () => {
 
   it('resumes a circular run reloaded between two rotations of an item, with no rotation missing or asked twice', async () => {
     await page.reload();
+    // The run stops at its 7th prompt, the second item's rotation 2: the first item and the second's
+    // rotations 0 and 1 are stored.
+    await page.evaluate(() => ((window as unknown as { __stallAfter: number }).__stallAfter = 6));
     const runId = await startFixtureRun(page, { ...RUN, circular: true });
-    // Some item has some of its rotations stored, not all.
-    await expect
-      .poll(async () => (await readRun(page, runId)).results.some((r) => (r.rotations?.length ?? 0) >= 1 && r.rotations!.length < 3), { timeout: 60_000, interval: 10 })
-      .toBe(true);
+    await expect.poll(async () => (await readRun(page, runId)).results.map((r) => r.rotations?.length ?? 0), { timeout: 60_000, interval: 50 }).toEqual([3, 1]);
+    // The progress counts prompts (6 of 24 asked) beside items (1 of 6 complete).
+    await page.locator('[data-testid=run-progress-prompts][data-done="6"][data-total="24"]').waitFor();
+    expect(await page.getByTestId('run-progress-prompts').textContent()).toContain('6 / 24 prompts with the rotations');
+    expect(await page.getByTestId('run-progress-text').textContent()).toMatch(/^\s*1 \/ 6 items/);
     await page.reload();
     await page.locator('[data-testid=run]').waitFor();
     const interrupted = await readRun(page, runId);
-    expect(interrupted.results.filter((r) => r.rotations?.length === 3).length).toBeLessThan(6);
-    const partial = interrupted.results.filter((r) => (r.rotations?.length ?? 0) < 3);
-    expect(partial.length).toBeGreaterThan(0);
+    expect(interrupted.results.map((r) => r.rotations?.map((x) => x.rotation))).toEqual([[1, 2, 3], [1]]);
     await page.evaluate(() => ((window as unknown as { __scored: unknown[] }).__scored.length = 0));
     await page.locator('[data-testid=run-status][data-status=interrupted]').waitFor();
     await page.getByTestId('resume-run').click();

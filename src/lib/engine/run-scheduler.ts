@@ -435,7 +435,7 @@ export async function executeRun(db: JianguDatabase, runId: string, client: Mode
       const missing = (result: ItemResult, item: Item) => (item.kind === 'multiple-choice' && 'letters' in result ? missingRotations(result, wanted(item)) : 0);
       const byItem = new Map((await loadResults(db, runId)).map((r) => [r.itemId, r]));
       const perTask: RunProgress['perTask'] = {};
-      // Items count once their result and every rotation are byItem; prompts count each rotation.
+      // Items count once their result and every rotation are stored; prompts count each rotation.
       let itemsDone = 0;
       const prompts = { done: 0, total: 0 };
       for (const id of itemIds) {
@@ -487,9 +487,10 @@ export async function executeRun(db: JianguDatabase, runId: string, client: Mode
         options.onResult?.(result);
         report();
       };
-      const heldBack: { result: ItemResult; item: Item }[] = [];
+      // Failed items and rotations the model threw on, stored once it succeeds on a prompt (or at the end).
+      const heldBack: (() => Promise<void>)[] = [];
       const flush = async () => {
-        for (const { result, item } of heldBack.splice(0)) await record(result, item);
+        for (const store of heldBack.splice(0)) await store();
       };
       // Model failures in a row (items or rotations), reset by any success.
       let failureStreak = 0;
@@ -506,11 +507,16 @@ export async function executeRun(db: JianguDatabase, runId: string, client: Mode
           prompts.done += rotations.length;
           promptsNow += rotations.length;
           completes(result, item);
-          options.onResult?.(result);
           report();
         };
+        // The page hears of the item once, with all its rotations (each is stored at once all the same):
+        // a page that redrew its results after every rotation would spend more than a tiny model's forward.
+        const told = () => result !== first && options.onResult?.(result);
         for (let k = (result.rotations?.length ?? 0) + 1; k <= want; k++) {
-          if (options.signal?.aborted) return false;
+          if (options.signal?.aborted) {
+            told();
+            return false;
+          }
           let rotation: McRotationResult;
           try {
             rotation = asRotation(await scoreAs(mc!, index, rotateItem(item, k), client, options), k);
@@ -523,12 +529,23 @@ export async function executeRun(db: JianguDatabase, runId: string, client: Mode
               continue;
             }
           }
-          if (options.signal?.aborted) return false;
+          if (options.signal?.aborted) {
+            told();
+            return false;
+          }
           failureStreak = 0;
           await flush();
           await store([...pending.splice(0), rotation]);
         }
-        if (pending.length > 0) await store(pending.splice(0));
+        if (pending.length > 0) {
+          // The item's last rotations failed: held back like failed items, so a model broken from
+          // here on stops the run with them unstored (they run again on resume).
+          const failed = pending.splice(0);
+          heldBack.push(async () => {
+            await store(failed);
+            told();
+          });
+        } else told();
         return true;
       };
       const scoreAs = (run: RunContext<McRunRecord>, index: number, item: MultipleChoiceItem, model: ModelClient, opts: ExecuteOptions) =>
@@ -547,7 +564,8 @@ export async function executeRun(db: JianguDatabase, runId: string, client: Mode
             // A model that throws on item after item is broken, not the items: held back until the
             // model succeeds on one, and after MAX_MODEL_FAILURES in a row the run stops (they run again on resume).
             if (result.failure?.code !== 'run.item-too-long') {
-              heldBack.push({ result, item });
+              const failed = result;
+              heldBack.push(() => record(failed, item));
               if (++failureStreak >= MAX_MODEL_FAILURES) throw new ItemStop(item.id, error);
               continue;
             }
@@ -558,7 +576,7 @@ export async function executeRun(db: JianguDatabase, runId: string, client: Mode
           await flush();
           await record(result, item);
         }
-        // Rotation 0 is byItem; then the others, each byItem as it comes (a reload resumes from the next).
+        // Rotation 0 is stored; then the others, each stored as it comes (a reload resumes from the next).
         if (mc && item.kind === 'multiple-choice' && missing(result, item) > 0) {
           if (!(await askRotations(index, item, result as McItemResult))) return await updateRun(db, runId, { status: 'paused' });
         }

@@ -232,6 +232,9 @@ export class RunState {
       chatTemplate: c.chatTemplate,
       // Only a limit the user asked for travels; otherwise the model's own applies again.
       ...(run.contextLimit?.asked === 'user' ? { contextLimit: c.contextLimit } : {}),
+      // The same rotations: circular, and PriDe's share and seed (so the same estimation set).
+      ...(c.circular ? { circular: true } : {}),
+      ...(c.pride ? { pride: { share: c.pride.share, seed: c.pride.seed } } : {}),
     });
     if (id) location.hash = `#/run/${id}`;
   }

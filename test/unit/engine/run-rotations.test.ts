@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { MultipleChoiceItem, OptionLetter } from '../../../src/lib/core/benchmarks/types.ts';
 import { ModelError, type ModelClient } from '../../../src/lib/engine/model-client.ts';
 import { modelError } from '../../../src/lib/engine/model-errors.ts';
-import type { LoadParams, LoadResult, ScoreItemParams, ScoreItemResult } from '../../../src/lib/engine/messages.ts';
+import type { GenerateItemResult, LoadParams, LoadResult, ScoreItemParams, ScoreItemResult } from '../../../src/lib/engine/messages.ts';
 import { createMcRun, type NewMcRun } from '../../../src/lib/engine/run-setup.ts';
 import { executeRun, type RunProgress } from '../../../src/lib/engine/run-scheduler.ts';
 import { runCost } from '../../../src/lib/engine/run-rotations.ts';
@@ -77,6 +77,14 @@ function fakeClient(onScore?: (params: ScoreItemParams, asked: number) => void) 
         },
       };
     },
+    /** generate-extract: answers with the letter 甲 stands at. */
+    async generateItem(params: ScoreItemParams & { maxNewTokens: number }): Promise<GenerateItemResult> {
+      onScore?.(params, asked.length);
+      asked.push(params.item);
+      const text = `prompt of ${params.item.id}: ${params.item.options.join('/')}`;
+      const answer = `答案是 ${LETTERS[params.item.options.indexOf('甲')]}`;
+      return { prompt: text, prefix: '', shotsUsed: params.shots, exemplarIds: [], droppedExemplarIds: [], overLimit: false, generation: { inputIds: [1, 2, 3], promptText: text, tokenIds: [9], text: answer, stoppedBy: 'eos', ms: 2 } };
+    },
     terminate() {},
   };
   return { client: client as unknown as ModelClient, asked };
@@ -133,8 +141,9 @@ describe('a circular run', () => {
       return item.options.map((_, k) => rotateItem(item, k).options.join(''));
     });
     expect(asked.map((item) => item.options.join(''))).toEqual(expected);
-    // One write per prompt: rotation 0, then the result again after each rotation.
-    expect(writes).toHaveLength(expected.length);
+    // The page hears of each item twice: rotation 0, then the item with every rotation (each rotation
+    // is stored the moment it is scored: see the resume case below).
+    expect(writes.map((r) => `${r.itemId}:${(r as McItemResult).rotations?.length ?? 0}`)).toEqual(run.config.itemIds.flatMap((id) => [`${id}:0`, `${id}:${byId.get(id)!.options.length - 1}`]));
     expect(last).toMatchObject({ done: 6, total: 6, prompts: { done: 3 * 4 + 3 * 3, total: 3 * 4 + 3 * 3 } });
   });
 
@@ -178,10 +187,34 @@ describe('a circular run', () => {
     expect(results.every((r) => r.rotations?.length === r.letters.length - 1)).toBe(true);
   });
 
-  it('works with generate-extract too, with no PriDe (it needs log-probabilities)', async () => {
-    const { run } = await setup({ circular: true, scoring: 'generate-extract' });
+  it('stops, recording none of them, when the model throws on rotation after rotation', async () => {
+    const { db, run } = await setup({ circular: true });
+    const { client } = fakeClient((_params, n) => {
+      if (n >= 2) throw new ModelError(modelError('internal', 'model.failed', [{ detail: 'Unsupported op' }]));
+    });
+    await expect(executeRun(db, run.id, client)).rejects.toThrow(/Unsupported op/);
+    const kept = await loadResults(db, run.id);
+    // Rotation 0 and 1 of the first item were scored; the three failures after them are not stored.
+    expect(kept.map((r) => r.rotations?.map((x) => x.rotation))).toEqual([[1]]);
+  });
+
+  it('works with generate-extract too, the extracted letter read in the rotated order, with no PriDe (it needs log-probabilities)', async () => {
+    const { db, run, byId } = await setup({ circular: true, scoring: 'generate-extract' });
     expect(run.config.circular).toBe(true);
     expect(run.config.pride).toBeUndefined();
+    const { client } = fakeClient();
+    expect((await executeRun(db, run.id, client)).status).toBe('completed');
+    for (const result of await loadResults(db, run.id)) {
+      const item = byId.get(result.itemId)!;
+      expect(result.rotations).toHaveLength(item.options.length - 1);
+      for (const rotation of result.rotations!) {
+        const rotated = rotateItem(item, rotation.rotation);
+        expect(rotation.prediction).toBe(LETTERS[rotated.options.indexOf('甲')]);
+        expect(rotation.generated?.output).toBe(`答案是 ${rotation.prediction}`);
+        expect(rotation.logProbs).toEqual([]);
+        expect(rotation.correct).toBe(rotation.prediction === rotated.answer);
+      }
+    }
   });
 });
 
