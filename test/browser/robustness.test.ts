@@ -64,6 +64,9 @@ describe('robustness: letter bias, circular evaluation and PriDe on the run page
     await page.goto(`${session.url}/#/run/${circularId}`);
     await page.getByTestId('lang-en').click();
     await page.getByTestId('robustness').waitFor();
+    // The run's head says how its options were asked.
+    expect(await page.getByTestId('run-circular').textContent()).toContain('circular');
+    expect(await page.getByTestId('run-pride').textContent()).toContain(`seed ${stored.run.config.pride!.seed}`);
     const bias = letterBias(stored.results).overall;
     expect(bias.fit!.pValue).toBeLessThan(0.05);
     expectSame(await value(page, 'letter-bias-p'), bias.fit!.pValue, 'p');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { wilsonInterval, Z_95 } from '../../../src/lib/core/metrics/accuracy.ts';
+import { wilsonInterval } from '../../../src/lib/core/metrics/accuracy.ts';
 import { allRotationsCorrect, circularSummary, type CircularInput } from '../../../src/lib/core/metrics/circular.ts';
 
 const LETTERS = ['A', 'B', 'C', 'D'];
@@ -49,12 +49,19 @@ describe('circularSummary', () => {
     expect(s.perRotation[3].wilson).toEqual(wilsonInterval(1, 3));
   });
 
-  it('mean of item shares with a normal ddof-1 interval', () => {
-    // Shares 1, ½, 0, 1, ½: mean 0.6; squared deviations .16 .01 .36 .16 .01 → 0.7/4 = 0.175.
-    const half = (Z_95 * Math.sqrt(0.175)) / Math.sqrt(5);
+  it('mean of item shares, with Wilson on the sum of the shares', () => {
+    // Shares 1, ½, 0, 1, ½: mean 0.6; their sum, 3, is the successes out of 5 items.
     expect(s.mean.accuracy).toBeCloseTo(0.6, 12);
-    expect(s.mean.interval!.low).toBeCloseTo(0.6 - half, 12);
-    expect(s.mean.interval!.high).toBeCloseTo(0.6 + half, 12);
+    expect(s.mean.interval).toEqual(wilsonInterval(3, 5));
+  });
+
+  it('the mean interval is not 0 wide when every item has the same share (a model that always says C)', () => {
+    // Eight four-option items, each right under exactly one rotation: every share is ¼, sample spread 0.
+    const alwaysOne = Array.from({ length: 8 }, (_, i) => item(`c${i}`, 't', 4, [T, F, F, F]));
+    const m = circularSummary(alwaysOne)!.mean;
+    expect(m.accuracy).toBe(0.25);
+    expect(m.interval).toEqual(wilsonInterval(2, 8));
+    expect(m.interval!.high - m.interval!.low).toBeGreaterThan(0.3);
   });
 
   it('perf: right under every rotation (i1, i4)', () => {

@@ -52,8 +52,20 @@ export function standardError(correct: readonly boolean[]): number | null {
  */
 export function wilsonInterval(k: number, n: number, z: number = Z_95): Interval | null {
   checkCounts(k, n);
+  return wilsonIntervalOfShares(k, n, z);
+}
+
+/**
+ * The Wilson score formula with a sum of n values in [0, 1] in place of k (the items' shares of
+ * right rotations, say). Var of a [0, 1] variable with mean p is at most p(1 − p), so this is the
+ * Bernoulli worst case: conservative, and never of zero width when every item has the same share.
+ * Null for n = 0.
+ */
+export function wilsonIntervalOfShares(sum: number, n: number, z: number = Z_95): Interval | null {
+  if (!Number.isInteger(n) || n < 0 || !(sum >= 0) || sum > n) throw new RangeError(`expected 0 ≤ sum ≤ n with whole n, got sum = ${sum}, n = ${n}`);
   if (!(z > 0) || !Number.isFinite(z)) throw new RangeError(`z must be a positive number, got ${z}`);
   if (n === 0) return null;
+  const k = sum;
   const z2 = z * z;
   const center = (k + z2 / 2) / (n + z2);
   const half = (z * Math.sqrt((k * (n - k)) / n + z2 / 4)) / (n + z2);

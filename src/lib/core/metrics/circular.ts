@@ -8,14 +8,17 @@
 //  - perRotation[k]: accuracy under rotation k over the scored items that have a rotation k
 //    (three-option items have no rotation 3), Wilson 95%.
 //  - mean: the mean over scored items of each item's share of right rotations. With four options
-//    everywhere it equals the mean of the per-rotation accuracies. Interval: normal, item-level sample
-//    standard deviation (ddof 1)/√n × 1.96, clamped to [0, 1]; null for n < 2 (no spread to measure).
+//    everywhere it equals the mean of the per-rotation accuracies. Interval: Wilson's formula with the
+//    sum of the shares as successes out of n items (wilsonIntervalOfShares): conservative, since a
+//    share in [0, 1] varies at most as a 0/1 outcome does. A normal interval from the items' sample
+//    spread is 0 wide for a model right under exactly one rotation of every item (a model that always
+//    says C), which would make a small run look exact.
 //  - perf (OpenCompass `perf_*`): right under every rotation; Wilson.
 //  - atLeast[N] (OpenCompass `more_N_*`), N = 1 … the most rotations any scored item has: right under at
 //    least N rotations. An item with fewer options than N cannot reach N and counts as not reaching it.
 //  - n = 0: accuracies null (shown as "—"), never 0.
 import { rotationCount } from '../protocols/rotation.ts';
-import { accuracyFromCounts, wilsonInterval, Z_95, type Interval } from './accuracy.ts';
+import { accuracyFromCounts, wilsonInterval, wilsonIntervalOfShares, type Interval } from './accuracy.ts';
 
 export const CIRCULAR_VERSION = 1;
 
@@ -62,7 +65,7 @@ export interface CircularSummary {
 }
 
 export function circularSignature(): string {
-  return `circular|rotations:cyclic|perf:all-rotations-right|more-N:at-least-N-right|mean:item-share-of-rotations,normal-ddof1|intervals:wilson|version:${CIRCULAR_VERSION}`;
+  return `circular|rotations:cyclic|perf:all-rotations-right|more-N:at-least-N-right|mean:item-share-of-rotations,wilson-of-shares|intervals:wilson|version:${CIRCULAR_VERSION}`;
 }
 
 type ItemState = 'failed' | 'incomplete' | 'unscored' | 'scored';
@@ -96,11 +99,8 @@ const counted = (k: number, n: number): CountedAccuracy => ({ k, n, accuracy: ac
 function meanOfShares(shares: readonly number[]): CircularMean {
   const n = shares.length;
   if (n === 0) return { accuracy: null, interval: null };
-  const mean = shares.reduce((s, x) => s + x, 0) / n;
-  if (n < 2) return { accuracy: mean, interval: null };
-  const sd = Math.sqrt(shares.reduce((s, x) => s + (x - mean) ** 2, 0) / (n - 1));
-  const half = (Z_95 * sd) / Math.sqrt(n);
-  return { accuracy: mean, interval: { low: Math.max(0, mean - half), high: Math.min(1, mean + half) } };
+  const sum = shares.reduce((s, x) => s + x, 0);
+  return { accuracy: sum / n, interval: wilsonIntervalOfShares(sum, n) };
 }
 
 /** Circular evaluation's summary; null when no result has rotations. */
