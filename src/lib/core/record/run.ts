@@ -294,24 +294,10 @@ export interface McItemResult {
  * prediction and gold are positions in that rotated order. `correct` says whether the prediction is
  * the moved gold; originalLetter() maps a letter back to the benchmark's order.
  */
-export interface McRotationResult {
+export interface McRotationResult
+  extends Pick<McItemResult, 'promptHash' | 'tokenCount' | 'letters' | 'tokenIds' | 'logProbs' | 'probs' | 'prediction' | 'generated' | 'gold' | 'correct' | 'reusedPrefixTokens' | 'forwardMs' | 'completedAt' | 'failure'> {
+  /** 1 … n − 1 (see rotateItem). A failed rotation (too long, or the model threw) is not scored; its item is left out of circular metrics. */
   rotation: number;
-  promptHash: string;
-  tokenCount: number;
-  letters: OptionLetter[];
-  tokenIds: number[];
-  logProbs: number[];
-  probs: number[];
-  prediction: OptionLetter | null;
-  /** generate-extract: the generated answer and which extraction rule decided. */
-  generated?: { output: string; rule: string | null; ambiguous: boolean };
-  gold: OptionLetter | null;
-  correct: boolean | null;
-  reusedPrefixTokens: number;
-  forwardMs: number;
-  completedAt: string;
-  /** The rotated prompt could not be run (too long, or the model threw): not scored, the item is left out of circular metrics. */
-  failure?: Notice;
 }
 
 /** Whether a result is an item that could not be run. */
