@@ -32,7 +32,7 @@ import type {
 import { classifyLoadError, classifyRunError, modelError, modelFileFor, type LoadContext } from '../src/lib/engine/model-errors.ts';
 import { findExternalData } from './external-data.ts';
 import { guardSessionCreation } from './session-guard.ts';
-import { applyChatTemplate, encode, idsTensor, onesTensor, prefillRowsFor, RequestError, type Loaded } from './loaded-model.ts';
+import { applyChatTemplate, encode, GQA_WEBGPU_PASS_ROWS, idsTensor, onesTensor, prefillRowsFor, RequestError, type Loaded } from './loaded-model.ts';
 import { buildItemPrompt, prefill, refuseOverLimit, score, scoreItem } from './scoring.ts';
 import { modelContextOf } from '../src/lib/core/protocols/context-limit.ts';
 import { JianguError, notice, renderNotice, type Notice } from '../src/lib/core/notices/index.ts';
@@ -269,7 +269,10 @@ async function load(id: number, params: LoadParams): Promise<LoadResult> {
     stats.largestLogitsBytes = 0;
     stats.peakGpuBufferBytes = stats.gpuBufferBytes;
     watchLogits(model);
-    loaded = { model, tokenizer, context, info, prefixCache: null, mergeChecks: new Map(), maxLogitsRows };
+    // See GQA_WEBGPU_PASS_ROWS: a whole prompt in one GroupQueryAttention pass is wrong on WebGPU.
+    const maxPassRows = backendInfo.backend === 'webgpu' && info.modelCheck.attention === 'GroupQueryAttention' ? GQA_WEBGPU_PASS_ROWS : null;
+    if (maxPassRows !== null && info.prefillRows === null) info.prefillRows = maxPassRows;
+    loaded = { model, tokenizer, context, info, prefixCache: null, mergeChecks: new Map(), maxLogitsRows, maxPassRows };
     return info;
   } catch (error) {
     throw new RequestError(classifyLoadError(error, context));
@@ -348,7 +351,7 @@ async function generate(id: number, params: GenerateParams): Promise<GenerateRes
   // A graph that returns logits for every position would make one [1, prompt, vocab] block of a
   // long prompt; all but the last token go through the chunked prefill instead, and generate gets
   // the cache, computes the last token alone and decodes one row per step.
-  const chunked = !m.info.inputNames.includes('num_logits_to_keep') && inputIds.length > 1;
+  const chunked = (!m.info.inputNames.includes('num_logits_to_keep') && inputIds.length > 1) || (m.maxPassRows !== null && inputIds.length > m.maxPassRows);
   const cache = chunked ? (await prefill(m, inputIds.slice(0, -1), null, 0)).cache : null;
   let sequences: Tensor;
   try {
