@@ -13,6 +13,7 @@ import { GraphBuilder } from '../../../scripts/fixtures/graph-builder.ts';
 import { DataType, encodeModel } from '../../../scripts/fixtures/onnx-proto.ts';
 import { ONNX_FILE, type FixtureDtype } from '../../../scripts/fixtures/specs.ts';
 import { rewriteForLastLogits, type LogitsRewrite } from '../../../src/lib/core/models/logits-rewrite.ts';
+import { fieldString, joinPieces, lenField, readFields, stringField, subFields, varintField } from '../../../src/lib/core/models/onnx-bytes.ts';
 import { keepTensor, maxAbsDiff, ort } from '../fixtures/ort-helpers.ts';
 
 const dirs: Record<string, string> = {};
@@ -40,14 +41,40 @@ async function logitsOf(session: ort.InferenceSession, keep?: number): Promise<o
   return (await session.run(feeds)).logits;
 }
 
-/** A one-node head over x [batch, seq, 4] (or x [seq, 4] with `rank2`), vocabulary 3. */
+/** A small head over x [batch, seq, 4] (or x [seq, 4] with `rank2`), vocabulary 3. */
 function headModel(build: (g: GraphBuilder, x: string) => void, rank2 = false): Uint8Array {
   const g = new GraphBuilder();
   const x = g.input('x', DataType.FLOAT, rank2 ? ['seq', 4] : ['batch', 'seq', 4]);
   build(g, x);
   g.output(g.outputs.length === 0 ? 'logits' : g.outputs[0].name, DataType.FLOAT, rank2 ? ['seq', 3] : ['batch', 'seq', 3]);
-  return encodeModel({ irVersion: 8, opsetImports: [{ domain: '', version: 17 }], producerName: 'test', producerVersion: '1', graph: g.build('head') }).toBytes();
+  const opsetImports = [{ domain: '', version: 17 }, { domain: 'com.microsoft', version: 1 }];
+  return encodeModel({ irVersion: 8, opsetImports, producerName: 'test', producerVersion: '1', graph: g.build('head') }).toBytes();
 }
+
+/** The model with float value_info entries (as shape inference writes them) added to its graph. */
+function withValueInfo(model: Uint8Array, infos: Record<string, (number | string)[]>): Uint8Array {
+  const dims = (shape: (number | string)[]) => shape.flatMap((d) => lenField(1, typeof d === 'number' ? varintField(1, d) : stringField(2, d)));
+  const extra = Object.entries(infos).flatMap(([name, shape]) =>
+    lenField(13, [...stringField(1, name), ...lenField(2, lenField(1, [...varintField(1, DataType.FLOAT), ...lenField(2, dims(shape))]))]),
+  );
+  return joinPieces(readFields(model).flatMap((f) => (f.no === 7 ? lenField(7, [model.subarray(f.valueStart, f.valueEnd), ...extra]) : [model.subarray(f.start, f.end)])));
+}
+
+function valueInfoNames(model: Uint8Array): string[] {
+  const graph = readFields(model).find((f) => f.no === 7);
+  if (graph === undefined) return [];
+  return subFields(model, graph)
+    .filter((f) => f.no === 13)
+    .map((f) => fieldString(model, subFields(model, f).find((g) => g.no === 1) ?? f));
+}
+
+/** x whose first rows are the largest, so an activation scale taken over the kept rows alone would be smaller. */
+const activations = (): ort.Tensor => new ort.Tensor('float32', Float32Array.from({ length: 2 * 5 * 4 }, (_, i) => Math.sin(i) * (10 - (i >> 2))), [2, 5, 4]);
+const lastRows = (t: ort.Tensor, k: number): number[] => {
+  const [b, s, v] = t.dims;
+  const d = t.data as Float32Array;
+  return Array.from({ length: b }, (_, i) => [...d.subarray((i * s + s - k) * v, (i + 1) * s * v)]).flat();
+};
 const weight = (g: GraphBuilder, name: string, dims: number[]): string => g.initializer(name, DataType.FLOAT, dims, Float32Array.from({ length: dims[0] * dims[1] }, (_, i) => (i % 7) - 3));
 
 describe('rewriteForLastLogits: what it leaves alone and what it refuses', () => {
@@ -84,6 +111,45 @@ describe('rewriteForLastLogits: what it leaves alone and what it refuses', () =>
     expect(Array.from(one.data as Float32Array)).toEqual([...f.subarray(12, 15), ...f.subarray(27, 30)]);
     const two = (await session.run({ x, num_logits_to_keep: keepTensor(2) })).logits;
     expect(Array.from(two.data as Float32Array)).toEqual([...f.subarray(9, 15), ...f.subarray(24, 30)]);
+  });
+
+  it('slices MatMulIntegerToFloat’s quantized input after DynamicQuantizeLinear: the kept row is the full run’s bit for bit', async () => {
+    const bytes = headModel((g, x) => {
+      const [xq, xScale, xZero] = g.node('DynamicQuantizeLinear', [x], { outputs: 3, name: 'lm_head/DynamicQuantizeLinear' });
+      const wq = g.initializer('w_q', DataType.INT8, [4, 3], Int8Array.of(1, -2, 3, 4, -5, 6, 7, 8, -9, 10, 11, -12));
+      const wScale = g.initializer('w_scale', DataType.FLOAT, [], Float32Array.of(0.05));
+      const wZero = g.initializer('w_zero', DataType.INT8, [], Int8Array.of(0));
+      g.opNamed('MatMulIntegerToFloat', [xq, wq, xScale, wScale, xZero, wZero], 'logits', { name: 'lm_head/MatMulIntegerToFloat', domain: 'com.microsoft' });
+    });
+    const r = rewriteForLastLogits(bytes);
+    if (r.kind !== 'rewritten') throw new Error(JSON.stringify(r));
+    expect(r.head.ops).toEqual(['com.microsoft.MatMulIntegerToFloat']);
+    const x = activations();
+    const full = (await (await ort.InferenceSession.create(bytes)).run({ x })).logits;
+    const one = (await (await ort.InferenceSession.create(r.bytes)).run({ x, num_logits_to_keep: keepTensor(1) })).logits;
+    expect(one.dims).toEqual([2, 1, 3]);
+    expect(Array.from(one.data as Float32Array)).toEqual(lastRows(full, 1));
+  });
+
+  it('drops the value_info of tensors computed from the kept rows, and refuses an activation declared with another rank', async () => {
+    const head = (g: GraphBuilder, x: string): void => {
+      const h = g.opNamed('Relu', [x], 'hidden', { name: 'norm/Relu' });
+      const mm = g.opNamed('MatMul', [h, weight(g, 'w', [4, 3])], 'mm', { name: 'lm_head/MatMul' });
+      g.opNamed('Add', [mm, g.initializer('bias', DataType.FLOAT, [3], Float32Array.of(1, 2, 3))], 'logits', { name: 'lm_head/Add' });
+    };
+    const bytes = withValueInfo(headModel(head), { hidden: ['batch', 'seq', 4], mm: ['batch', 'seq', 3] });
+    expect(valueInfoNames(bytes)).toEqual(['hidden', 'mm']);
+    const r = rewriteForLastLogits(bytes);
+    if (r.kind !== 'rewritten') throw new Error(JSON.stringify(r));
+    expect(r.head).toEqual({ ops: ['Add', 'MatMul'], sliceAt: 'hidden' });
+    expect(valueInfoNames(r.bytes)).toEqual(['hidden']);
+    const x = activations();
+    const full = (await (await ort.InferenceSession.create(bytes)).run({ x })).logits;
+    const one = (await (await ort.InferenceSession.create(r.bytes)).run({ x, num_logits_to_keep: keepTensor(1) })).logits;
+    expect(Array.from(one.data as Float32Array)).toEqual(lastRows(full, 1));
+
+    const rank4 = withValueInfo(headModel(head), { hidden: ['batch', 'seq', 2, 2] });
+    expect(refusal(rewriteForLastLogits(rank4))).toMatchObject({ code: 'hidden-rank', detail: expect.stringContaining('rank 4') });
   });
 
   it('refuses a Gemm head, a product of two activations, rank-2 logits and a graph without logits', () => {

@@ -7,7 +7,8 @@
 //   starts = Sub([0], k)                       (−k as a 1-D tensor; k = 0 gives 0: every row)
 //   rows   = Slice(x, starts, [INT64_MAX], [1]) on the sequence axis
 // in front of the head's MatMul / MatMulNBits, or, for a q8 head (DynamicQuantizeLinear →
-// MatMulInteger → Cast → Mul), on DynamicQuantizeLinear's quantized output, so the activation
+// MatMulInteger → Cast → Mul, or com.microsoft MatMulIntegerToFloat), on DynamicQuantizeLinear's
+// quantized output, so the activation
 // scale is still taken over every row and the kept rows equal a full run's bit for bit. Only the
 // head's product reads the sliced rows; the logits output's sequence dimension gets a new name.
 // Negative k (which transformers.js never passes) would drop the first |k| rows instead.
@@ -294,7 +295,9 @@ function findHead(buf: Uint8Array, parsed: ParsedModel): Head | { refusal: Logit
       case `${MS_DOMAIN}.MatMulNBits`:
         if (!isConst(a) && node.inputs.slice(1).every((i) => i === '' || isConst(i))) return found(node, 0);
         return no(`${describe(node)} does not read one activation and constant weights`);
-      case 'MatMulInteger': {
+      case 'MatMulInteger':
+      case `${MS_DOMAIN}.MatMulIntegerToFloat`: {
+        // onnxruntime's fusion of MatMulInteger → Cast → Mul takes the same quantized rows.
         const dql = producedBy(a, 'DynamicQuantizeLinear');
         if (dql !== null && isConst(b) && !isConst(dql.inputs[0])) return found(node, 0);
         return no(`${describe(node)} does not read DynamicQuantizeLinear's output and constant weights`);
