@@ -42,13 +42,14 @@ interface Step {
 }
 
 /** One forward of `ids` after `past` (null: the first step's empty cache, typed as the graph declares it). */
-async function step(session: ort.InferenceSession, ids: number[], past: Cache | null, pastLen: number, keep?: number): Promise<Step> {
-  const feeds: Cache = { input_ids: i64([ids]), attention_mask: i64([new Array<number>(pastLen + ids.length).fill(1)]) };
-  if (session.inputNames.includes('position_ids')) feeds.position_ids = i64([ids.map((_, i) => pastLen + i)]);
+async function step(session: ort.InferenceSession, prompt: number[] | number[][], past: Cache | null, pastLen: number, keep?: number): Promise<Step> {
+  const rows = typeof prompt[0] === 'number' ? [prompt as number[]] : (prompt as number[][]);
+  const feeds: Cache = { input_ids: i64(rows), attention_mask: i64(rows.map((ids) => new Array<number>(pastLen + ids.length).fill(1))) };
+  if (session.inputNames.includes('position_ids')) feeds.position_ids = i64(rows.map((ids) => ids.map((_, i) => pastLen + i)));
   if (keep !== undefined) feeds.num_logits_to_keep = keepTensor(keep);
   for (const meta of session.inputMetadata) {
     if (!meta.name.startsWith('past_key_values.') || !meta.isTensor) continue;
-    const dims = [1, TINY.numKvHeads, 0, TINY.headDim];
+    const dims = [rows.length, TINY.numKvHeads, 0, TINY.headDim];
     feeds[meta.name] = past?.[meta.name.replace('past_key_values.', 'present.')] ?? (meta.type === 'float16' ? new ort.Tensor('float16', new Uint16Array(0), dims) : new ort.Tensor('float32', new Float32Array(0), dims));
   }
   const out = await session.run(feeds);
@@ -129,6 +130,14 @@ describe('rewriteForLastLogits on the fixtures', () => {
       const got = await step(session, PROMPT, null, 0, 1);
       expect(got.logits.dims).toEqual(want.logits.dims);
       expect(maxAbsDiff(got.logits.data as Float32Array, want.logits.data as Float32Array)).toBeLessThan(1e-5);
+      // A batch of two: one row per sequence, the batch axis untouched.
+      const batch = [PROMPT, [...PROMPT].reverse()];
+      const full = await step(await ort.InferenceSession.create(onnxBytes(dirs[name], 'fp32')), batch, null, 0);
+      const kept = await step(session, batch, null, 0, 1);
+      expect(kept.logits.dims).toEqual([2, 1, 749]);
+      const f = full.logits.data as Float32Array;
+      const rows = f.length / 2;
+      expect(Array.from(kept.logits.data as Float32Array)).toEqual([...f.subarray(rows - 749, rows), ...f.subarray(2 * rows - 749)]);
     });
   }
 });
