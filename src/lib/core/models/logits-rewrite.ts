@@ -1,0 +1,423 @@
+// Gives a causal-LM graph that returns logits for every position a `num_logits_to_keep` input, so
+// the language-model head runs on the last rows only: the rewritten graph is, to the rest of Jiangu
+// and to transformers.js, a graph that declares num_logits_to_keep.
+//
+// What it adds, where the fixtures' native graphs have it (scripts/fixtures/linear-ops.ts):
+//   input  num_logits_to_keep int64 [] (last among the inputs)
+//   starts = Sub([0], k)                       (−k as a 1-D tensor; k = 0 gives 0: every row)
+//   rows   = Slice(x, starts, [INT64_MAX], [1]) on the sequence axis
+// in front of the head's MatMul / MatMulNBits, or, for a q8 head (DynamicQuantizeLinear →
+// MatMulInteger → Cast → Mul, or com.microsoft MatMulIntegerToFloat), on DynamicQuantizeLinear's
+// quantized output, so the activation
+// scale is still taken over every row and the kept rows equal a full run's bit for bit. Only the
+// head's product reads the sliced rows; the logits output's sequence dimension gets a new name.
+// Negative k (which transformers.js never passes) would drop the first |k| rows instead.
+//
+// Memory: nothing is decoded but names. The output is made of views into the input (every
+// field of the ModelProto and of its graph, weights included, as they are) plus the few new or
+// changed fields (two nodes, three 8-byte initializers, one input, the rewired head node, the
+// logits output), and is copied once into a buffer of the new length: a single-file model's
+// weights are copied once, an external-data model's small graph file likewise (its data files
+// are not touched).
+
+import {
+  fieldString,
+  joinPieces,
+  lenField,
+  piecesLength,
+  ProtoBytesError,
+  readFields,
+  stringField,
+  subFields,
+  varintField,
+  WIRE_LEN,
+  type Pieces,
+  type ProtoField,
+} from './onnx-bytes.ts';
+
+export type LogitsRewriteRefusal = { code: 'no-logits-output' | 'head-not-recognised' | 'hidden-rank' | 'malformed'; detail: string };
+export type LogitsRewrite =
+  | { kind: 'not-needed' } // the graph already declares num_logits_to_keep
+  | { kind: 'rewritten'; bytes: Uint8Array; head: { ops: string[]; sliceAt: string }; graphBytes: number }
+  | { kind: 'unrecognised'; refusal: LogitsRewriteRefusal };
+
+export const KEEP_INPUT = 'num_logits_to_keep';
+/** The logits output's new sequence dimension (the name the native fixtures and onnx-community exports use). */
+export const KEPT_ROWS_DIM = 'logits_sequence_length';
+
+// onnx.proto field numbers
+const MODEL_OPSET_IMPORT = 8;
+const MODEL_GRAPH = 7;
+const GRAPH_NODE = 1;
+const GRAPH_INITIALIZER = 5;
+const GRAPH_INPUT = 11;
+const GRAPH_OUTPUT = 12;
+const GRAPH_VALUE_INFO = 13;
+const GRAPH_SPARSE_INITIALIZER = 15;
+const NODE_INPUT = 1;
+const NODE_OUTPUT = 2;
+const NODE_NAME = 3;
+const NODE_OP_TYPE = 4;
+const NODE_DOMAIN = 7;
+const TENSOR_DIMS = 1;
+const TENSOR_DATA_TYPE = 2;
+const TENSOR_NAME = 8;
+const TENSOR_RAW_DATA = 9;
+const VALUE_NAME = 1;
+const VALUE_TYPE = 2;
+const TYPE_TENSOR = 1;
+const TENSOR_TYPE_ELEM = 1;
+const TENSOR_TYPE_SHAPE = 2;
+const SHAPE_DIM = 1;
+const DIM_PARAM = 2;
+const SPARSE_VALUES = 1;
+const INT64 = 7;
+const INT64_MAX = (1n << 63n) - 1n;
+const MS_DOMAIN = 'com.microsoft';
+
+interface GraphNode {
+  field: ProtoField;
+  inputs: string[];
+  outputs: string[];
+  name: string;
+  opType: string;
+  domain: string;
+}
+
+interface ParsedModel {
+  top: ProtoField[];
+  graphField: ProtoField;
+  graphFields: ProtoField[];
+  defaultOpset: number | null;
+  nodes: GraphNode[];
+  initializers: Set<string>;
+  inputs: string[];
+  outputs: Map<string, ProtoField>;
+  valueInfo: Map<string, ProtoField>;
+}
+
+/** Where the head's product reads the last norm's output, and what was walked to get there. */
+interface Head {
+  consumer: GraphNode;
+  inputIndex: number;
+  sliceAt: string;
+  ops: string[];
+  /** Tensors computed from the sliced rows (their value_info, if any, no longer holds). */
+  downstream: Set<string>;
+}
+
+function refuse(code: LogitsRewriteRefusal['code'], detail: string): LogitsRewrite {
+  return { kind: 'unrecognised', refusal: { code, detail } };
+}
+
+/** Rewrites the graph so that its head computes only the last `num_logits_to_keep` rows (see above). Never throws. */
+export function rewriteForLastLogits(model: Uint8Array): LogitsRewrite {
+  let parsed: ParsedModel;
+  try {
+    parsed = parseModel(model);
+  } catch (e) {
+    if (e instanceof ProtoBytesError || e instanceof MalformedGraph) return refuse('malformed', e.message);
+    throw e;
+  }
+  if (parsed.inputs.includes(KEEP_INPUT)) return { kind: 'not-needed' };
+  const logits = parsed.outputs.get('logits');
+  if (logits === undefined) {
+    const names = [...parsed.outputs.keys()].slice(0, 5).join(', ');
+    return refuse('no-logits-output', `the graph has no output named "logits" (its outputs: ${names || 'none'})`);
+  }
+  if (parsed.defaultOpset !== null && parsed.defaultOpset < 10) {
+    return refuse('head-not-recognised', `the graph imports ONNX opset ${parsed.defaultOpset}; a Slice with starts as an input needs opset 10`);
+  }
+  const head = findHead(model, parsed);
+  if ('refusal' in head) return head.refusal;
+  try {
+    return splice(model, parsed, logits, head);
+  } catch (e) {
+    if (e instanceof ProtoBytesError || e instanceof MalformedGraph) return refuse('malformed', e.message);
+    throw e;
+  }
+}
+
+class MalformedGraph extends Error {}
+
+function parseModel(buf: Uint8Array): ParsedModel {
+  const top = readFields(buf);
+  const graphs = top.filter((f) => f.no === MODEL_GRAPH);
+  if (graphs.length === 0) throw new MalformedGraph('not an ONNX model: no graph (ModelProto field 7)');
+  if (graphs.length > 1 || graphs[0].wire !== WIRE_LEN) throw new MalformedGraph('the ModelProto has more than one graph field');
+  const graphField = graphs[0];
+  let defaultOpset: number | null = null;
+  for (const f of top) {
+    if (f.no !== MODEL_OPSET_IMPORT) continue;
+    let domain = '';
+    let version = 0;
+    for (const g of subFields(buf, f)) {
+      if (g.no === 1) domain = fieldString(buf, g);
+      if (g.no === 2) version = g.varint;
+    }
+    if (domain === '' || domain === 'ai.onnx') defaultOpset = version;
+  }
+  const graphFields = subFields(buf, graphField);
+  const nodes: GraphNode[] = [];
+  const initializers = new Set<string>();
+  const inputs: string[] = [];
+  const outputs = new Map<string, ProtoField>();
+  const valueInfo = new Map<string, ProtoField>();
+  const nameOf = (f: ProtoField, no: number): string => {
+    let name = '';
+    for (const g of subFields(buf, f)) if (g.no === no) name = fieldString(buf, g);
+    return name;
+  };
+  for (const f of graphFields) {
+    if (f.no === GRAPH_NODE) nodes.push(parseNode(buf, f));
+    else if (f.no === GRAPH_INITIALIZER) initializers.add(nameOf(f, TENSOR_NAME));
+    else if (f.no === GRAPH_INPUT) inputs.push(nameOf(f, VALUE_NAME));
+    else if (f.no === GRAPH_OUTPUT) outputs.set(nameOf(f, VALUE_NAME), f);
+    else if (f.no === GRAPH_VALUE_INFO) valueInfo.set(nameOf(f, VALUE_NAME), f);
+    else if (f.no === GRAPH_SPARSE_INITIALIZER) {
+      for (const g of subFields(buf, f)) if (g.no === SPARSE_VALUES) initializers.add(nameOf(g, TENSOR_NAME));
+    }
+  }
+  return { top, graphField, graphFields, defaultOpset, nodes, initializers, inputs, outputs, valueInfo };
+}
+
+function parseNode(buf: Uint8Array, field: ProtoField): GraphNode {
+  const node: GraphNode = { field, inputs: [], outputs: [], name: '', opType: '', domain: '' };
+  for (const f of subFields(buf, field)) {
+    if (f.no === NODE_INPUT) node.inputs.push(fieldString(buf, f));
+    else if (f.no === NODE_OUTPUT) node.outputs.push(fieldString(buf, f));
+    else if (f.no === NODE_NAME) node.name = fieldString(buf, f);
+    else if (f.no === NODE_OP_TYPE) node.opType = fieldString(buf, f);
+    else if (f.no === NODE_DOMAIN) node.domain = fieldString(buf, f);
+  }
+  return node;
+}
+
+/**
+ * Tensors computed from constants alone (initializers, Constant nodes, and nodes all of whose
+ * inputs are such, like the Transpose of a tied embedding): operands, not activations. Passes in
+ * file order until nothing changes, so an unsorted graph is handled too.
+ */
+function constantTensors(parsed: ParsedModel): Set<string> {
+  const constant = new Set(parsed.initializers);
+  const graphInputs = new Set(parsed.inputs.filter((n) => !parsed.initializers.has(n)));
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (const node of parsed.nodes) {
+      if (node.outputs.every((o) => constant.has(o))) continue;
+      const used = node.inputs.filter((i) => i !== '');
+      const isConstant = node.opType === 'Constant' || (used.length > 0 && used.every((i) => constant.has(i) && !graphInputs.has(i)));
+      if (!isConstant) continue;
+      for (const o of node.outputs) if (o !== '') constant.add(o);
+      changed = true;
+    }
+  }
+  return constant;
+}
+
+function label(node: GraphNode): string {
+  return node.domain === '' || node.domain === 'ai.onnx' ? node.opType : `${node.domain}.${node.opType}`;
+}
+
+function describe(node: GraphNode): string {
+  return `${label(node)} node "${node.name || node.outputs[0]}"`;
+}
+
+/** Walks back from `logits` through the head to the activation its product reads. */
+function findHead(buf: Uint8Array, parsed: ParsedModel): Head | { refusal: LogitsRewrite } {
+  const producer = new Map<string, GraphNode>();
+  for (const node of parsed.nodes) for (const o of node.outputs) if (o !== '') producer.set(o, node);
+  const constant = constantTensors(parsed);
+  const isConst = (t: string): boolean => constant.has(t);
+  const no = (detail: string, code: LogitsRewriteRefusal['code'] = 'head-not-recognised'): { refusal: LogitsRewrite } => ({ refusal: refuse(code, detail) });
+  const ops: string[] = [];
+  const downstream = new Set<string>();
+
+  const producedBy = (t: string, op: string, output = 0): GraphNode | null => {
+    const p = producer.get(t);
+    return p !== undefined && label(p) === op && p.outputs[output] === t ? p : null;
+  };
+  // q8: the integer product, possibly behind Casts.
+  const reachesMatMulInteger = (t: string): boolean => {
+    for (let p = producer.get(t); p !== undefined; p = producer.get(p.inputs[0])) {
+      if (label(p) === 'MatMulInteger') return true;
+      if (label(p) !== 'Cast') return false;
+    }
+    return false;
+  };
+  // q8: the product of DynamicQuantizeLinear's activation scale and constant weight scales.
+  const isScale = (t: string, depth = 0): boolean => {
+    if (isConst(t) || producedBy(t, 'DynamicQuantizeLinear', 1) !== null) return true;
+    const p = producedBy(t, 'Mul');
+    return p !== null && depth < 4 && p.inputs.every((i) => isScale(i, depth + 1));
+  };
+  const found = (consumer: GraphNode, inputIndex: number): Head | { refusal: LogitsRewrite } => {
+    const sliceAt = consumer.inputs[inputIndex];
+    const rank = declaredRank(buf, parsed.valueInfo.get(sliceAt));
+    if (rank !== null && rank !== 3) return no(`${describe(consumer)} reads "${sliceAt}" of rank ${rank}, not [batch, sequence, hidden]`, 'hidden-rank');
+    return { consumer, inputIndex, sliceAt, ops, downstream };
+  };
+
+  let t = 'logits';
+  for (let step = 0; step < 32; step++) {
+    const node = producer.get(t);
+    if (node === undefined) return no(`"${t}" is not computed by any node`);
+    ops.push(label(node));
+    for (const o of node.outputs) downstream.add(o);
+    const [a, b] = node.inputs;
+    switch (label(node)) {
+      case 'Cast': // float16 graphs' casts around the head
+      case 'Identity':
+        t = a;
+        continue;
+      case 'Add': // a bias
+      case 'Mul': {
+        if (node.inputs.length === 2 && isConst(a) !== isConst(b)) {
+          t = isConst(a) ? b : a;
+          continue;
+        }
+        // q8: Mul(Cast(MatMulInteger(…)), x_scale · w_scale)
+        if (label(node) === 'Mul' && node.inputs.length === 2) {
+          if (reachesMatMulInteger(a) && isScale(b)) {
+            t = a;
+            continue;
+          }
+          if (reachesMatMulInteger(b) && isScale(a)) {
+            t = b;
+            continue;
+          }
+        }
+        return no(`logits come from ${describe(node)}, which combines two activations`);
+      }
+      case 'MatMul':
+        if (node.inputs.length === 2 && isConst(b) && !isConst(a)) return found(node, 0);
+        return no(`${describe(node)} does not multiply one activation by a constant weight`);
+      case `${MS_DOMAIN}.MatMulNBits`:
+        if (!isConst(a) && node.inputs.slice(1).every((i) => i === '' || isConst(i))) return found(node, 0);
+        return no(`${describe(node)} does not read one activation and constant weights`);
+      case 'MatMulInteger':
+      case `${MS_DOMAIN}.MatMulIntegerToFloat`: {
+        // onnxruntime's fusion of MatMulInteger → Cast → Mul takes the same quantized rows.
+        const dql = producedBy(a, 'DynamicQuantizeLinear');
+        if (dql !== null && isConst(b) && !isConst(dql.inputs[0])) return found(node, 0);
+        return no(`${describe(node)} does not read DynamicQuantizeLinear's output and constant weights`);
+      }
+      case 'Gemm':
+        return no(`logits come from ${describe(node)}, which takes 2-D rows: the sequence axis is not there to slice`);
+      default:
+        return no(`logits come from ${describe(node)}, an op the rewrite does not know`);
+    }
+  }
+  return no('the head is longer than 32 nodes');
+}
+
+/** The rank a ValueInfoProto declares, or null when it declares none. */
+function declaredRank(buf: Uint8Array, info: ProtoField | undefined): number | null {
+  if (info === undefined) return null;
+  const shape = nested(buf, info, [VALUE_TYPE, TYPE_TENSOR, TENSOR_TYPE_SHAPE]);
+  return shape === null ? null : subFields(buf, shape).filter((f) => f.no === SHAPE_DIM).length;
+}
+
+function nested(buf: Uint8Array, field: ProtoField, path: number[]): ProtoField | null {
+  let at: ProtoField | undefined = field;
+  for (const no of path) {
+    at = subFields(buf, at).find((f) => f.no === no && f.wire === WIRE_LEN);
+    if (at === undefined) return null;
+  }
+  return at;
+}
+
+/**
+ * A copy of the message in `field` with the `index`-th occurrence of field `no` replaced by
+ * `replace(thatField)` (a length-delimited body); null when there is no such occurrence.
+ */
+function replaceNth(buf: Uint8Array, field: ProtoField, no: number, index: number, replace: (f: ProtoField) => Pieces | null): Pieces | null {
+  const out: Pieces = [];
+  let seen = 0;
+  let done = false;
+  for (const f of subFields(buf, field)) {
+    if (f.no === no && seen++ === index) {
+      const body = replace(f);
+      if (body === null) return null;
+      out.push(...lenField(no, body));
+      done = true;
+    } else out.push(buf.subarray(f.start, f.end));
+  }
+  return done ? out : null;
+}
+
+function int64Initializer(name: string, value: bigint): Pieces {
+  const raw = new Uint8Array(8);
+  new DataView(raw.buffer).setBigInt64(0, value, true);
+  return lenField(GRAPH_INITIALIZER, [...varintField(TENSOR_DIMS, 1), ...varintField(TENSOR_DATA_TYPE, INT64), ...stringField(TENSOR_NAME, name), ...lenField(TENSOR_RAW_DATA, [raw])]);
+}
+
+function nodeField(opType: string, name: string, inputs: string[], output: string): Pieces {
+  return lenField(GRAPH_NODE, [...inputs.flatMap((i) => stringField(NODE_INPUT, i)), ...stringField(NODE_OUTPUT, output), ...stringField(NODE_NAME, name), ...stringField(NODE_OP_TYPE, opType)]);
+}
+
+function splice(buf: Uint8Array, parsed: ParsedModel, logits: ProtoField, head: Head): LogitsRewrite {
+  const taken = new Set<string>([...parsed.initializers, ...parsed.inputs, ...parsed.outputs.keys()]);
+  for (const node of parsed.nodes) {
+    for (const o of node.outputs) taken.add(o);
+    taken.add(node.name);
+  }
+  if (taken.has(KEEP_INPUT)) return refuse('head-not-recognised', `the graph already has a tensor named "${KEEP_INPUT}" that is not an input`);
+  let prefix = 'jiangu_logits_to_keep';
+  for (let i = 2; [...taken].some((n) => n.startsWith(prefix)); i++) prefix = `jiangu_logits_to_keep_${i}`;
+  const zero = `${prefix}/zero`;
+  const ends = `${prefix}/ends`;
+  const axes = `${prefix}/axes`;
+  const starts = `${prefix}/starts`;
+  const rows = `${prefix}/rows`;
+
+  // logits: [batch, sequence, vocab] → [batch, logits_sequence_length, vocab] (when a shape is declared)
+  const rank = declaredRank(buf, logits);
+  if (rank !== null && rank !== 3) return refuse('hidden-rank', `the logits output has rank ${rank}, not [batch, sequence, vocab]`);
+  const newLogits =
+    rank === null
+      ? [buf.subarray(logits.start, logits.end)]
+      : lenField(
+          GRAPH_OUTPUT,
+          replaceNth(buf, logits, VALUE_TYPE, 0, (type) =>
+            replaceNth(buf, type, TYPE_TENSOR, 0, (tensor) =>
+              replaceNth(buf, tensor, TENSOR_TYPE_SHAPE, 0, (shape) => replaceNth(buf, shape, SHAPE_DIM, 1, () => stringField(DIM_PARAM, KEPT_ROWS_DIM))),
+            ),
+          ) ?? [],
+        );
+
+  // The head's product reads the kept rows; every other reader of the activation is left alone.
+  let inputSeen = 0;
+  const consumer = lenField(
+    GRAPH_NODE,
+    subFields(buf, head.consumer.field).flatMap((f) =>
+      f.no === NODE_INPUT && inputSeen++ === head.inputIndex ? stringField(NODE_INPUT, rows) : [buf.subarray(f.start, f.end)],
+    ),
+  );
+  const added: Pieces = [
+    ...nodeField('Sub', `${prefix}/negate`, [zero, KEEP_INPUT], starts),
+    ...nodeField('Slice', `${prefix}/slice`, [head.sliceAt, starts, ends, axes], rows),
+  ];
+
+  const stale = new Set([...parsed.valueInfo].filter(([n]) => head.downstream.has(n)).map(([, f]) => f));
+  const graph: Pieces = [];
+  for (const f of parsed.graphFields) {
+    if (f === head.consumer.field) graph.push(...added, ...consumer);
+    else if (f === logits) graph.push(...newLogits);
+    else if (stale.has(f)) continue;
+    else graph.push(buf.subarray(f.start, f.end));
+  }
+  // Repeated fields keep their order among themselves wherever they stand, so appending the input
+  // here makes it the last input.
+  graph.push(...int64Initializer(zero, 0n), ...int64Initializer(ends, INT64_MAX), ...int64Initializer(axes, 1n));
+  graph.push(
+    ...lenField(GRAPH_INPUT, [
+      ...stringField(VALUE_NAME, KEEP_INPUT),
+      ...lenField(VALUE_TYPE, lenField(TYPE_TENSOR, [...varintField(TENSOR_TYPE_ELEM, INT64), ...lenField(TENSOR_TYPE_SHAPE, [])])),
+    ]),
+  );
+
+  const model: Pieces = [];
+  for (const f of parsed.top) model.push(...(f === parsed.graphField ? lenField(MODEL_GRAPH, graph) : [buf.subarray(f.start, f.end)]));
+  return { kind: 'rewritten', bytes: joinPieces(model), head: { ops: head.ops, sliceAt: head.sliceAt }, graphBytes: piecesLength(graph) };
+}
