@@ -8,12 +8,13 @@
 import { describe, expect, it } from 'vitest';
 import type { McItemResult, McRunRecord } from '../../src/lib/core/record/run.ts';
 import type { Dtype, LoadResult, ScoreResult } from '../../src/lib/engine/messages.ts';
-import { loadReferenceModel } from '../../scripts/fixtures/reference.ts';
+import { encodeFixture, lastLogProbs, loadReferenceModel } from '../../scripts/fixtures/reference.ts';
 import { readStoredRun, startFixtureRun, storeSampleAndAclue, waitForStatus } from './runs.ts';
 import { harnessReady, useBrowserSession } from './session.ts';
 import { LETTERS, PREFIX, PROMPTS, SUFFIXES } from './tiny-prompts.ts';
 
-const vocab = loadReferenceModel('jiangu-tiny', 'fp32').vocabSize;
+const reference = loadReferenceModel('jiangu-tiny', 'fp32');
+const vocab = reference.vocabSize;
 /** Rows per chunk when the rewrite is off: small, so every prompt but the shortest is chunked. */
 const ROWS = 8;
 
@@ -141,7 +142,12 @@ describe('a head the rewrite does not recognise (WASM)', () => {
     expect(path?.refusal?.code).toBe('model.logits-unrecognised');
     expect(run.modelCheck?.logitsPath).toEqual(path);
     expect(run.modelCheck?.warnings.map((w) => w.code)).toContain('model.logits-unrecognised');
-    expect(results.every((r) => r.failure === undefined)).toBe(true);
+    expect(results).toHaveLength(2);
+    for (const r of results) {
+      expect(r.failure).toBeUndefined();
+      const want = lastLogProbs(reference, encodeFixture(r.prompt), r.letters.map((l) => encodeFixture(l)[0]));
+      r.logProbs.forEach((lp, k) => expect(Math.abs(lp - want[k]), `${r.itemId} ${r.letters[k]}`).toBeLessThan(1e-4));
+    }
     // The run page shows the stored check, the refusal among its warnings, in the page's words.
     const check = page.getByTestId('run-model-check');
     await check.waitFor();
