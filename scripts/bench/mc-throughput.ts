@@ -5,7 +5,7 @@
 // AncientBench sample's test items, their task's dev items as exemplars. A measurement, not a test:
 // it prints a Markdown table and a line per target, and writes bench-results/mc-<timestamp>.json.
 //
-//   npx tsx scripts/bench/mc-throughput.ts [--backends wasm,webgpu] [--dtypes fp32,q4] [--items 12] [--budget-s 20]
+//   npx tsx scripts/bench/mc-throughput.ts [--backends wasm,webgpu] [--dtypes fp32,q4] [--webgpu-dtypes q4] [--items 12] [--budget-s 20]
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -33,7 +33,7 @@ const PATHS: readonly Pick<McConfiguration, 'model' | 'logitsRewrite' | 'bareMod
 /** The issue's target: the rewritten graph ≥ this × the native graph's items/s, every mode. */
 const REWRITTEN_TO_NATIVE = 0.95;
 const BACKENDS: readonly Backend[] = ['wasm', 'webgpu'];
-const USAGE = 'Usage: npx tsx scripts/bench/mc-throughput.ts [--backends wasm,webgpu] [--dtypes fp32,q4] [--items 12] [--budget-s 20]';
+const USAGE = 'Usage: npx tsx scripts/bench/mc-throughput.ts [--backends wasm,webgpu] [--dtypes fp32,q4] [--webgpu-dtypes q4] [--items 12] [--budget-s 20]';
 
 // Budgets that keep the default run (wasm and webgpu, fp32) near 5 minutes on 2 cores: on
 // SwiftShader WebGPU jiangu-large fp32 takes seconds per forward, so its modes stop at the budget.
@@ -51,6 +51,8 @@ const STEP_TIMEOUT_MS = 180_000;
 interface Options {
   backends: Backend[];
   dtypes: Dtype[];
+  /** WebGPU's own dtypes: SwiftShader runs jiangu-large fp32 at seconds a forward, so q4 by default. */
+  webgpuDtypes: Dtype[];
   items: number;
   budgetS: number;
 }
@@ -73,7 +75,7 @@ function positive(flag: string, value: string | undefined, fallback: number): nu
 function parseOptions(argv: readonly string[]): Options {
   const { values } = parseArgs({
     args: [...argv],
-    options: { backends: { type: 'string' }, dtypes: { type: 'string' }, items: { type: 'string' }, 'budget-s': { type: 'string' } },
+    options: { backends: { type: 'string' }, dtypes: { type: 'string' }, 'webgpu-dtypes': { type: 'string' }, items: { type: 'string' }, 'budget-s': { type: 'string' } },
     strict: true,
     allowPositionals: false,
   });
@@ -82,6 +84,7 @@ function parseOptions(argv: readonly string[]): Options {
   return {
     backends: list('backends', values.backends, BACKENDS, BACKENDS),
     dtypes: list('dtypes', values.dtypes, DTYPES, ['fp32']),
+    webgpuDtypes: list('webgpu-dtypes', values['webgpu-dtypes'], DTYPES, ['q4']),
     items,
     budgetS: positive('budget-s', values['budget-s'], DEFAULT_BUDGET_S),
   };
@@ -119,8 +122,9 @@ async function main(): Promise<void> {
   if (items < options.items) notes.push(`--items ${options.items} lowered to ${items}: the sample has ${data.items.length} test items and the last 2 are the warm-up.`);
 
   const present = (model: string, dtype: Dtype) => existsSync(join(projectRoot, '.fixtures', 'models', model, 'config.json')) && existsSync(modelFile(dtype, model));
-  const dtypes = options.dtypes.filter((dtype) => present(MODEL, dtype));
-  for (const dtype of options.dtypes.filter((d) => !dtypes.includes(d))) {
+  const wanted = [...new Set([...options.dtypes, ...options.webgpuDtypes])];
+  const dtypes = wanted.filter((dtype) => present(MODEL, dtype));
+  for (const dtype of wanted.filter((d) => !dtypes.includes(d))) {
     const line = `${MODEL} ${dtype} skipped: ${modelFile(dtype).slice(projectRoot.length)} is missing; generate it with \`npm run fixtures:large\` (about 700 MB).`;
     console.log(line);
     notes.push(line);
@@ -142,7 +146,7 @@ async function main(): Promise<void> {
   const results: McResult[] = [];
   const chromium = await withChromium({ webgpu: true }, async (siteUrl, browser) => {
     for (const backend of options.backends) {
-      for (const dtype of dtypes) {
+      for (const dtype of dtypes.filter((d) => (backend === 'webgpu' ? options.webgpuDtypes : options.dtypes).includes(d))) {
         for (const path of paths) {
           const name = `${backend} ${path.label} ${dtype}`;
           const log = (line: string) => console.error(`[bench mc] ${name}: ${line}`);
