@@ -1,4 +1,6 @@
 // `npm run bench` (third part): multiple-choice scoring throughput of jiangu-large in real Chromium,
+// side by side with jiangu-large-nokeep (the same weights without num_logits_to_keep) rewritten at
+// load and chunked (the rewrite off),
 // per backend (and dtype): items/s for 0-shot and 5-shot (with and without prefix reuse) through
 // the page's ModelClient and worker, against a bare onnxruntime-web session in the same page fed
 // the same token ids (the ceiling), plus the logits copied and forward passes per item. Items: the
