@@ -9,13 +9,13 @@
 //   rows   = Slice(x, starts, [INT64_MAX], [1]) on the sequence axis (k past the length: every row)
 // in front of the head's MatMul / MatMulNBits, or, for a q8 head (DynamicQuantizeLinear →
 // MatMulInteger → Cast → Mul, or com.microsoft MatMulIntegerToFloat), on DynamicQuantizeLinear's
-// quantized output, so the activation
-// scale is still taken over every row and the kept rows equal a full run's bit for bit. Only the
-// head's product reads the sliced rows; the logits output's sequence dimension gets a new name.
+// quantized output, so the activation scale is still taken over every row and the kept rows equal
+// a full run's bit for bit. Only the head's product reads the sliced rows; the logits output's
+// sequence dimension gets a new name. Four nodes are added: Sub, Greater, Where, Slice.
 //
 // Memory: nothing is decoded but names. The output is made of views into the input (every
 // field of the ModelProto and of its graph, weights included, as they are) plus the few new or
-// changed fields (four nodes, three 8-byte initializers, one input, the rewired head node, the
+// changed fields (the new nodes, three 8-byte initializers, one input, the rewired head node, the
 // logits output), and is copied once into a buffer of the new length: a single-file model's
 // weights are copied once, an external-data model's small graph file likewise (its data files
 // are not touched).
