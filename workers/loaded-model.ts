@@ -15,6 +15,11 @@ export interface Loaded {
    * last logits row: from the memory setting, or fixed for q8 (see prefillRowsFor).
    */
   maxLogitsRows: number;
+  /**
+   * Most prompt rows one pass may take even when the graph keeps only the last logits row; null for
+   * no limit. Set for GroupQueryAttention graphs on WebGPU (GQA_WEBGPU_PASS_ROWS), else null.
+   */
+  maxPassRows: number | null;
   /** The KV cache of the last prefix scored, kept while the next prompts share it. */
   prefixCache: { ids: number[]; cache: DynamicCache } | null;
   /** How a candidate tokenizes after a prompt (the merge check among it), by prompt ending and candidate. */
@@ -61,6 +66,16 @@ export function onesTensor(length: number): Tensor {
  * other way, but its logits grow with the prompt (580 MiB for 1,000 Qwen tokens).
  */
 export const Q8_PREFILL_ROWS = 32;
+
+/**
+ * Rows per pass of a GroupQueryAttention graph on WebGPU. onnxruntime-web 1.31.0-dev's WebGPU
+ * GroupQueryAttention gives wrong logits for a first pass of 32 tokens or more (measured on
+ * SwiftShader with jiangu-tiny-gqa: 28 tokens agree with 1-row passes to 2e-6, 32 tokens differ by
+ * about 1 in log-probability), while passes of a few rows on a longer cache agree. Chunked prefill
+ * always hid it; a graph that keeps one row would run a whole prompt in one pass, so such graphs
+ * still take their prompt 16 rows at a time (each pass returning its one row).
+ */
+export const GQA_WEBGPU_PASS_ROWS = 16;
 
 /** The dtypes whose graphs quantize activations per forward pass (DynamicQuantizeLinear). */
 const DYNAMICALLY_QUANTIZED = new Set(['q8', 'int8', 'uint8']);

@@ -4,6 +4,7 @@
 // template's opening. What they mean is decided in src/lib/core/models/model-check.ts.
 import type { PreTrainedTokenizer } from '@huggingface/transformers';
 import type { BackendInfo, Dtype, ExternalDataInfo } from '../src/lib/engine/messages.ts';
+import type { LogitsPath } from '../src/lib/core/models/model-check.ts';
 import { buildModelCheck, sampleCmmluPrompt, type ModelCheck, type ModelCheckFacts, type ThinkingFinding } from '../src/lib/core/models/model-check.ts';
 import { scanOnnx, type OnnxScan } from '../src/lib/core/models/onnx-scan.ts';
 import { letterInContext } from '../src/lib/core/protocols/letter-tokens.ts';
@@ -26,6 +27,7 @@ export interface CheckInputs {
   externalData: ExternalDataInfo | null;
   prefillRows: number | null;
   positions: number | null;
+  logitsPath?: LogitsPath;
 }
 
 /** A ReadableStream's chunks; the stream is cancelled if the scan stops before its end. */
@@ -101,6 +103,7 @@ export async function checkLoadedModel(inputs: CheckInputs): Promise<ModelCheck>
     externalData: inputs.externalData,
     prefillRows: inputs.prefillRows,
     positions: inputs.positions,
+    ...(inputs.logitsPath ? { logitsPath: inputs.logitsPath } : {}),
     letters,
     prompt: { chars: [...prompt].length, tokens: promptIds.length },
     chatTemplate: chatTemplateFacts(inputs.tokenizer),

@@ -32,13 +32,15 @@ import type {
 import { classifyLoadError, classifyRunError, modelError, modelFileFor, type LoadContext } from '../src/lib/engine/model-errors.ts';
 import { findExternalData } from './external-data.ts';
 import { guardSessionCreation } from './session-guard.ts';
-import { applyChatTemplate, encode, idsTensor, onesTensor, prefillRowsFor, RequestError, type Loaded } from './loaded-model.ts';
+import { applyChatTemplate, encode, GQA_WEBGPU_PASS_ROWS, idsTensor, onesTensor, prefillRowsFor, RequestError, type Loaded } from './loaded-model.ts';
 import { buildItemPrompt, prefill, refuseOverLimit, score, scoreItem } from './scoring.ts';
 import { modelContextOf } from '../src/lib/core/protocols/context-limit.ts';
 import { JianguError, notice, renderNotice, type Notice } from '../src/lib/core/notices/index.ts';
 import { decodingOptions } from '../src/lib/core/protocols/decoding.ts';
 import { resolveHubRevision } from './hub-revision.ts';
 import { checkLoadedModel } from './model-check.ts';
+import { installLogitsRewrite, withLogitsRewrite } from './logits-rewrite-hook.ts';
+import { checkRewrittenLogits, logitsPathOf } from './logits-path.ts';
 
 declare const self: DedicatedWorkerGlobalScope;
 
@@ -164,6 +166,7 @@ async function unload(): Promise<boolean> {
 
 async function load(id: number, params: LoadParams): Promise<LoadResult> {
   // A failed load must not stop the next one (see session-guard.ts).
+  installLogitsRewrite();
   guardSessionCreation();
   await unload();
   const started = performance.now();
@@ -208,15 +211,33 @@ async function load(id: number, params: LoadParams): Promise<LoadResult> {
     };
     const externalData = await findExternalData(folderUrl, onnxFile, config as unknown as Record<string, unknown>, lookup, backendInfo.backend);
     context.externalFiles = externalData?.files;
-    const model = await AutoModelForCausalLM.from_pretrained(modelId, {
-      config,
-      revision,
-      dtype: params.dtype,
-      device: backendInfo.backend,
-      progress_callback,
-      ...(externalData?.how === 'detected' ? { use_external_data_format: { [onnxFile]: externalData.files.length } } : {}),
-    });
-    const session = (model as unknown as { sessions: Record<string, { inputNames: string[] }> }).sessions.model;
+    const open = () =>
+      AutoModelForCausalLM.from_pretrained(modelId, {
+        config,
+        revision,
+        dtype: params.dtype,
+        device: backendInfo.backend,
+        progress_callback,
+        ...(externalData?.how === 'detected' ? { use_external_data_format: { [onnxFile]: externalData.files.length } } : {}),
+      });
+    // A graph without num_logits_to_keep is rewritten to keep the last row (logits-rewrite-hook.ts),
+    // then checked against the author's math on a short prompt; a failed check loads the original.
+    const rewriteOn = params.logitsRewrite !== false;
+    const opened = rewriteOn ? await withLogitsRewrite(open) : { value: await open(), outcome: null };
+    let model = opened.value;
+    const sessionOf = (m: PreTrainedModel) => (m as unknown as { sessions: Record<string, { inputNames: string[] }> }).sessions.model;
+    let logitsPath = logitsPathOf(opened.outcome, sessionOf(model)?.inputNames ?? []);
+    if (opened.outcome?.kind === 'rewritten') {
+      const check = await checkRewrittenLogits(model, tokenizer);
+      if (check.passed) logitsPath = { kind: 'rewritten', check: { tokens: check.tokens, maxAbsDiff: check.maxAbsDiff } };
+      else {
+        // Once: the author's graph, as it is, prefilled in chunks; the rewritten session goes first.
+        await model.dispose();
+        model = await open();
+        logitsPath = { kind: 'chunked', refusal: notice('model.logits-check-failed', { tokens: check.tokens, maxAbsDiff: check.maxAbsDiff }), check: { tokens: check.tokens, maxAbsDiff: check.maxAbsDiff } };
+      }
+    }
+    const session = sessionOf(model);
     const { model_type, vocab_size } = model.config as unknown as { model_type: string; vocab_size: number };
     const info: LoadResult = {
       backendInfo: { ...backendInfo, wasmThreads: Number(ortWasm.numThreads ?? 1) },
@@ -228,6 +249,8 @@ async function load(id: number, params: LoadParams): Promise<LoadResult> {
       ortVersion: String(env.backends.onnx.versions?.web ?? ''),
       context: modelContextOf(model.config as unknown as Record<string, unknown>),
       externalData,
+      logitsPath,
+      ...(opened.outcome?.kind === 'rewritten' ? { rewriteMs: opened.outcome.ms } : {}),
     };
     if (source.kind === 'hub') {
       info.resolvedRevision = await resolveHubRevision(source, env.remoteHost, {
@@ -241,12 +264,15 @@ async function load(id: number, params: LoadParams): Promise<LoadResult> {
     // Read after the load, so a hub model's file is in Cache Storage and never downloaded twice.
     info.modelCheck = await checkLoadedModel({
       tokenizer, config: config as unknown as Record<string, unknown>, folderUrl, onnxFile, onSite, cacheName: env.cacheKey, dtype: params.dtype,
-      backendInfo: info.backendInfo, inputNames: info.inputNames, externalData: externalData ?? null, prefillRows: info.prefillRows, positions: info.context?.tokens ?? null,
+      backendInfo: info.backendInfo, inputNames: info.inputNames, externalData: externalData ?? null, prefillRows: info.prefillRows, positions: info.context?.tokens ?? null, logitsPath,
     });
     stats.largestLogitsBytes = 0;
     stats.peakGpuBufferBytes = stats.gpuBufferBytes;
     watchLogits(model);
-    loaded = { model, tokenizer, context, info, prefixCache: null, mergeChecks: new Map(), maxLogitsRows };
+    // See GQA_WEBGPU_PASS_ROWS: a whole prompt in one GroupQueryAttention pass is wrong on WebGPU.
+    const maxPassRows = backendInfo.backend === 'webgpu' && info.modelCheck.attention === 'GroupQueryAttention' ? GQA_WEBGPU_PASS_ROWS : null;
+    if (maxPassRows !== null && info.prefillRows === null) info.prefillRows = maxPassRows;
+    loaded = { model, tokenizer, context, info, prefixCache: null, mergeChecks: new Map(), maxLogitsRows, maxPassRows };
     return info;
   } catch (error) {
     throw new RequestError(classifyLoadError(error, context));
@@ -325,7 +351,7 @@ async function generate(id: number, params: GenerateParams): Promise<GenerateRes
   // A graph that returns logits for every position would make one [1, prompt, vocab] block of a
   // long prompt; all but the last token go through the chunked prefill instead, and generate gets
   // the cache, computes the last token alone and decodes one row per step.
-  const chunked = !m.info.inputNames.includes('num_logits_to_keep') && inputIds.length > 1;
+  const chunked = (!m.info.inputNames.includes('num_logits_to_keep') && inputIds.length > 1) || (m.maxPassRows !== null && inputIds.length > m.maxPassRows);
   const cache = chunked ? (await prefill(m, inputIds.slice(0, -1), null, 0)).cache : null;
   let sequences: Tensor;
   try {

@@ -55,7 +55,7 @@ interface Prefill {
  */
 export async function prefill(m: Loaded, ids: number[], past: DynamicCache | null, pastLength: number): Promise<Prefill> {
   const keepsLast = m.info.inputNames.includes('num_logits_to_keep');
-  const step = keepsLast ? ids.length : Math.max(1, m.maxLogitsRows);
+  const step = keepsLast ? Math.min(ids.length, m.maxPassRows ?? Infinity) : Math.max(1, m.maxLogitsRows);
   let cache = past;
   let length = pastLength;
   let copied = 0;

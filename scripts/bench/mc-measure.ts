@@ -9,7 +9,7 @@ import type { Browser, Page } from 'playwright-core';
 import { openPage, type OpenedPage } from '../browser.ts';
 import type { MultipleChoiceItem } from '../../src/lib/core/benchmarks/types.ts';
 import type { Backend, LoadResult } from '../../src/lib/engine/messages.ts';
-import { ONNX_FILE, type Dtype, type ModelName } from '../fixtures/specs.ts';
+import { ONNX_FILE, type Dtype, type FixtureName } from '../fixtures/specs.ts';
 import { ortDir, projectRoot } from '../site-routes.ts';
 import type { BenchItems } from './mc-items.ts';
 import {
@@ -44,7 +44,13 @@ export const BARE_MODES: Record<BareMode, { label: string; of: PipelineMode; reu
 
 export interface McConfiguration {
   backend: Backend;
-  model: ModelName;
+  model: FixtureName;
+  /** The worker's load option (default true): false measures the chunked prefill of a graph without num_logits_to_keep. */
+  logitsRewrite?: boolean;
+  /** The bare session's graph: one that declares num_logits_to_keep with the same weights (default: model). */
+  bareModel?: FixtureName;
+  /** How the tables name this configuration (default: the model). */
+  label?: string;
   dtype: Dtype;
 }
 
@@ -114,7 +120,7 @@ async function routeOrt(page: Page, siteUrl: string): Promise<void> {
   );
 }
 
-function modelShape(model: ModelName): { layers: number; kvHeads: number; headDim: number } {
+function modelShape(model: FixtureName): { layers: number; kvHeads: number; headDim: number } {
   const config = JSON.parse(readFileSync(join(projectRoot, '.fixtures', 'models', model, 'config.json'), 'utf8')) as {
     num_hidden_layers: number;
     num_key_value_heads: number;
@@ -143,7 +149,7 @@ async function measureInPage(
   log: (line: string) => void,
 ): Promise<void> {
   const t = s.stepTimeoutMs;
-  const load = unwrap(await withTimeout(page.evaluate(pageLoad, { model: config.model, dtype: config.dtype, backend: config.backend }), t, 'load'), 'load');
+  const load = unwrap(await withTimeout(page.evaluate(pageLoad, { model: config.model, dtype: config.dtype, backend: config.backend, logitsRewrite: config.logitsRewrite }), t, 'load'), 'load');
   r.load = load;
   const info = load.result;
   log(`load ${load.wallMs.toFixed(0)} ms (${info.backendInfo.backend}${info.backendInfo.fallbackReason ? `, fell back: ${info.backendInfo.fallbackReason}` : ''})`);
@@ -195,14 +201,15 @@ async function measureInPage(
 
   // The ceiling, in the same page. The worker stays loaded (idle) so that later rounds can
   // alternate pipeline and bare runs, which spreads the machine's drift over both.
-  const shape = modelShape(config.model);
+  const bareModel = config.bareModel ?? config.model;
+  const shape = modelShape(bareModel);
   const setup = unwrap(
     await withTimeout(
       page.evaluate(pageBareSetup, {
         ortUrl: `${siteUrl}${ORT_ROUTE}${ORT_MODULE}`,
         wasmMjs: `${siteUrl}/ort/ort-wasm-simd-threaded.asyncify.mjs`,
         wasmBinary: `${siteUrl}/ort/ort-wasm-simd-threaded.asyncify.wasm`,
-        modelUrl: `${siteUrl}/models/${config.model}/onnx/${ONNX_FILE[config.dtype]}`,
+        modelUrl: `${siteUrl}/models/${bareModel}/onnx/${ONNX_FILE[config.dtype]}`,
         backend: config.backend,
         numThreads: info.backendInfo.wasmThreads,
         ...shape,

@@ -35,6 +35,7 @@ export interface LoadArgs {
   model: string;
   dtype: 'fp32' | 'q8' | 'q4';
   backend: Backend;
+  logitsRewrite?: boolean;
 }
 
 /** Creates the page's ModelClient (its worker) and loads the model. */
@@ -43,7 +44,7 @@ export const pageLoad = async (a: LoadArgs): Promise<PageReply<LoadResult>> => {
   w.mcClient ??= new window.jiangu.ModelClient();
   const started = performance.now();
   try {
-    const result = await w.mcClient.load({ source: { kind: 'site', name: a.model }, dtype: a.dtype, backend: a.backend });
+    const result = await w.mcClient.load({ source: { kind: 'site', name: a.model }, dtype: a.dtype, backend: a.backend, ...(a.logitsRewrite === undefined ? {} : { logitsRewrite: a.logitsRewrite }) });
     return { wallMs: performance.now() - started, result };
   } catch (e) {
     const err = e as { code?: string; message?: string; detail?: string };

@@ -218,13 +218,13 @@ export function markdownTable(results: readonly McResult[]): string {
   for (const r of results) {
     const rows = summarise(r);
     if (rows.length === 0) {
-      lines.push(`| ${[r.backend, `${r.model} ${r.dtype}`, DASH, ...HEADER.slice(3, -1).map(() => DASH), cell(`ERROR: ${r.error ?? 'nothing measured'}`)].join(' | ')} |`);
+      lines.push(`| ${[r.backend, `${r.label ?? r.model} ${r.dtype}`, DASH, ...HEADER.slice(3, -1).map(() => DASH), cell(`ERROR: ${r.error ?? 'nothing measured'}`)].join(' | ')} |`);
       continue;
     }
     for (const row of rows) {
       const values = [
         r.backend,
-        `${r.model} ${r.dtype}`,
+        `${r.label ?? r.model} ${r.dtype}`,
         row.label,
         `${row.items === row.requested ? String(row.items) : `${row.items} of ${row.requested}`} × ${row.rounds}`,
         num(row.promptTokensMean, 1),
@@ -240,7 +240,7 @@ export function markdownTable(results: readonly McResult[]): string {
       ];
       lines.push(`| ${values.map(cell).join(' | ')} |`);
     }
-    if (r.error && rows.length > 0) lines.push(`| ${r.backend} | ${r.model} ${r.dtype} | (stopped) | ${HEADER.slice(3, -1).map(() => DASH).join(' | ')} | ${cell(`ERROR: ${r.error}`)} |`);
+    if (r.error && rows.length > 0) lines.push(`| ${r.backend} | ${r.label ?? r.model} ${r.dtype} | (stopped) | ${HEADER.slice(3, -1).map(() => DASH).join(' | ')} | ${cell(`ERROR: ${r.error}`)} |`);
   }
   return lines.join('\n');
 }
@@ -249,7 +249,7 @@ export function markdownTable(results: readonly McResult[]): string {
 export function targetLines(results: readonly McResult[]): string[] {
   const lines: string[] = [];
   for (const r of results) {
-    const name = `${r.backend} ${r.model} ${r.dtype}`;
+    const name = `${r.backend} ${r.label ?? r.model} ${r.dtype}`;
     const rows = summarise(r);
     const find = (mode: PipelineMode | BareMode) => rows.find((row) => row.mode === mode);
     const verdict = (ok: boolean) => (ok ? 'met' : 'NOT MET');

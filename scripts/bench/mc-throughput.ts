@@ -5,13 +5,14 @@
 // AncientBench sample's test items, their task's dev items as exemplars. A measurement, not a test:
 // it prints a Markdown table and a line per target, and writes bench-results/mc-<timestamp>.json.
 //
-//   npx tsx scripts/bench/mc-throughput.ts [--backends wasm,webgpu] [--dtypes fp32,q4] [--items 12] [--budget-s 20]
+//   npx tsx scripts/bench/mc-throughput.ts [--backends wasm,webgpu] [--dtypes fp32,q4] [--webgpu-dtypes q4] [--items 12] [--budget-s 20]
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { withChromium } from '../browser.ts';
 import type { Backend } from '../../src/lib/engine/messages.ts';
 import { DTYPES, ONNX_FILE, type Dtype, type ModelName } from '../fixtures/specs.ts';
+import { PIPELINE_MODES, type McConfiguration, type PipelineMode } from './mc-measure.ts';
 import { projectRoot } from '../site-routes.ts';
 import { loadSampleItems, SAMPLE_PATH } from './mc-items.ts';
 import { measureMcConfiguration, type McResult, type McSettings } from './mc-measure.ts';
@@ -19,8 +20,20 @@ import { markdownTable, summarise, targetLines, TARGETS } from './mc-report.ts';
 import { machineInfo, machineLines, writeBenchRecord } from './report.ts';
 
 const MODEL: ModelName = 'jiangu-large';
+/**
+ * Side by side on the Qwen-vocabulary fixture: the native num_logits_to_keep graph, and the same
+ * weights without it (jiangu-large-nokeep, the presets' shape) rewritten at load and chunked (the
+ * rewrite off). The bare session of both nokeep rows is jiangu-large's (it needs num_logits_to_keep).
+ */
+const PATHS: readonly Pick<McConfiguration, 'model' | 'logitsRewrite' | 'bareModel' | 'label'>[] = [
+  { model: MODEL, label: `${MODEL} (native keep)` },
+  { model: 'jiangu-large-nokeep', logitsRewrite: true, bareModel: MODEL, label: 'jiangu-large-nokeep (rewritten)' },
+  { model: 'jiangu-large-nokeep', logitsRewrite: false, bareModel: MODEL, label: 'jiangu-large-nokeep (chunked)' },
+];
+/** The issue's target: the rewritten graph ≥ this × the native graph's items/s, every mode. */
+const REWRITTEN_TO_NATIVE = 0.95;
 const BACKENDS: readonly Backend[] = ['wasm', 'webgpu'];
-const USAGE = 'Usage: npx tsx scripts/bench/mc-throughput.ts [--backends wasm,webgpu] [--dtypes fp32,q4] [--items 12] [--budget-s 20]';
+const USAGE = 'Usage: npx tsx scripts/bench/mc-throughput.ts [--backends wasm,webgpu] [--dtypes fp32,q4] [--webgpu-dtypes q4] [--items 12] [--budget-s 20]';
 
 // Budgets that keep the default run (wasm and webgpu, fp32) near 5 minutes on 2 cores: on
 // SwiftShader WebGPU jiangu-large fp32 takes seconds per forward, so its modes stop at the budget.
@@ -38,6 +51,8 @@ const STEP_TIMEOUT_MS = 180_000;
 interface Options {
   backends: Backend[];
   dtypes: Dtype[];
+  /** WebGPU's own dtypes: SwiftShader runs jiangu-large fp32 at seconds a forward, so q4 by default. */
+  webgpuDtypes: Dtype[];
   items: number;
   budgetS: number;
 }
@@ -60,7 +75,7 @@ function positive(flag: string, value: string | undefined, fallback: number): nu
 function parseOptions(argv: readonly string[]): Options {
   const { values } = parseArgs({
     args: [...argv],
-    options: { backends: { type: 'string' }, dtypes: { type: 'string' }, items: { type: 'string' }, 'budget-s': { type: 'string' } },
+    options: { backends: { type: 'string' }, dtypes: { type: 'string' }, 'webgpu-dtypes': { type: 'string' }, items: { type: 'string' }, 'budget-s': { type: 'string' } },
     strict: true,
     allowPositionals: false,
   });
@@ -69,13 +84,34 @@ function parseOptions(argv: readonly string[]): Options {
   return {
     backends: list('backends', values.backends, BACKENDS, BACKENDS),
     dtypes: list('dtypes', values.dtypes, DTYPES, ['fp32']),
+    webgpuDtypes: list('webgpu-dtypes', values['webgpu-dtypes'], DTYPES, ['q4']),
     items,
     budgetS: positive('budget-s', values['budget-s'], DEFAULT_BUDGET_S),
   };
 }
 
-function modelFile(dtype: Dtype): string {
-  return join(projectRoot, '.fixtures', 'models', MODEL, 'onnx', ONNX_FILE[dtype]);
+function modelFile(dtype: Dtype, model: string = MODEL): string {
+  return join(projectRoot, '.fixtures', 'models', model, 'onnx', ONNX_FILE[dtype]);
+}
+
+/** Items/s of the rewritten rows ÷ the native rows, per backend, dtype and pipeline mode. */
+function rewrittenLines(results: readonly McResult[]): string[] {
+  const lines: string[] = [];
+  for (const r of results.filter((x) => x.logitsRewrite === true)) {
+    const native = results.find((x) => x.model === MODEL && x.backend === r.backend && x.dtype === r.dtype);
+    if (!native) continue;
+    const path = r.load?.result.logitsPath;
+    const rows = summarise(r);
+    const nativeRows = summarise(native);
+    for (const mode of Object.keys(PIPELINE_MODES) as PipelineMode[]) {
+      const a = rows.find((row) => row.mode === mode);
+      const b = nativeRows.find((row) => row.mode === mode);
+      if (!a || !b || !(a.itemsPerS > 0) || !(b.itemsPerS > 0)) continue;
+      const ratio = a.itemsPerS / b.itemsPerS;
+      lines.push(`- ${r.backend} ${r.dtype} ${PIPELINE_MODES[mode].label}: rewritten ${a.itemsPerS.toFixed(2)} ÷ native ${b.itemsPerS.toFixed(2)} items/s = ${ratio.toFixed(2)} (target ≥ ${REWRITTEN_TO_NATIVE}: ${ratio >= REWRITTEN_TO_NATIVE ? 'met' : 'NOT MET'}); path ${path?.kind ?? '?'}${path?.check ? `, load check ${path.check.tokens} tokens, max |Δ log p| ${path.check.maxAbsDiff}` : ''}${r.load?.result.rewriteMs !== undefined ? `, rewrite ${r.load.result.rewriteMs.toFixed(0)} ms` : ''}`);
+    }
+  }
+  return lines;
 }
 
 async function main(): Promise<void> {
@@ -85,12 +121,16 @@ async function main(): Promise<void> {
   const items = Math.min(options.items, data.items.length - 2);
   if (items < options.items) notes.push(`--items ${options.items} lowered to ${items}: the sample has ${data.items.length} test items and the last 2 are the warm-up.`);
 
-  const dtypes = options.dtypes.filter((dtype) => existsSync(join(projectRoot, '.fixtures', 'models', MODEL, 'config.json')) && existsSync(modelFile(dtype)));
-  for (const dtype of options.dtypes.filter((d) => !dtypes.includes(d))) {
+  const present = (model: string, dtype: Dtype) => existsSync(join(projectRoot, '.fixtures', 'models', model, 'config.json')) && existsSync(modelFile(dtype, model));
+  const wanted = [...new Set([...options.dtypes, ...options.webgpuDtypes])];
+  const dtypes = wanted.filter((dtype) => present(MODEL, dtype));
+  for (const dtype of wanted.filter((d) => !dtypes.includes(d))) {
     const line = `${MODEL} ${dtype} skipped: ${modelFile(dtype).slice(projectRoot.length)} is missing; generate it with \`npm run fixtures:large\` (about 700 MB).`;
     console.log(line);
     notes.push(line);
   }
+  const paths = PATHS.filter((p) => dtypes.every((dtype) => present(p.model, dtype)));
+  for (const p of PATHS.filter((x) => !paths.includes(x))) notes.push(`${p.label} skipped: its files are missing; generate them with \`npm run fixtures:large\`.`);
 
   const settings: McSettings = {
     items,
@@ -106,12 +146,14 @@ async function main(): Promise<void> {
   const results: McResult[] = [];
   const chromium = await withChromium({ webgpu: true }, async (siteUrl, browser) => {
     for (const backend of options.backends) {
-      for (const dtype of dtypes) {
-        const name = `${backend} ${MODEL} ${dtype}`;
-        const log = (line: string) => console.error(`[bench mc] ${name}: ${line}`);
-        const result = await measureMcConfiguration(browser, siteUrl, { backend, model: MODEL, dtype }, data, settings, log);
-        log(`done in ${result.totalS.toFixed(1)} s`);
-        results.push(result);
+      for (const dtype of dtypes.filter((d) => (backend === 'webgpu' ? options.webgpuDtypes : options.dtypes).includes(d))) {
+        for (const path of paths) {
+          const name = `${backend} ${path.label} ${dtype}`;
+          const log = (line: string) => console.error(`[bench mc] ${name}: ${line}`);
+          const result = await measureMcConfiguration(browser, siteUrl, { backend, dtype, ...path }, data, settings, log);
+          log(`done in ${result.totalS.toFixed(1)} s`);
+          results.push(result);
+        }
       }
     }
     return browser.version();
@@ -137,6 +179,7 @@ async function main(): Promise<void> {
   console.log('');
   console.log('Targets (reported, not enforced):');
   for (const line of targetLines(results)) console.log(line);
+  for (const line of rewrittenLines(results)) console.log(line);
   console.log('');
   console.log(
     `Items: the first ${items} test items of ${SAMPLE_PATH} in file order (3 per task), protocol ancientbench, exemplars = the task's dev items, ` +

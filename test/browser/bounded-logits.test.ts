@@ -65,7 +65,7 @@ for (const backend of ['wasm', 'webgpu'] as const) {
             for (const name of ['jiangu-tiny', 'jiangu-tiny-nokeep']) {
               const client = new window.jiangu.ModelClient();
               try {
-                const info = await client.load({ source: { kind: 'site', name }, dtype: 'fp32', backend, maxLogitsBytes });
+                const info = await client.load({ source: { kind: 'site', name }, dtype: 'fp32', backend, maxLogitsBytes, logitsRewrite: false });
                 const streamed: number[] = [];
                 const generation = await client.generate({ prompt, maxNewTokens: tokens }, { onToken: (id) => void streamed.push(id) });
                   out[name] = { info, generation, stats: await client.stats(), streamed };
@@ -110,7 +110,7 @@ describe('chunked generate on webgpu', () => {
     const counts = await session.opened.page.evaluate(
       async ({ prompt, maxLogitsBytes }) => {
         const client = new window.jiangu.ModelClient();
-        await client.load({ source: { kind: 'site', name: 'jiangu-tiny-nokeep' }, dtype: 'fp32', backend: 'webgpu', maxLogitsBytes });
+        await client.load({ source: { kind: 'site', name: 'jiangu-tiny-nokeep' }, dtype: 'fp32', backend: 'webgpu', maxLogitsBytes, logitsRewrite: false });
         for (let i = 0; i < 3; i++) await client.generate({ prompt, maxNewTokens: 4 }); // warm ORT's buffer pool
         const before = await client.stats();
         for (let i = 0; i < 6; i++) await client.generate({ prompt, maxNewTokens: 4 });
@@ -141,7 +141,7 @@ describe('q8 scores on wasm', () => {
             for (const maxLogitsBytes of settings) {
               const client = new window.jiangu.ModelClient();
               try {
-                const info = await client.load({ source: { kind: 'site', name }, dtype: 'q8', backend: 'wasm', maxLogitsBytes });
+                const info = await client.load({ source: { kind: 'site', name }, dtype: 'q8', backend: 'wasm', maxLogitsBytes, logitsRewrite: false });
                 const score = await client.score({ prompt, candidates: letters });
                 out.push({ info, score, stats: await client.stats() });
               } finally {
@@ -175,8 +175,18 @@ describe('q8 scores on wasm', () => {
 describe('a q8 run through the Evaluate page (WASM)', () => {
   const session = useBrowserSession({ webgpu: false, path: '/#/data' });
 
-  it('records the fixed prefill rows its scores depend on', async () => {
+  it('records the fixed prefill rows its scores depend on (the load-time rewrite off: the chunked path)', async () => {
     const page = session.opened.page;
+    // The Evaluate page has no setting for it: every load request its workers get asks for no rewrite.
+    await page.addInitScript(() => {
+      const post = Worker.prototype.postMessage;
+      Worker.prototype.postMessage = function (this: Worker, message: unknown, ...rest: unknown[]) {
+        const request = message as { kind?: string; params?: Record<string, unknown> } | null;
+        if (request?.kind === 'load' && request.params) request.params = { ...request.params, logitsRewrite: false };
+        return (post as (...args: unknown[]) => void).call(this, message, ...rest);
+      } as typeof Worker.prototype.postMessage;
+    });
+    await page.reload();
     await storeSampleAndAclue(page, session.url);
     const runId = await startFixtureRun(page, { dataset: 'aclue', shots: 5, limit: 3, tasks: ['古音学'], model: 'jiangu-tiny-nokeep', dtype: 'q8' });
     await waitForStatus(page, 'completed');
@@ -185,5 +195,6 @@ describe('a q8 run through the Evaluate page (WASM)', () => {
     expect(run.config.model.dtype).toBe('q8');
     expect(run.environment?.modelInputNames).not.toContain('num_logits_to_keep');
     expect(run.environment?.prefillRows).toBe(Q8_PREFILL_ROWS);
+    expect(run.environment?.logitsPath?.kind).toBe('chunked');
   });
 });

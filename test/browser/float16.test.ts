@@ -57,7 +57,7 @@ async function runAll(page: Page, console: string[]): Promise<Record<string, Fix
           for (const dtype of dtypes) {
             const client = new window.jiangu.ModelClient();
             try {
-              const info = await client.load({ source: { kind: 'site', name }, dtype, backend: 'wasm', maxLogitsBytes });
+              const info = await client.load({ source: { kind: 'site', name }, dtype, backend: 'wasm', maxLogitsBytes, logitsRewrite: false });
               const scores = [];
               for (const prompt of prompts) scores.push(await client.score({ prompt, candidates: letters }));
               const prefixed = [];

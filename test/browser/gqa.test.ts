@@ -49,7 +49,7 @@ function scoreEach(page: Page, backend: 'wasm' | 'webgpu', loads: readonly Load[
       for (const { name, dtype, maxLogitsBytes } of loads) {
         const client = new window.jiangu.ModelClient();
         try {
-          await client.load({ source: { kind: 'site', name }, dtype, backend, maxLogitsBytes });
+          await client.load({ source: { kind: 'site', name }, dtype, backend, maxLogitsBytes, logitsRewrite: false });
           const scores = [];
           for (const prompt of prompts) scores.push(await client.score({ prompt, candidates: letters }));
           for (const s of suffixes) scores.push(await client.score({ prompt: prefix + s, prefix, candidates: letters }));
@@ -82,7 +82,8 @@ for (const backend of ['wasm', 'webgpu'] as const) {
               const client = new window.jiangu.ModelClient();
               try {
                 const started = performance.now();
-                const info = await client.load({ source: { kind: 'site', name }, dtype: 'fp32', backend, maxLogitsBytes });
+                // The rewrite off: this proves the chunked path on GQA (logits-rewrite.test.ts the rewritten one).
+                const info = await client.load({ source: { kind: 'site', name }, dtype: 'fp32', backend, maxLogitsBytes, logitsRewrite: false });
                 const scores = [];
                 for (const prompt of prompts) scores.push(await client.score({ prompt, candidates: letters }));
                 const prefixed = [];
@@ -183,6 +184,8 @@ describe('an ACLUE task 5-shot on jiangu-tiny-gqa through the Evaluate page (WAS
     const { run, results } = await readStoredRun<McRunRecord, McItemResult>(page, runId);
     expect(run.config.model.source).toEqual({ kind: 'site', name: GQA });
     expect(run.environment?.modelInputNames).not.toContain('position_ids');
+    // The page loads with the rewrite on: the record says the rewritten graph scored the run.
+    expect(run.environment?.logitsPath?.kind).toBe('rewritten');
     expect(results).toHaveLength(12);
     expect(results.every((r) => r.failure === undefined && r.shotsUsed === 5)).toBe(true);
     expect(results.some((r) => r.reusedPrefixTokens > 0)).toBe(true);

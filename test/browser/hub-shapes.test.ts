@@ -60,7 +60,8 @@ for (const backend of ['wasm', 'webgpu'] as const) {
             for (const name of names) {
               const client = new window.jiangu.ModelClient();
               try {
-                const info = await client.load({ source: { kind: 'site', name }, dtype: 'fp32', backend, maxLogitsBytes });
+                // The rewrite off: this proves the chunked path (logits-rewrite.test.ts proves the rewritten one).
+                const info = await client.load({ source: { kind: 'site', name }, dtype: 'fp32', backend, maxLogitsBytes, logitsRewrite: false });
                 const scores = [];
                 for (const prompt of prompts) scores.push(await client.score({ prompt, candidates: letters }));
                 const prefixed = [];
@@ -183,7 +184,8 @@ function capLogitsInWorkers(maxLogitsBytes: number): void {
   (window as unknown as { __forwardPasses: number[] }).__forwardPasses = passes;
   Worker.prototype.postMessage = function (this: Worker, message: unknown, ...rest: unknown[]) {
     const request = message as { kind?: string; params?: Record<string, unknown> } | null;
-    if (request?.kind === 'load' && request.params) request.params = { ...request.params, maxLogitsBytes };
+    // The rewrite off too: this run proves the chunked path through the page.
+    if (request?.kind === 'load' && request.params) request.params = { ...request.params, maxLogitsBytes, logitsRewrite: false };
     if (!(this as Worker & { __counted?: boolean }).__counted) {
       (this as Worker & { __counted?: boolean }).__counted = true;
       this.addEventListener('message', (event: MessageEvent) => {
@@ -221,6 +223,7 @@ describe('an ACLUE task 5-shot on jiangu-tiny-nokeep through the Evaluate page (
     const nokeep = runs['jiangu-tiny-nokeep'];
     expect(nokeep.run.config.model.source).toEqual({ kind: 'site', name: 'jiangu-tiny-nokeep' });
     expect(nokeep.run.environment?.modelInputNames).not.toContain('num_logits_to_keep');
+    expect(nokeep.run.environment?.logitsPath).toEqual({ kind: 'chunked', refusal: { code: 'model.logits-rewrite-off', params: {} } });
     expect(nokeep.results).toHaveLength(12);
     expect(nokeep.results.map((r) => r.itemId)).toEqual(tiny.results.map((r) => r.itemId));
     expect(nokeep.results.map((r) => r.prompt)).toEqual(tiny.results.map((r) => r.prompt));

@@ -43,7 +43,7 @@ describe('the model check in the playground (WASM)', () => {
     ready: ({ page }) => page.waitForFunction(() => (document.querySelector('[data-testid=model-choice]') as HTMLSelectElement | null)?.value === 'site:jiangu-tiny'),
   });
 
-  it('jiangu-tiny-nokeep: no num_logits_to_keep, so chunked prefill with its cost; MatMul attention; the letters and the memory', async () => {
+  it('jiangu-tiny-nokeep: no num_logits_to_keep, so rewritten at load to keep one row (checked), nothing to warn; MatMul attention; the letters and the memory', async () => {
     const { page } = session.opened;
     await loadInPlayground(page, 'jiangu-tiny-nokeep');
     const prompt = sampleCmmluPrompt();
@@ -51,22 +51,21 @@ describe('the model check in the playground (WASM)', () => {
     const weights = statSync(join(modelsDir, 'jiangu-tiny-nokeep', 'onnx', 'model.onnx')).size;
     // jiangu-tiny: 2 layers × 2 KV heads × 16, float32; vocabulary 749; a pass of up to 64 MiB holds every row of this prompt.
     const kv = 2 * 2 * 2 * 16 * tokens * 4;
-    const block = tokens * 749 * 4;
+    // Rewritten at load to keep the last row: one pass returns one row of 749 float32 logits.
+    const block = 749 * 4;
 
     const check = page.getByTestId('model-check');
     expect(await check.getAttribute('data-attention')).toBe('MatMul');
-    expect(await check.getAttribute('data-keeps-last-row')).toBe('false');
+    expect(await check.getAttribute('data-keeps-last-row')).toBe('true');
+    expect(await check.getAttribute('data-logits-path')).toBe('rewritten');
     const summary = await text(page, 'model-check-summary');
     expect(summary).toContain('MatMul attention');
-    expect(summary).toContain('no num_logits_to_keep: prompts prefilled in chunks');
+    expect(summary).toContain('one logits row: graph rewritten at load (checked)');
     expect(summary).toContain('KV float32, logits float32');
     expect(summary).toContain('A–D are single tokens after 答案是：');
     expect(summary).toContain(`A typical 5-shot CMMLU prompt is ${tokens} tokens here and needs about ${kb(weights)} of weights, ${kb(kv)} of KV cache and ${kb(block)} for the largest logits block.`);
-    expect(await warningCodes(page)).toEqual(['check.chunked-prefill']);
-    const warning = await text(page, 'model-check-warning');
-    // The worker's default 64 MiB a pass / (749 × 4 bytes) = 22,399 rows: this prompt fits in one.
-    const chunk = Math.floor((64 * 2 ** 20) / (749 * 4)).toLocaleString('en');
-    expect(warning).toContain(`chunks of at most ${chunk} tokens: a typical 5-shot prompt (${tokens} tokens) takes 1 pass, each returning up to ${kb(block)} of logits`);
+    // Nothing to warn about: the rewrite is checked, so no chunks and no cost to mention.
+    expect(await warningCodes(page)).toEqual([]);
 
     // The details: folded until asked for, then exact.
     expect(await page.getByTestId('model-check-inputs').isVisible()).toBe(false);
@@ -75,7 +74,7 @@ describe('the model check in the playground (WASM)', () => {
     expect(inputs).toContain('input_ids int64 [batch_size, sequence_length]');
     expect(inputs).toContain('past_key_values.1.value float32 [batch_size, 2, past_sequence_length, 16]');
     expect(inputs).not.toContain('num_logits_to_keep');
-    expect(await text(page, 'model-check-keeps')).toContain('no: the graph has no num_logits_to_keep');
+    expect(await text(page, 'model-check-keeps')).toMatch(/^yes: the graph has no num_logits_to_keep, so Jiangu rewrote it at load to compute the last row only, and checked it on a 16-token prompt against every row \(largest log-prob difference 0\)$/);
     expect(await text(page, 'model-check-attention')).toBe('MatMul and Softmax (plain ONNX ops)');
     expect(await text(page, 'model-check-external')).toBe('none: the weights are inside the .onnx file');
     const letters = await text(page, 'model-check-letters');
@@ -87,7 +86,7 @@ describe('the model check in the playground (WASM)', () => {
     expect(await text(page, 'model-check-prompt')).toContain(`${CMMLU_5SHOT_MEDIAN_CHARS} characters (the median 5-shot CMMLU 古汉语 prompt) of 《论语·学而》 + 答案是： → ${tokens} tokens; the model has 2,048 positions`);
     const memory = await text(page, 'model-check-memory');
     expect(memory).toContain(`KV cache: ${kb(kv)} (2 × 2 × 2 × 16 × ${tokens} × 4 B)`);
-    expect(memory).toContain(`largest logits block: ${kb(block)} (${tokens} × 749 × 4 B, 1 pass)`);
+    expect(memory).toContain(`largest logits block: ${kb(block)} (1 × 749 × 4 B, 1 pass)`);
     mkdirSync(shots, { recursive: true });
     await page.screenshot({ path: join(shots, 'model-check-nokeep-en.png'), fullPage: true });
 
@@ -95,10 +94,9 @@ describe('the model check in the playground (WASM)', () => {
     await page.getByTestId('lang-zh').click();
     const zh = await text(page, 'model-check-summary');
     expect(zh).toContain('MatMul 注意力');
-    expect(zh).toContain('无 num_logits_to_keep：提示分块预填充');
+    expect(zh).toContain('只算一行 logits：加载时改写计算图（已核对）');
     expect(zh).toContain(`一个典型的 5-shot CMMLU 提示在此为 ${tokens} 个词元`);
-    expect(await text(page, 'model-check-warning')).toContain(`因此鉴古把提示分块预填充，每块最多 ${chunk} 个词元`);
-    expect(await text(page, 'model-check-keeps')).toContain('否：计算图没有 num_logits_to_keep');
+    expect(await text(page, 'model-check-keeps')).toContain('是：计算图没有 num_logits_to_keep，鉴古在加载时把它改写为只算最后一行');
     await page.screenshot({ path: join(shots, 'model-check-nokeep-zh.png'), fullPage: true });
     await page.getByTestId('lang-en').click();
   });
@@ -108,12 +106,13 @@ describe('the model check in the playground (WASM)', () => {
     await loadInPlayground(page, 'jiangu-tiny-gqa');
     const check = page.getByTestId('model-check');
     expect(await check.getAttribute('data-attention')).toBe('GroupQueryAttention');
-    expect(await check.getAttribute('data-keeps-last-row')).toBe('false');
+    // No num_logits_to_keep in the file, rewritten at load: the check says so and warns of nothing.
+    expect(await check.getAttribute('data-keeps-last-row')).toBe('true');
     const summary = await text(page, 'model-check-summary');
     expect(summary).toContain('GroupQueryAttention');
-    expect(summary).toContain('no num_logits_to_keep: prompts prefilled in chunks');
+    expect(summary).toContain('one logits row: graph rewritten at load (checked)');
     expect(summary).toContain('A–D are single tokens after 答案是：');
-    expect(await warningCodes(page)).toEqual(['check.chunked-prefill']);
+    expect(await warningCodes(page)).toEqual([]);
     await page.getByTestId('model-check-details').locator('summary').click();
     const inputs = await text(page, 'model-check-inputs');
     expect(inputs).toContain('attention_mask int64 [batch_size, total_sequence_length]');
@@ -184,15 +183,18 @@ describe('the model check in the playground (WASM)', () => {
 
     // What the page shows is what the record holds, so it stays after the model is gone: reload.
     const { run } = await readStoredRun<McRunRecord>(page, runId);
-    expect(run.modelCheck?.keepsLastRow).toBe(false);
+    // The page loads with the rewrite on: the record says which path scored the run.
+    expect(run.modelCheck?.keepsLastRow).toBe(true);
+    expect(run.environment?.logitsPath).toEqual({ kind: 'rewritten', check: { tokens: 16, maxAbsDiff: 0 } });
+    expect(run.modelCheck?.logitsPath).toEqual(run.environment?.logitsPath);
     expect(run.modelCheck?.onnxFile).toBe('onnx/model.onnx');
     await page.reload();
     await waitForStatus(page, 'completed');
     const check = page.getByTestId('run-model-check');
     await check.waitFor();
     expect(await check.getAttribute('data-attention')).toBe('MatMul');
-    expect(await check.getByTestId('model-check-summary').textContent()).toContain('no num_logits_to_keep: prompts prefilled in chunks');
-    expect(await warningCodes(page, 'run-model-check')).toEqual(['check.chunked-prefill']);
+    expect(await check.getByTestId('model-check-summary').textContent()).toContain('one logits row: graph rewritten at load (checked)');
+    expect(await warningCodes(page, 'run-model-check')).toEqual([]);
 
     expect(await text(page, 'run-thinking')).toBe('off: the chat template was rendered with enable_thinking=false');
     expect(await text(page, 'run-decoding')).toContain('greedy: plain argmax, no repetition penalty');
@@ -206,7 +208,7 @@ describe('the model check in the playground (WASM)', () => {
     await page.getByTestId('lang-zh').click();
     expect(await text(page, 'run-thinking')).toBe('关闭：对话模板以 enable_thinking=false 渲染');
     expect(await text(page, 'run-decoding')).toContain('贪心：纯 argmax，无重复惩罚');
-    expect(await check.getByTestId('model-check-warning').first().textContent()).toContain('该计算图没有 num_logits_to_keep 输入');
+    expect(await check.getByTestId('model-check-summary').textContent()).toContain('只算一行 logits：加载时改写计算图（已核对）');
     await page.screenshot({ path: join(shots, 'model-check-run-zh.png'), fullPage: true });
     await page.getByTestId('lang-en').click();
   });
@@ -234,7 +236,9 @@ describe('the model check of a hub model (the site’s fixture hub)', () => {
       { host: `${session.url}/hub/` },
     );
     const check = info.modelCheck;
-    expect(check?.warnings.map((w) => w.code)).toEqual(['check.chunked-prefill']);
+    // External data passed through to the rewritten graph's session unchanged: rewritten, nothing to warn.
+    expect(info.logitsPath?.kind).toBe('rewritten');
+    expect(check?.warnings.map((w) => w.code)).toEqual([]);
     expect(check?.graph?.inputs.map((i) => i.name)).toContain('past_key_values.1.value');
     const dataBytes = statSync(join(modelsDir, 'jiangu-tiny-external', 'onnx', 'model.onnx_data')).size;
     expect(check?.externalData).toEqual([{ file: 'onnx/model.onnx_data', bytes: dataBytes }]);

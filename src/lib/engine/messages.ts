@@ -8,7 +8,7 @@ import type { McProtocolId } from '../core/protocols/mc-protocols.ts';
 import type { Notice } from '../core/notices/index.ts';
 import type { ModelContext } from '../core/protocols/context-limit.ts';
 import type { DecodingOptions } from '../core/protocols/decoding.ts';
-import type { ModelCheck } from '../core/models/model-check.ts';
+import type { LogitsPath, ModelCheck } from '../core/models/model-check.ts';
 
 export * from '../core/models/model-types.ts';
 
@@ -21,6 +21,11 @@ export interface LoadParams {
    * produce; longer prompts are prefilled in chunks through the KV cache. Default 64 MiB.
    */
   maxLogitsBytes?: number;
+  /**
+   * Rewrite a graph without `num_logits_to_keep` at load so it computes the last logits row only
+   * (checked on a short prompt before use). Default true; false keeps the chunked prefill (tests, bench).
+   */
+  logitsRewrite?: boolean;
 }
 
 export interface LoadResult {
@@ -44,6 +49,10 @@ export interface LoadResult {
    * on a memory setting; null when the graph keeps only the last logits row (one pass).
    */
   prefillRows?: number | null;
+  /** Which graph gives the logits rows: the author's (native or chunked) or Jiangu's rewrite. */
+  logitsPath?: LogitsPath;
+  /** The rewrite's own time at load, when the graph was rewritten (for the bench). */
+  rewriteMs?: number;
   /** What Jiangu found in the model and what a 5-shot CMMLU prompt needs on it (see model-check.ts). */
   modelCheck?: ModelCheck;
 }

@@ -230,6 +230,7 @@ function environmentOf(info: LoadResult) {
     userAgent: typeof navigator === 'undefined' ? 'node' : navigator.userAgent,
     ...(info.resolvedRevision ? { resolvedRevision: info.resolvedRevision } : {}),
     ...(info.prefillRows !== undefined ? { prefillRows: info.prefillRows } : {}),
+    ...(info.logitsPath ? { logitsPath: info.logitsPath } : {}),
   };
 }
 

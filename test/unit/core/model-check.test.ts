@@ -216,3 +216,31 @@ describe('the check in a run file', () => {
     expect(damaged.results).toHaveLength(results.length);
   });
 });
+
+describe('the logits path (the load-time rewrite)', () => {
+  it('a graph without num_logits_to_keep rewritten at load keeps the last row: one row a pass, no chunk warning', () => {
+    const logitsPath = { kind: 'rewritten' as const, check: { tokens: 16, maxAbsDiff: 0 } };
+    const check = buildModelCheck(facts({ logitsPath, prefillRows: null }));
+    expect(check.keepsLastRow).toBe(true);
+    expect(check.logitsPath).toEqual(logitsPath);
+    expect(check.memory).toMatchObject({ rowsPerPass: 1, passes: 1, logitsBlockBytes: 151_936 * 2 });
+    expect(check.warnings).toEqual([]);
+    expect(modelCheckOf(JSON.parse(JSON.stringify(check)))).toEqual(check);
+  });
+
+  it('chunked with a reason: the chunk warning and the reason, in both languages', () => {
+    const refusal = { code: 'model.logits-unrecognised', params: { code: 'head-not-recognised', detail: 'the logits come from an Einsum' } };
+    const check = buildModelCheck(facts({ logitsPath: { kind: 'chunked', refusal } }));
+    expect(check.keepsLastRow).toBe(false);
+    expect(check.warnings.map((w) => w.code)).toEqual(['check.chunked-prefill', 'model.logits-unrecognised']);
+    expect(renderNotice(refusal, 'en')).toContain('head-not-recognised: the logits come from an Einsum');
+    expect(renderNotice(refusal, 'zh')).toContain('鉴古未能识别此计算图中生成 logits 的部分');
+  });
+
+  it('a stored check with a malformed logits path is dropped; one without (older) is kept', () => {
+    const check = buildModelCheck(facts());
+    expect(modelCheckOf({ ...check, logitsPath: { kind: 'sliced' } })).toBeUndefined();
+    expect(modelCheckOf({ ...check, logitsPath: { kind: 'rewritten', check: { tokens: '16', maxAbsDiff: 0 } } })).toBeUndefined();
+    expect(modelCheckOf(JSON.parse(JSON.stringify(check)))).toEqual(check);
+  });
+});

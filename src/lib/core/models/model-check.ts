@@ -48,6 +48,19 @@ export function sampleCmmluPrompt(chars = CMMLU_5SHOT_MEDIAN_CHARS): string {
 export type AttentionKind = 'GroupQueryAttention' | 'MultiHeadAttention' | 'MatMul' | 'unknown';
 export type ThinkingFinding = 'off' | 'none' | 'not-off';
 
+/**
+ * Which graph gave the logits rows (the worker decides at load, workers/model.worker.ts): `native`,
+ * the author's graph declares num_logits_to_keep; `rewritten`, Jiangu rewrote it at load to keep the
+ * last row and checked it on a short prompt (`check`: its tokens and the largest log-prob difference
+ * between every row and one row); `chunked`, the author's graph as it is, prompts prefilled in chunks,
+ * `refusal` saying why (unrecognised head, the check or the session failed, or turned off).
+ */
+export interface LogitsPath {
+  kind: 'native' | 'rewritten' | 'chunked';
+  refusal?: Notice;
+  check?: { tokens: number; maxAbsDiff: number };
+}
+
 export interface LetterFinding extends LetterInContext {
   letter: string;
 }
@@ -70,6 +83,8 @@ export interface ModelCheckFacts {
   externalData: { files: string[]; how: 'config' | 'detected' } | null;
   /** The worker's rows per prefill pass; null when the graph keeps only the last row. */
   prefillRows: number | null;
+  /** Which graph gives the rows; absent from workers before the rewrite (read from the inputs then). */
+  logitsPath?: LogitsPath;
   /** The model's positions from config.json; null when it states none. */
   positions: number | null;
   letters: LetterFinding[];
@@ -119,6 +134,8 @@ export interface ModelCheck {
   graph: ModelCheckGraph | null;
   inputNames: string[];
   keepsLastRow: boolean;
+  /** Which graph gives the logits rows (absent in checks stored before the load-time rewrite). */
+  logitsPath?: LogitsPath;
   attention: AttentionKind;
   kvDtype: string | null;
   logitsDtype: string | null;
@@ -204,7 +221,8 @@ function letterWarnings(letters: readonly LetterFinding[]): Notice[] {
 export function buildModelCheck(facts: ModelCheckFacts): ModelCheck {
   const scan = facts.scan;
   const inputNames = scan ? scan.inputs.map((i) => i.name) : [...facts.inputNames];
-  const keepsLastRow = inputNames.includes('num_logits_to_keep');
+  // The scan reads the author's file: a graph rewritten at load keeps the last row all the same.
+  const keepsLastRow = facts.logitsPath ? facts.logitsPath.kind !== 'chunked' : inputNames.includes('num_logits_to_keep');
   const pastKey = scan?.inputs.find((i) => /^past_key_values\.\d+\.key$/.test(i.name));
   const logits = scan?.outputs.find((o) => o.name === 'logits');
   const kvDtype = pastKey?.elemType ?? null;
@@ -220,6 +238,8 @@ export function buildModelCheck(facts: ModelCheckFacts): ModelCheck {
     // The chunk is the worker's limit; a prompt shorter than it is one pass of its own rows.
     warnings.push(notice('check.chunked-prefill', { rows: facts.prefillRows ?? memory.rowsPerPass, passes: memory.passes, tokens: memory.tokens, blockBytes: memory.logitsBlockBytes }));
   }
+  // Why the graph was not rewritten, in the model's own words (catalog-model.ts).
+  if (facts.logitsPath?.kind === 'chunked' && facts.logitsPath.refusal) warnings.push(facts.logitsPath.refusal);
   warnings.push(...letterWarnings(facts.letters));
   if (facts.chatTemplate?.thinking === 'not-off') warnings.push(notice('check.thinking-not-off'));
   const float16 = facts.dtype === 'fp16' || facts.dtype === 'q4f16' || kvDtype === 'float16' || logitsDtype === 'float16';
@@ -241,6 +261,7 @@ export function buildModelCheck(facts: ModelCheckFacts): ModelCheck {
       : null,
     inputNames,
     keepsLastRow,
+    ...(facts.logitsPath ? { logitsPath: facts.logitsPath } : {}),
     attention: attentionOf(scan),
     kvDtype,
     logitsDtype,
@@ -276,6 +297,13 @@ const isCheck = shape({
   graph: orNull(shape({ producer: isStr, opsets: listOf(shape({ domain: isStr, version: isNum })), inputs: listOf(isValue), outputs: listOf(isValue), ops: listOf(shape({ domain: isStr, opType: isStr, count: isNum })), nodes: isNum })),
   inputNames: listOf(isStr),
   keepsLastRow: isBool,
+  logitsPath: (v) =>
+    v === undefined ||
+    shape({
+      kind: oneOf('native', 'rewritten', 'chunked'),
+      refusal: (r) => r === undefined || shape({ code: isStr, params: (p) => typeof p === 'object' && p !== null })(r),
+      check: (c) => c === undefined || shape({ tokens: isNum, maxAbsDiff: isNum })(c),
+    })(v),
   attention: oneOf('GroupQueryAttention', 'MultiHeadAttention', 'MatMul', 'unknown'),
   kvDtype: orNull(isStr),
   logitsDtype: orNull(isStr),

@@ -117,4 +117,28 @@ export const modelNotices = {
     zh: (p: { first: string; second: string; tokenId: number }) =>
       `字母 ${p.first} 和 ${p.second} 在答案提示之后都是词元 ${p.tokenId}，无法分辨模型选了哪一个。评测在打分之前已停止；请换一个模型，或切换是否使用对话模板。`,
   },
+  // Why a graph without num_logits_to_keep is prefilled in chunks rather than rewritten at load
+  // (workers/logits-rewrite-hook.ts and the check in model.worker.ts). Scores are the same either way.
+  'model.logits-unrecognised': {
+    en: (p: { code: string; detail: string }) =>
+      `Jiangu did not recognise the part of this graph that makes the logits (${p.code}: ${p.detail}), so it left the graph as its author wrote it and prefills prompts in chunks. Scores are the same; it is slower and uses more memory.`,
+    zh: (p: { code: string; detail: string }) =>
+      `鉴古未能识别此计算图中生成 logits 的部分（${p.code}：${p.detail}），因此保留作者原来的计算图，把提示分块预填充。得分不受影响，只是更慢、更占内存。`,
+  },
+  'model.logits-check-failed': {
+    en: (p: { tokens: number; maxAbsDiff: number }) =>
+      `Jiangu rewrote this graph to compute only the last logits row, but on a ${p.tokens}-token test prompt the rewritten graph's log-probabilities differed from the original's by ${p.maxAbsDiff.toPrecision(3)} (more than 1e-5). It loaded the original graph again and prefills prompts in chunks, so scores are the author's graph's own.`,
+    zh: (p: { tokens: number; maxAbsDiff: number }) =>
+      `鉴古把此计算图改写为只计算最后一行 logits，但在一个 ${p.tokens} 个词元的测试提示上，改写后的对数概率与原图相差 ${p.maxAbsDiff.toPrecision(3)}（超过 1e-5）。因此重新加载了原计算图，把提示分块预填充，得分来自作者原来的计算图。`,
+  },
+  'model.logits-session-refused': {
+    en: (p: { detail: string }) =>
+      `ONNX Runtime would not load the graph Jiangu rewrote to compute only the last logits row (${p.detail}), so the original graph is used and prompts are prefilled in chunks. Scores are the same; it is slower.`,
+    zh: (p: { detail: string }) =>
+      `ONNX Runtime 无法加载鉴古改写后只计算最后一行 logits 的计算图（${p.detail}），因此使用原计算图，把提示分块预填充。得分不受影响，只是更慢。`,
+  },
+  'model.logits-rewrite-off': {
+    en: () => 'The load-time rewrite to one logits row is turned off, so prompts are prefilled in chunks on the graph as its author wrote it.',
+    zh: () => '加载时改写为只算一行 logits 的功能已关闭，因此在作者原来的计算图上把提示分块预填充。',
+  },
 };

@@ -186,7 +186,7 @@ function genConfig(r: FieldReader, value: unknown, lmEvalHash: boolean): GenRunC
 }
 
 function environment(r: FieldReader, value: unknown, path: string): RunEnvironment {
-  const o = r.object(value, path, ['backendInfo', 'modelInputNames', 'transformersVersion', 'ortVersion', 'userAgent'], ['resolvedRevision', 'prefillRows']);
+  const o = r.object(value, path, ['backendInfo', 'modelInputNames', 'transformersVersion', 'ortVersion', 'userAgent'], ['resolvedRevision', 'prefillRows', 'logitsPath']);
   const b = r.object(o.backendInfo, `${path}.backendInfo`, ['backend', 'wasmThreads', 'crossOriginIsolated'], ['adapter', 'fallbackReason', 'fallbackNotice']);
   const backendInfo: RunEnvironment['backendInfo'] = {
     backend: oneOf(b.backend, `${path}.backendInfo.backend`, BACKENDS),
@@ -223,6 +223,16 @@ function environment(r: FieldReader, value: unknown, path: string): RunEnvironme
     if (v.note !== undefined) env.resolvedRevision.note = text(v.note, `${p}.note`, SHORT * 4);
   }
   if (o.prefillRows !== undefined) env.prefillRows = o.prefillRows === null ? null : int(o.prefillRows, `${path}.prefillRows`, 1, 1 << 24);
+  if (o.logitsPath !== undefined) {
+    const p = `${path}.logitsPath`;
+    const l = r.object(o.logitsPath, p, ['kind'], ['refusal', 'check']);
+    env.logitsPath = { kind: oneOf(l.kind, `${p}.kind`, { native: true, rewritten: true, chunked: true }) };
+    if (l.refusal !== undefined) env.logitsPath.refusal = storedNotice(l.refusal, `${p}.refusal`);
+    if (l.check !== undefined) {
+      const c = r.object(l.check, `${p}.check`, ['tokens', 'maxAbsDiff']);
+      env.logitsPath.check = { tokens: int(c.tokens, `${p}.check.tokens`, 1, 1 << 24), maxAbsDiff: finite(c.maxAbsDiff, `${p}.check.maxAbsDiff`, 0) };
+    }
+  }
   return env;
 }
 

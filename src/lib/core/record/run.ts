@@ -7,7 +7,7 @@ import type { BackendChoice, BackendInfo, Dtype, ModelSource, ResolvedRevision }
 import type { Notice } from '../notices/index.ts';
 import type { ThinkingMode } from '../protocols/chat-template.ts';
 import type { DecodingOptions } from '../protocols/decoding.ts';
-import type { ModelCheck } from '../models/model-check.ts';
+import type { LogitsPath, ModelCheck } from '../models/model-check.ts';
 
 /**
  * A warning or error as stored: a Notice (code and parameters, worded by the page), or a plain
@@ -111,6 +111,8 @@ export interface RunEnvironment {
    * in older records.
    */
   prefillRows?: number | null;
+  /** Which graph scored the run: native num_logits_to_keep, Jiangu's checked rewrite, or chunked (and why); absent in older records. */
+  logitsPath?: LogitsPath;
 }
 
 /** The WebGPU-versus-WASM check made before a WebGPU run. */

@@ -1,0 +1,84 @@
+// Which graph gives the logits rows of a loaded model (see LogitsPath in model-check.ts), and the
+// check a rewritten graph passes before Jiangu trusts it: a short prompt run once keeping every row
+// (num_logits_to_keep = 0: the author's math, the head over every position) and once keeping one;
+// the last rows' log-probabilities must agree. The check's cost is that prompt's rows, no more.
+import { Tensor, type PreTrainedModel, type PreTrainedTokenizer } from '@huggingface/transformers';
+import { ANSWER_CUE, sampleCmmluPrompt, type LogitsPath } from '../src/lib/core/models/model-check.ts';
+import { notice } from '../src/lib/core/notices/index.ts';
+import type { RewriteOutcome } from './logits-rewrite-hook.ts';
+import { logitsRows } from './logits.ts';
+import { encode, idsTensor, onesTensor } from './loaded-model.ts';
+import { disposeOutputs } from './scoring.ts';
+
+/** The check's prompt length: enough positions for attention to matter, few enough to cost nothing. */
+export const CHECK_TOKENS = 16;
+/** Log-probabilities of every row and of one row must agree this closely (bit-identical is expected). */
+export const CHECK_TOLERANCE = 1e-5;
+
+/** The path a load's outcome gives before any check (`rewritten` is confirmed by checkRewrittenLogits). */
+export function logitsPathOf(outcome: RewriteOutcome | null, inputNames: readonly string[]): LogitsPath {
+  const declares = inputNames.includes('num_logits_to_keep');
+  if (outcome === null) return declares ? { kind: 'native' } : { kind: 'chunked', refusal: notice('model.logits-rewrite-off') };
+  switch (outcome.kind) {
+    case 'not-needed':
+      return { kind: 'native' };
+    case 'rewritten':
+      return { kind: 'rewritten' };
+    case 'unrecognised':
+      return { kind: 'chunked', refusal: notice('model.logits-unrecognised', { code: outcome.refusal.code, detail: outcome.refusal.detail }) };
+    case 'session-refused':
+      return { kind: 'chunked', refusal: notice('model.logits-session-refused', { detail: outcome.detail }) };
+    case 'not-seen':
+      return declares
+        ? { kind: 'native' }
+        : { kind: 'chunked', refusal: notice('model.logits-unrecognised', { code: 'malformed', detail: 'the model file did not reach the session as bytes' }) };
+  }
+}
+
+/** log-softmax of one row, in float64. */
+function logSoftmax(row: Float32Array): Float64Array {
+  let max = -Infinity;
+  for (const v of row) if (v > max) max = v;
+  let sum = 0;
+  for (const v of row) sum += Math.exp(v - max);
+  const log = max + Math.log(sum);
+  return Float64Array.from(row, (v) => v - log);
+}
+
+/** The last logits row of `ids` with num_logits_to_keep = `keep` (0: every row). */
+async function lastRow(model: PreTrainedModel, ids: number[], keep: bigint): Promise<{ row: Float32Array; rows: number }> {
+  const outputs = (await model.forward({ input_ids: idsTensor(ids), attention_mask: onesTensor(ids.length), num_logits_to_keep: new Tensor('int64', [keep], []) })) as Record<string, Tensor>;
+  const logits = outputs.logits;
+  const [, rows, vocab] = logits.dims as [number, number, number];
+  const row = logitsRows(logits, (rows - 1) * vocab, rows * vocab);
+  await disposeOutputs(outputs);
+  return { row, rows };
+}
+
+export interface RewriteCheck {
+  passed: boolean;
+  tokens: number;
+  /** Largest |difference| of the last position's log-probabilities; Number.MAX_VALUE when not comparable. */
+  maxAbsDiff: number;
+}
+
+/** Scores a short prompt with every row and with one row on the rewritten `model`; they must agree. */
+export async function checkRewrittenLogits(model: PreTrainedModel, tokenizer: PreTrainedTokenizer): Promise<RewriteCheck> {
+  // Classical text ending in the answer cue, cut to CHECK_TOKENS: the shape every scored prompt has.
+  const ids = encode(tokenizer, sampleCmmluPrompt(CHECK_TOKENS + ANSWER_CUE.length), true).slice(-CHECK_TOKENS);
+  const all = await lastRow(model, ids, 0n);
+  const one = await lastRow(model, ids, 1n);
+  // Every row must really be every row, and one row one: otherwise the slice is not where it should be.
+  if (all.rows !== ids.length || one.rows !== 1 || all.row.length !== one.row.length || all.row.length === 0) {
+    return { passed: false, tokens: ids.length, maxAbsDiff: Number.MAX_VALUE };
+  }
+  const a = logSoftmax(all.row);
+  const b = logSoftmax(one.row);
+  let maxAbsDiff = 0;
+  for (let i = 0; i < a.length; i++) {
+    const d = Math.abs(a[i] - b[i]);
+    // NaN compares false: treat it as the largest difference.
+    maxAbsDiff = d > maxAbsDiff || Number.isNaN(d) ? (Number.isNaN(d) ? Number.MAX_VALUE : d) : maxAbsDiff;
+  }
+  return { passed: maxAbsDiff <= CHECK_TOLERANCE, tokens: ids.length, maxAbsDiff };
+}
