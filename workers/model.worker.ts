@@ -228,7 +228,7 @@ async function load(id: number, params: LoadParams): Promise<LoadResult> {
     const sessionOf = (m: PreTrainedModel) => (m as unknown as { sessions: Record<string, { inputNames: string[] }> }).sessions.model;
     let logitsPath = logitsPathOf(opened.outcome, sessionOf(model)?.inputNames ?? []);
     if (opened.outcome?.kind === 'rewritten') {
-      const check = await checkRewrittenLogits(model, tokenizer);
+      const check = await checkRewrittenLogits(model, tokenizer, params.dtype);
       if (check.passed) logitsPath = { kind: 'rewritten', check: { tokens: check.tokens, maxAbsDiff: check.maxAbsDiff } };
       else {
         // Once: the author's graph, as it is, prefilled in chunks; the rewritten session goes first.

@@ -125,6 +125,29 @@ for (const backend of ['wasm', 'webgpu'] as const) {
       // The slice sits after DynamicQuantizeLinear, as in jiangu-tiny's own graph: the same bits.
       expect(nokeep.scores.map(logProbs)).toEqual(tiny.scores.map(logProbs));
     });
+
+    // float16 needs shader-f16, which SwiftShader lacks: WASM only.
+    it.runIf(backend === 'wasm')('q4 and q4f16: MatMulNBits rounds one row apart from many, and the load check still passes; jiangu-tiny’s numbers', async () => {
+      const runs = await scoreAll([
+        { name: 'jiangu-tiny', dtype: 'q4' },
+        { name: 'jiangu-tiny-nokeep', dtype: 'q4' },
+        { name: 'jiangu-tiny-gqa', dtype: 'q4' },
+        { name: 'jiangu-tiny', dtype: 'q4f16' },
+        { name: 'jiangu-tiny-nokeep', dtype: 'q4f16' },
+        { name: 'jiangu-tiny-gqa', dtype: 'q4f16' },
+      ]);
+      for (const [at, dtype, within] of [[0, 'q4', 1e-4], [3, 'q4f16', 1e-2]] as const) {
+        const tiny = runs[at];
+        for (const [name, run] of [['nokeep', runs[at + 1]], ['gqa', runs[at + 2]]] as const) {
+          expect(run.info.logitsPath?.kind, `${name} ${dtype}`).toBe('rewritten');
+          expect(run.info.logitsPath?.check?.maxAbsDiff, `${name} ${dtype}`).toBeGreaterThanOrEqual(0);
+          run.scores.forEach((s, i) => {
+            expect(s.logitsCopied, `${name} ${dtype}`).toBe(vocab);
+            s.candidates.forEach((c, k) => expect(Math.abs(c.logProb - tiny.scores[i].candidates[k].logProb), `${name} ${dtype} ${LETTERS[k]}`).toBeLessThan(within));
+          });
+        }
+      }
+    });
   });
 }
 

@@ -111,6 +111,8 @@ describe('rewriteForLastLogits: what it leaves alone and what it refuses', () =>
     expect(Array.from(one.data as Float32Array)).toEqual([...f.subarray(12, 15), ...f.subarray(27, 30)]);
     const two = (await session.run({ x, num_logits_to_keep: keepTensor(2) })).logits;
     expect(Array.from(two.data as Float32Array)).toEqual([...f.subarray(9, 15), ...f.subarray(24, 30)]);
+    // As the native graphs: k ≤ 0 and k past the sequence keep every row.
+    for (const k of [0, -2, 9]) expect(Array.from((await session.run({ x, num_logits_to_keep: keepTensor(k) })).logits.data as Float32Array), `k = ${k}`).toEqual(Array.from(f));
   });
 
   it('slices MatMulIntegerToFloat’s quantized input after DynamicQuantizeLinear: the kept row is the full run’s bit for bit', async () => {

@@ -4,18 +4,18 @@
 //
 // What it adds, where the fixtures' native graphs have it (scripts/fixtures/linear-ops.ts):
 //   input  num_logits_to_keep int64 [] (last among the inputs)
-//   starts = Sub([0], k)                       (−k as a 1-D tensor; k = 0 gives 0: every row)
-//   rows   = Slice(x, starts, [INT64_MAX], [1]) on the sequence axis
+//   starts = Where(k > 0, Sub([0], k), [0])    (−k as a 1-D tensor; k ≤ 0 gives 0: every row, as
+//                                               the native graphs take k = 0 and k < 0)
+//   rows   = Slice(x, starts, [INT64_MAX], [1]) on the sequence axis (k past the length: every row)
 // in front of the head's MatMul / MatMulNBits, or, for a q8 head (DynamicQuantizeLinear →
 // MatMulInteger → Cast → Mul, or com.microsoft MatMulIntegerToFloat), on DynamicQuantizeLinear's
-// quantized output, so the activation
-// scale is still taken over every row and the kept rows equal a full run's bit for bit. Only the
-// head's product reads the sliced rows; the logits output's sequence dimension gets a new name.
-// Negative k (which transformers.js never passes) would drop the first |k| rows instead.
+// quantized output, so the activation scale is still taken over every row and the kept rows equal
+// a full run's bit for bit. Only the head's product reads the sliced rows; the logits output's
+// sequence dimension gets a new name. Four nodes are added: Sub, Greater, Where, Slice.
 //
 // Memory: nothing is decoded but names. The output is made of views into the input (every
 // field of the ModelProto and of its graph, weights included, as they are) plus the few new or
-// changed fields (two nodes, three 8-byte initializers, one input, the rewired head node, the
+// changed fields (the new nodes, three 8-byte initializers, one input, the rewired head node, the
 // logits output), and is copied once into a buffer of the new length: a single-file model's
 // weights are copied once, an external-data model's small graph file likewise (its data files
 // are not touched).
@@ -368,6 +368,8 @@ function splice(buf: Uint8Array, parsed: ParsedModel, logits: ProtoField, head: 
   const zero = `${prefix}/zero`;
   const ends = `${prefix}/ends`;
   const axes = `${prefix}/axes`;
+  const negated = `${prefix}/negated`;
+  const positive = `${prefix}/positive`;
   const starts = `${prefix}/starts`;
   const rows = `${prefix}/rows`;
 
@@ -395,7 +397,9 @@ function splice(buf: Uint8Array, parsed: ParsedModel, logits: ProtoField, head: 
     ),
   );
   const added: Pieces = [
-    ...nodeField('Sub', `${prefix}/negate`, [zero, KEEP_INPUT], starts),
+    ...nodeField('Sub', `${prefix}/negate`, [zero, KEEP_INPUT], negated),
+    ...nodeField('Greater', `${prefix}/positive`, [KEEP_INPUT, zero], positive),
+    ...nodeField('Where', `${prefix}/starts`, [positive, negated, zero], starts),
     ...nodeField('Slice', `${prefix}/slice`, [head.sliceAt, starts, ends, axes], rows),
   ];
 
