@@ -40,7 +40,7 @@ import { decodingOptions } from '../src/lib/core/protocols/decoding.ts';
 import { resolveHubRevision } from './hub-revision.ts';
 import { checkLoadedModel } from './model-check.ts';
 import { installLogitsRewrite, withLogitsRewrite } from './logits-rewrite-hook.ts';
-import { checkRewrittenLogits, logitsPathOf } from './logits-path.ts';
+import { checkRewrittenLogits, checkTolerance, logitsPathOf } from './logits-path.ts';
 
 declare const self: DedicatedWorkerGlobalScope;
 
@@ -234,7 +234,7 @@ async function load(id: number, params: LoadParams): Promise<LoadResult> {
         // Once: the author's graph, as it is, prefilled in chunks; the rewritten session goes first.
         await model.dispose();
         model = await open();
-        logitsPath = { kind: 'chunked', refusal: notice('model.logits-check-failed', { tokens: check.tokens, maxAbsDiff: check.maxAbsDiff }), check: { tokens: check.tokens, maxAbsDiff: check.maxAbsDiff } };
+        logitsPath = { kind: 'chunked', refusal: notice('model.logits-check-failed', { tokens: check.tokens, maxAbsDiff: check.maxAbsDiff, tolerance: checkTolerance(params.dtype) }), check: { tokens: check.tokens, maxAbsDiff: check.maxAbsDiff } };
       }
     }
     const session = sessionOf(model);

@@ -126,10 +126,10 @@ export const modelNotices = {
       `鉴古未能识别此计算图中生成 logits 的部分（${p.code}：${p.detail}），因此保留作者原来的计算图，把提示分块预填充。得分不受影响，只是更慢、更占内存。`,
   },
   'model.logits-check-failed': {
-    en: (p: { tokens: number; maxAbsDiff: number }) =>
-      `Jiangu rewrote this graph to compute only the last logits row, but on a ${p.tokens}-token test prompt the rewritten graph's log-probabilities differed from the original's by ${p.maxAbsDiff.toPrecision(3)} (more than 1e-5). It loaded the original graph again and prefills prompts in chunks, so scores are the author's graph's own.`,
-    zh: (p: { tokens: number; maxAbsDiff: number }) =>
-      `鉴古把此计算图改写为只计算最后一行 logits，但在一个 ${p.tokens} 个词元的测试提示上，改写后的对数概率与原图相差 ${p.maxAbsDiff.toPrecision(3)}（超过 1e-5）。因此重新加载了原计算图，把提示分块预填充，得分来自作者原来的计算图。`,
+    en: (p: { tokens: number; maxAbsDiff: number; tolerance: number }) =>
+      `Jiangu rewrote this graph to compute only the last logits row, but on a ${p.tokens}-token test prompt the rewritten graph's log-probabilities differed from the original's by ${p.maxAbsDiff.toPrecision(3)} (more than ${p.tolerance}). It loaded the original graph again and prefills prompts in chunks, so scores are the author's graph's own.`,
+    zh: (p: { tokens: number; maxAbsDiff: number; tolerance: number }) =>
+      `鉴古把此计算图改写为只计算最后一行 logits，但在一个 ${p.tokens} 个词元的测试提示上，改写后的对数概率与原图相差 ${p.maxAbsDiff.toPrecision(3)}（超过 ${p.tolerance}）。因此重新加载了原计算图，把提示分块预填充，得分来自作者原来的计算图。`,
   },
   'model.logits-session-refused': {
     en: (p: { detail: string }) =>
