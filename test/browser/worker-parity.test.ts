@@ -220,13 +220,14 @@ describe('a graph without num_logits_to_keep', () => {
   const session = useBrowserSession({ webgpu: true, path: '/harness.html', ready: harnessReady });
 
   for (const backend of ['wasm', 'webgpu'] as const) {
+    // The chunked path itself (the load-time rewrite off: logits-rewrite.test.ts covers the rewritten one).
     it(`is prefilled in chunks on ${backend}, copying at most the chunk's logits, with the reference's numbers`, async () => {
       const vocab = loadReferenceModel('jiangu-tiny', 'fp32').vocabSize;
       const rows = 8;
       const run = await session.opened.page.evaluate(
         async ({ backend, prompts, letters, maxLogitsBytes, prefix, suffix }) => {
           const client = new window.jiangu.ModelClient();
-          const info = await client.load({ source: { kind: 'site', name: 'jiangu-tiny-nokeep' }, dtype: 'fp32', backend, maxLogitsBytes });
+          const info = await client.load({ source: { kind: 'site', name: 'jiangu-tiny-nokeep' }, dtype: 'fp32', backend, maxLogitsBytes, logitsRewrite: false });
           const scores = [];
           for (const prompt of prompts) scores.push(await client.score({ prompt, candidates: letters }));
           const prefixed = await client.score({ prompt: prefix + suffix, prefix, candidates: letters });
