@@ -5,9 +5,9 @@
 // must give each item its rotations in the rotated order, equal to the export's docs, a circular run
 // with its estimation set, and say (not lose) what is missing.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Item } from '../../../src/lib/core/benchmarks/types.ts';
 import type { LmEvalExport } from '../../../src/lib/core/export/lm-eval/folder.ts';
@@ -23,6 +23,7 @@ import { checkSampleDocs } from '../../../src/lib/core/record/lm-eval-docs.ts';
 import { readLmEvalFiles, type HarnessRun } from '../../../src/lib/core/record/lm-eval-files.ts';
 import type { McItemResult, McRunRecord } from '../../../src/lib/core/record/run.ts';
 import { CIRCULAR_ITEMS, exportCircular } from '../export/circular-items.ts';
+import { writeExportFolder } from '../export/export-folder.ts';
 
 const HARNESS = new URL('../../fixtures/lm-eval/harness_mc.py', import.meta.url).pathname;
 const NOW = '2026-12-01T00:00:00.000Z';
@@ -49,10 +50,7 @@ async function harness(skip: string[] = [], edit?: (folder: string) => void, bef
   temp.push(dir);
   const folder = join(dir, 'export');
   const out = join(dir, 'out');
-  for (const f of exported.files) {
-    mkdirSync(dirname(join(folder, f.path)), { recursive: true });
-    writeFileSync(join(folder, f.path), f.text);
-  }
+  writeExportFolder(exported.files, folder);
   before?.(folder);
   writeFileSync(join(dir, 'logliks.json'), JSON.stringify(LOGLIKS));
   writeFileSync(join(dir, 'skip.json'), JSON.stringify(skip));

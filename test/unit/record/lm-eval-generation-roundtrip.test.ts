@@ -6,9 +6,9 @@
 // those outputs scored against the stored items.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { adaptDataset, type RawFile } from '../../../src/lib/core/benchmarks/adapters/index.ts';
 import type { GenerationItem } from '../../../src/lib/core/benchmarks/types.ts';
@@ -18,6 +18,7 @@ import { buildGenerationPrompt, generationTemplateHash } from '../../../src/lib/
 import { checkSampleDocs } from '../../../src/lib/core/record/lm-eval-docs.ts';
 import { readLmEvalFiles } from '../../../src/lib/core/record/lm-eval-files.ts';
 import type { GenItemResult, GenRunRecord } from '../../../src/lib/core/record/run.ts';
+import { writeExportFolder } from '../export/export-folder.ts';
 
 const HARNESS = new URL('../../fixtures/lm-eval/harness_generate.py', import.meta.url).pathname;
 const temp: string[] = [];
@@ -38,10 +39,7 @@ describe('generation tasks: export, the harness, import', () => {
     temp.push(dir);
     const folder = join(dir, 'export');
     const out = join(dir, 'out');
-    for (const f of exported.files) {
-      mkdirSync(dirname(join(folder, f.path)), { recursive: true });
-      writeFileSync(join(folder, f.path), f.text);
-    }
+    writeExportFolder(exported.files, folder);
     // Every other item right, the rest a wrong but plausible answer: scores strictly between 0 and 100.
     const outputs = Object.fromEntries(items.map((item, i) => [item.id, i % 2 === 0 ? item.references[0] : item.references[0].slice(0, Math.max(1, Math.floor(item.references[0].length / 2)))]));
     writeFileSync(join(dir, 'outputs.json'), JSON.stringify(outputs));
