@@ -272,7 +272,7 @@ async function load(id: number, params: LoadParams): Promise<LoadResult> {
     // See GQA_WEBGPU_PASS_ROWS: a whole prompt in one GroupQueryAttention pass is wrong on WebGPU.
     const maxPassRows = backendInfo.backend === 'webgpu' && info.modelCheck.attention === 'GroupQueryAttention' ? GQA_WEBGPU_PASS_ROWS : null;
     if (maxPassRows !== null && info.prefillRows === null) info.prefillRows = maxPassRows;
-    loaded = { model, tokenizer, context, info, prefixCache: null, mergeChecks: new Map(), maxLogitsRows, maxPassRows };
+    loaded = { model, tokenizer, context, info, prefixCache: null, mergeChecks: new Map(), recentEncodings: new Map(), maxLogitsRows, maxPassRows };
     return info;
   } catch (error) {
     throw new RequestError(classifyLoadError(error, context));

@@ -9,7 +9,7 @@ import { hasPrefix } from '../src/lib/core/token-prefix.ts';
 import { buildMcPrompt, getProtocol, letterInContext, type LetterInContext } from '../src/lib/core/protocols/index.ts';
 import { modelError } from '../src/lib/engine/model-errors.ts';
 import { logitsRows } from './logits.ts';
-import { applyChatTemplate, encode, idsTensor, onesTensor, RequestError, type Loaded } from './loaded-model.ts';
+import { applyChatTemplate, encode, encodeRecent, idsTensor, onesTensor, RequestError, type Loaded } from './loaded-model.ts';
 
 type ForwardOutputs = Record<string, Tensor>;
 
@@ -53,7 +53,7 @@ interface Prefill {
  * Runs `ids` on top of `past` (which stays untouched and owned by the caller), in chunks when the
  * graph would return logits for every position of a long input.
  */
-export async function prefill(m: Loaded, ids: number[], past: DynamicCache | null, pastLength: number): Promise<Prefill> {
+export async function prefill(m: Loaded, ids: readonly number[], past: DynamicCache | null, pastLength: number): Promise<Prefill> {
   const keepsLast = m.info.inputNames.includes('num_logits_to_keep');
   const step = keepsLast ? Math.min(ids.length, m.maxPassRows ?? Infinity) : Math.max(1, m.maxLogitsRows);
   let cache = past;
@@ -68,8 +68,10 @@ export async function prefill(m: Loaded, ids: number[], past: DynamicCache | nul
     const [, rows, vocab] = logits.dims as [number, number, number];
     copied += rows * vocab;
     passes++;
-    // float16 logits (fp16, q4f16) come as Float16Array or raw half bits: converted here.
-    lastRow = logitsRows(logits, (rows - 1) * vocab, rows * vocab);
+    // One float32 row is the tensor's own array (onnxruntime-web copies outputs out of the wasm
+    // heap, so nothing reuses it): no 600 kB copy per item for Qwen's vocabulary. More rows, or
+    // float16 logits (fp16, q4f16: Float16Array or raw half bits), are copied and converted.
+    lastRow = rows === 1 && logits.type === 'float32' && logits.data.length === vocab ? (logits.data as Float32Array<ArrayBuffer>) : logitsRows(logits, (rows - 1) * vocab, rows * vocab);
     const next = cacheOf(outputs);
     await disposeOutputs(outputs, new Set(Object.values(next)));
     // An intermediate cache of ours is replaced by the next; the caller's `past` is never disposed.
@@ -84,7 +86,7 @@ export async function prefill(m: Loaded, ids: number[], past: DynamicCache | nul
  * The KV cache for `prefixIds`, computed once while the same prefix keeps coming, with the logits
  * and forward passes that computing it cost (zero when it was cached).
  */
-async function prefixCacheFor(m: Loaded, prefixIds: number[]): Promise<{ cache: DynamicCache; logitsCopied: number; passes: number }> {
+async function prefixCacheFor(m: Loaded, prefixIds: readonly number[]): Promise<{ cache: DynamicCache; logitsCopied: number; passes: number }> {
   const cached = m.prefixCache;
   if (cached && cached.ids.length === prefixIds.length && hasPrefix(prefixIds, cached.ids)) return { cache: cached.cache, logitsCopied: 0, passes: 0 };
   await cached?.cache.dispose();
@@ -95,12 +97,22 @@ async function prefixCacheFor(m: Loaded, prefixIds: number[]): Promise<{ cache: 
 }
 
 /**
- * How `candidate` tokenizes written right after `text` (see letterInContext). Only the text's end
- * can change that, so the answer is cached by the last 32 characters: every item of a protocol ends
- * with the same answer cue, and the full prompt is encoded again once, not once per item.
+ * The end of a prompt that decides how a letter written after it tokenizes: the text after the last
+ * line break when that is at most 32 characters, else the last 32 characters. A line break ends
+ * every pre-token of the byte-level BPE tokenizers (GPT-2, Qwen and Llama 3 split `\n` runs off and
+ * never start a word with one), so what follows it alone decides the join; every item of a protocol
+ * ends with the same answer line (`答案是：`), so the check runs once per run, not per item (the last
+ * 32 characters hold the options, which differ).
  */
-function candidateInContext(m: Loaded, text: string, textIds: number[], candidate: string): LetterInContext {
-  const key = `${text.slice(-32)}\u0000${candidate}`;
+export function mergeCheckKey(text: string): string {
+  const lineBreak = text.lastIndexOf('\n');
+  // The break is kept in the key: a text's start (where a tokenizer may prepend `▁`) differs from it.
+  return lineBreak >= 0 && text.length - lineBreak - 1 <= 32 ? text.slice(lineBreak) : text.slice(-32);
+}
+
+/** How `candidate` tokenizes written right after `text` (see letterInContext), cached by mergeCheckKey. */
+function candidateInContext(m: Loaded, text: string, textIds: readonly number[], candidate: string): LetterInContext {
+  const key = `${mergeCheckKey(text)}\u0000${candidate}`;
   const known = m.mergeChecks.get(key);
   if (known !== undefined) return known;
   const found = letterInContext((t, special) => encode(m.tokenizer, t, special), text, textIds, candidate);
@@ -112,7 +124,7 @@ export async function score(m: Loaded, params: ScoreParams): Promise<ScoreResult
   const started = performance.now();
   if (params.candidates.length === 0) throw new RequestError(modelError('bad-request', 'model.no-candidates', []));
   const text = params.chatTemplate ? applyChatTemplate(m.tokenizer, params.prompt) : params.prompt;
-  const inputIds = encode(m.tokenizer, text, true);
+  const inputIds = encodeRecent(m, text, true);
   if (inputIds.length === 0) throw new RequestError(modelError('bad-request', 'model.empty-prompt', []));
   const candidateTokens = params.candidates.map((c) => candidateInContext(m, text, inputIds, c));
   const bad = params.candidates.findIndex((_, i) => candidateTokens[i].tokenId === null);
@@ -124,7 +136,7 @@ export async function score(m: Loaded, params: ScoreParams): Promise<ScoreResult
   const at = params.prefix ? text.indexOf(params.prefix) : -1;
   if (params.prefix && at >= 0) {
     // With a chat template the prefix sits after the template's opening; the cached part is all of that.
-    const prefixIds = encode(m.tokenizer, text.slice(0, at + params.prefix.length), true);
+    const prefixIds = encodeRecent(m, text.slice(0, at + params.prefix.length), true);
     // Reuse only when the prompt's tokens really begin with the prefix's tokens and leave at least one.
     if (prefixIds.length < inputIds.length && hasPrefix(inputIds, prefixIds)) {
       const prefix = await prefixCacheFor(m, prefixIds);
@@ -138,7 +150,7 @@ export async function score(m: Loaded, params: ScoreParams): Promise<ScoreResult
   const vocab = run.lastRow.length;
   const logProbs = logSoftmaxPick(run.lastRow, 0, vocab, candidateTokens.map((t) => t.tokenId!));
   return {
-    inputIds,
+    inputIds: [...inputIds],
     candidates: params.candidates.map((candidate, i) => ({
       text: candidate,
       tokenId: candidateTokens[i].tokenId!,
@@ -158,7 +170,7 @@ export async function score(m: Loaded, params: ScoreParams): Promise<ScoreResult
 }
 
 const countFor = (m: Loaded, chatTemplate: boolean) => (prompt: string) =>
-  encode(m.tokenizer, chatTemplate ? applyChatTemplate(m.tokenizer, prompt) : prompt, true).length;
+  encodeRecent(m, chatTemplate ? applyChatTemplate(m.tokenizer, prompt) : prompt, true).length;
 
 /** The item's prompt under its protocol, with the context limit counted by this model's tokenizer. */
 export function buildItemPrompt(m: Loaded, params: ScoreItemParams) {

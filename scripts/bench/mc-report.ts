@@ -38,8 +38,10 @@ export interface ModeSummary {
   workerMsMean?: number;
   /** Reuse modes: mean ms of the items whose prefix was already cached, every round. */
   cachedItemMsMean?: number;
-  /** Pipeline: items/s ÷ the matching bare mode's. */
+  /** Pipeline: the median over rounds of this round's items/s ÷ the matching bare mode's in the same round. */
   ratioToBare?: number;
+  /** Pipeline: that ratio per round. */
+  roundRatiosToBare?: number[];
   /** 5-shot modes: ms per item ÷ the 0-shot ms per item of the same kind (pipeline or bare). */
   costVsZero?: number;
   error?: string;
@@ -143,7 +145,14 @@ export function summarise(r: McResult): ModeSummary[] {
     if (row.kind === 'pipeline') {
       const bareMode = (Object.keys(BARE_MODES) as BareMode[]).find((b) => BARE_MODES[b].of === row.mode)!;
       const bare = find(bareMode);
-      if (bare) row.ratioToBare = row.itemsPerS / bare.itemsPerS;
+      if (bare) {
+        // Per round, then the median: each round's pipeline and bare runs are close in time (from
+        // round 2 back to back), so the machine's drift between rounds cancels.
+        const n = Math.min(row.roundItemsPerS.length, bare.roundItemsPerS.length);
+        const ratios = Array.from({ length: n }, (_, k) => row.roundItemsPerS[k] / bare.roundItemsPerS[k]);
+        row.roundRatiosToBare = ratios;
+        row.ratioToBare = n > 0 ? median(ratios) : row.itemsPerS / bare.itemsPerS;
+      }
     }
     const zero = find(row.kind === 'pipeline' ? 'zero' : 'bareZero');
     if (zero && row !== zero) row.costVsZero = row.msPerItem / zero.msPerItem;
@@ -195,7 +204,7 @@ const HEADER = [
   'tokens run / item (mean)',
   'items/s (median round; range)',
   'ms / item',
-  'ratio to bare',
+  'ratio to bare (median round; range)',
   'cost ÷ 0-shot cost',
   'logits copied / item (values, ×4 bytes)',
   'forward passes / item',
@@ -231,7 +240,7 @@ export function markdownTable(results: readonly McResult[]): string {
         num(row.tokensRunMean, 1),
         row.rounds > 1 ? `${rate(row.itemsPerS)} (${rate(Math.min(...row.roundItemsPerS))}–${rate(Math.max(...row.roundItemsPerS))})` : rate(row.itemsPerS),
         ms(row.msPerItem),
-        num(row.ratioToBare),
+        row.roundRatiosToBare && row.roundRatiosToBare.length > 1 ? `${num(row.ratioToBare)} (${num(Math.min(...row.roundRatiosToBare))}–${num(Math.max(...row.roundRatiosToBare))})` : num(row.ratioToBare),
         num(row.costVsZero),
         perItem(row.logitsCopied, true),
         perItem(row.forwardPasses, false),
