@@ -123,7 +123,7 @@ export function reasonDetail(reason: LogitsRewriteReason): string {
     case 'name-taken':
       return `the graph already has a tensor named "${reason.name}" that is not an input`;
     case 'malformed':
-      return reason.message;
+      return `not an ONNX model the rewrite can read: ${reason.message}`;
     case 'not-bytes':
       return 'the model file did not reach the session as bytes';
     case 'rewrite-threw':
