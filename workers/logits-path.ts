@@ -5,6 +5,7 @@
 import { Tensor, type PreTrainedModel, type PreTrainedTokenizer } from '@huggingface/transformers';
 import { ANSWER_CUE, sampleCmmluPrompt, type LogitsPath } from '../src/lib/core/models/model-check.ts';
 import { notice } from '../src/lib/core/notices/index.ts';
+import { refusalOf, refusalParams } from '../src/lib/core/models/logits-rewrite.ts';
 import type { RewriteOutcome } from './logits-rewrite-hook.ts';
 import { logitsRows } from './logits.ts';
 import { encode, idsTensor, onesTensor } from './loaded-model.ts';
@@ -36,13 +37,13 @@ export function logitsPathOf(outcome: RewriteOutcome | null, inputNames: readonl
     case 'rewritten':
       return { kind: 'rewritten' };
     case 'unrecognised':
-      return { kind: 'chunked', refusal: notice('model.logits-unrecognised', { code: outcome.refusal.code, detail: outcome.refusal.detail }) };
+      return { kind: 'chunked', refusal: notice('model.logits-unrecognised', refusalParams(outcome.refusal)) };
     case 'session-refused':
       return { kind: 'chunked', refusal: notice('model.logits-session-refused', { detail: outcome.detail }) };
     case 'not-seen':
       return declares
         ? { kind: 'native' }
-        : { kind: 'chunked', refusal: notice('model.logits-unrecognised', { code: 'malformed', detail: 'the model file did not reach the session as bytes' }) };
+        : { kind: 'chunked', refusal: notice('model.logits-unrecognised', refusalParams(refusalOf({ kind: 'not-bytes' }))) };
   }
 }
 
@@ -83,13 +84,19 @@ export async function checkRewrittenLogits(model: PreTrainedModel, tokenizer: Pr
   if (all.rows !== ids.length || one.rows !== 1 || all.row.length !== one.row.length || all.row.length === 0) {
     return { passed: false, tokens: ids.length, maxAbsDiff: Number.MAX_VALUE };
   }
-  const a = logSoftmax(all.row);
-  const b = logSoftmax(one.row);
+  const maxAbsDiff = logProbDiff(all.row, one.row);
+  return { passed: maxAbsDiff <= checkTolerance(dtype), tokens: ids.length, maxAbsDiff };
+}
+
+/** The check's comparison: the largest |difference| of two logits rows' log-probabilities (NaN: Number.MAX_VALUE). */
+export function logProbDiff(all: Float32Array, one: Float32Array): number {
+  const a = logSoftmax(all);
+  const b = logSoftmax(one);
   let maxAbsDiff = 0;
   for (let i = 0; i < a.length; i++) {
     const d = Math.abs(a[i] - b[i]);
     // NaN compares false: treat it as the largest difference.
     maxAbsDiff = d > maxAbsDiff || Number.isNaN(d) ? (Number.isNaN(d) ? Number.MAX_VALUE : d) : maxAbsDiff;
   }
-  return { passed: maxAbsDiff <= checkTolerance(dtype), tokens: ids.length, maxAbsDiff };
+  return maxAbsDiff;
 }

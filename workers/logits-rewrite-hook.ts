@@ -7,7 +7,7 @@
 // passed through unchanged. Nothing here keeps either buffer: transformers.js drops the original as
 // soon as create returns, and ORT copies the rewritten one into its own memory.
 import { InferenceSession } from 'onnxruntime-web/webgpu';
-import { rewriteForLastLogits, type LogitsRewriteRefusal } from '../src/lib/core/models/logits-rewrite.ts';
+import { refusalOf, rewriteForLastLogits, type LogitsRewriteRefusal, type RewriteOptions } from '../src/lib/core/models/logits-rewrite.ts';
 
 /** What the wrapped create did with the model file of one load. */
 export type RewriteOutcome =
@@ -23,7 +23,7 @@ type Create = (model: unknown, options?: unknown) => Promise<unknown>;
 
 let installed = false;
 /** The outcome of the load in progress, or null when no load asks for a rewrite. */
-let active: { outcome: RewriteOutcome } | null = null;
+let active: { outcome: RewriteOutcome; options: RewriteOptions } | null = null;
 
 /** Wraps InferenceSession.create once. Install before guardSessionCreation, so the guard wraps this. */
 export function installLogitsRewrite(): void {
@@ -38,10 +38,10 @@ export function installLogitsRewrite(): void {
     const started = performance.now();
     let result: ReturnType<typeof rewriteForLastLogits>;
     try {
-      result = rewriteForLastLogits(model);
+      result = rewriteForLastLogits(model, current.options);
     } catch (error) {
       // The rewrite returns its refusals as values; a throw is a graph it could not even read.
-      result = { kind: 'unrecognised', refusal: { code: 'malformed', detail: error instanceof Error ? error.message : String(error) } };
+      result = { kind: 'unrecognised', refusal: refusalOf({ kind: 'rewrite-threw', message: error instanceof Error ? error.message : String(error) }) };
     }
     if (result.kind === 'not-needed') {
       current.outcome = { kind: 'not-needed' };
@@ -64,9 +64,12 @@ export function installLogitsRewrite(): void {
   };
 }
 
-/** Runs `load` (one from_pretrained) with the rewrite on, and says what it did with the graph. */
-export async function withLogitsRewrite<T>(load: () => Promise<T>): Promise<{ value: T; outcome: RewriteOutcome }> {
-  const current: { outcome: RewriteOutcome } = { outcome: { kind: 'not-seen' } };
+/**
+ * Runs `load` (one from_pretrained) with the rewrite on, and says what it did with the graph.
+ * `options` go to rewriteForLastLogits as they are (a test's deliberate fault, LoadParams.logitsRewriteFault).
+ */
+export async function withLogitsRewrite<T>(load: () => Promise<T>, options: RewriteOptions = {}): Promise<{ value: T; outcome: RewriteOutcome }> {
+  const current: { outcome: RewriteOutcome; options: RewriteOptions } = { outcome: { kind: 'not-seen' }, options };
   active = current;
   try {
     return { value: await load(), outcome: current.outcome };

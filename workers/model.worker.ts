@@ -223,7 +223,8 @@ async function load(id: number, params: LoadParams): Promise<LoadResult> {
     // A graph without num_logits_to_keep is rewritten to keep the last row (logits-rewrite-hook.ts),
     // then checked against the author's math on a short prompt; a failed check loads the original.
     const rewriteOn = params.logitsRewrite !== false;
-    const opened = rewriteOn ? await withLogitsRewrite(open) : { value: await open(), outcome: null };
+    const fault = params.logitsRewriteFault === 'previous-row' ? { fault: params.logitsRewriteFault } : {};
+    const opened = rewriteOn ? await withLogitsRewrite(open, fault) : { value: await open(), outcome: null };
     let model = opened.value;
     const sessionOf = (m: PreTrainedModel) => (m as unknown as { sessions: Record<string, { inputNames: string[] }> }).sessions.model;
     let logitsPath = logitsPathOf(opened.outcome, sessionOf(model)?.inputNames ?? []);

@@ -4,8 +4,10 @@
 // jiangu-tiny's letter log-probabilities (fp32, 1e-5) and its q8 predictions while copying ONE
 // logits row per prompt; with the rewrite off the chunked path copies a row per token and gives the
 // same numbers. jiangu-tiny-oddhead (a head the rewrite does not recognise) falls back to chunks and
-// says why in the model check and in the run record.
+// says why in the model check and in the run record. A rewrite made wrong on purpose (the test-only
+// logitsRewriteFault) fails its load check, and the worker loads the author's graph again.
 import { describe, expect, it } from 'vitest';
+import { renderNotice } from '../../src/lib/core/notices/index.ts';
 import type { McItemResult, McRunRecord } from '../../src/lib/core/record/run.ts';
 import type { Dtype, LoadResult, ScoreResult } from '../../src/lib/engine/messages.ts';
 import { encodeFixture, lastLogProbs, loadReferenceModel } from '../../scripts/fixtures/reference.ts';
@@ -163,6 +165,8 @@ describe('a head the rewrite does not recognise (WASM)', () => {
     const path = run.environment?.logitsPath;
     expect(path?.kind).toBe('chunked');
     expect(path?.refusal?.code).toBe('model.logits-unrecognised');
+    // The reason as plain values, worded where it is shown.
+    expect(path?.refusal?.params).toMatchObject({ code: 'head-not-recognised', reason: 'unknown-op', op: 'Einsum', node: expect.stringContaining('lm_head/Einsum') });
     expect(run.modelCheck?.logitsPath).toEqual(path);
     expect(run.modelCheck?.warnings.map((w) => w.code)).toContain('model.logits-unrecognised');
     expect(results).toHaveLength(2);
@@ -177,5 +181,70 @@ describe('a head the rewrite does not recognise (WASM)', () => {
     expect(await check.getAttribute('data-logits-path')).toBe('chunked');
     const warning = check.locator('[data-testid=model-check-warning][data-code="model.logits-unrecognised"]');
     expect(await warning.textContent()).toContain('did not recognise the part of this graph that makes the logits');
+    expect(await warning.textContent()).toContain('the logits come from Einsum node');
+    expect(renderNotice(path!.refusal!, 'zh')).toContain('logits 来自 Einsum 节点');
+  });
+});
+
+describe('a rewrite that fails its load check (WASM)', () => {
+  const session = useBrowserSession({ webgpu: false, path: '/harness.html', ready: harnessReady });
+
+  it('loads the author’s graph again: chunked, the check’s numbers in the notice and the model check, jiangu-tiny’s scores with a row copied per token', async () => {
+    const [tiny, faulty] = await session.opened.page
+      .evaluate(
+        async ({ prompts, letters, maxLogitsBytes }) => {
+          const out = [];
+          for (const params of [
+            { source: { kind: 'site' as const, name: 'jiangu-tiny' }, dtype: 'fp32' as const, backend: 'wasm' as const },
+            { source: { kind: 'site' as const, name: 'jiangu-tiny-nokeep' }, dtype: 'fp32' as const, backend: 'wasm' as const, maxLogitsBytes, logitsRewriteFault: 'previous-row' as const },
+          ]) {
+            const client = new window.jiangu.ModelClient();
+            try {
+              const info = await client.load(params);
+              const scores = [];
+              for (const prompt of prompts) scores.push(await client.score({ prompt, candidates: letters }));
+              out.push({ inputNames: info.inputNames, logitsPath: info.logitsPath, prefillRows: info.prefillRows, modelCheck: info.modelCheck, scores });
+            } finally {
+              client.terminate();
+            }
+          }
+          return out;
+        },
+        { prompts: PROMPTS, letters: LETTERS, maxLogitsBytes: ROWS * vocab * 4 },
+      )
+      .catch((e: unknown) => {
+        throw new Error(`${String(e)}\nconsole:\n${session.opened.console.join('\n')}`);
+      });
+    const path = faulty.logitsPath;
+    expect(path?.kind).toBe('chunked');
+    expect(path?.refusal?.code).toBe('model.logits-check-failed');
+    // The check itself caught the wrong row: real numbers, whole units apart, not a shape mismatch.
+    const check = path?.check;
+    expect(check?.tokens).toBe(16);
+    expect(check?.maxAbsDiff).toBeGreaterThan(1e-5);
+    expect(check?.maxAbsDiff).toBeLessThan(Number.MAX_VALUE);
+    expect(path?.refusal?.params).toEqual({ tokens: 16, maxAbsDiff: check?.maxAbsDiff, tolerance: 1e-5 });
+    // The session scoring is the author's graph: no num_logits_to_keep, prefilled in chunks.
+    expect(faulty.inputNames).not.toContain('num_logits_to_keep');
+    expect(faulty.prefillRows).toBe(ROWS);
+    expect(faulty.modelCheck?.keepsLastRow).toBe(false);
+    expect(faulty.modelCheck?.logitsPath).toEqual(path);
+    const warning = faulty.modelCheck?.warnings.find((w) => w.code === 'model.logits-check-failed');
+    expect(warning).toEqual(path?.refusal);
+    const said = { en: renderNotice(warning!, 'en'), zh: renderNotice(warning!, 'zh') };
+    expect(said.en).toContain('It loaded the original graph again and prefills prompts in chunks');
+    expect(said.en).toContain(check!.maxAbsDiff.toPrecision(3));
+    expect(said.zh).toContain('因此重新加载了原计算图，把提示分块预填充');
+    expect(said.zh).toContain('16 个词元');
+    faulty.scores.forEach((s, i) => {
+      const want = tiny.scores[i];
+      expect(s.inputIds).toEqual(want.inputIds);
+      // The chunked path copies a row for every token of the prompt.
+      expect(s.logitsCopied).toBe(s.inputIds.length * vocab);
+      s.candidates.forEach((c, k) => expect(Math.abs(c.logProb - want.candidates[k].logProb), `${s.inputIds.length} tokens ${LETTERS[k]}`).toBeLessThan(1e-5));
+    });
+    // In chunks of ROWS: every prompt but the shortest takes more than one pass.
+    expect(faulty.scores.map((s) => s.forwardPasses)).toEqual(faulty.scores.map((s) => Math.ceil(s.inputIds.length / ROWS)));
+    expect(Math.max(...faulty.scores.map((s) => s.forwardPasses))).toBeGreaterThan(1);
   });
 });

@@ -26,6 +26,12 @@ export interface LoadParams {
    * (checked on a short prompt before use). Default true; false keeps the chunked prefill (tests, bench).
    */
   logitsRewrite?: boolean;
+  /**
+   * For tests only: makes the load-time rewrite slice the wrong row (`previous-row`: the row before
+   * the last), so the load check must fail and the author's graph be loaded again (chunked prefill).
+   * Never set by the site itself.
+   */
+  logitsRewriteFault?: 'previous-row';
 }
 
 export interface LoadResult {

@@ -11,6 +11,7 @@ import { generateFixtures } from '../../../scripts/fixtures/generate.ts';
 import { ONNX_FILE, TINY, type FixtureDtype } from '../../../scripts/fixtures/specs.ts';
 import { KEPT_ROWS_DIM, rewriteForLastLogits } from '../../../src/lib/core/models/logits-rewrite.ts';
 import { halfToFloat } from '../../../workers/logits.ts';
+import { checkTolerance, logProbDiff } from '../../../workers/logits-path.ts';
 import { keepTensor, maxAbsDiff, ort, TINY_DIR } from '../fixtures/ort-helpers.ts';
 
 const FIXTURES = ['jiangu-tiny-nokeep', 'jiangu-tiny-gqa'] as const;
@@ -25,8 +26,8 @@ function onnxBytes(dir: string, dtype: FixtureDtype): Uint8Array {
   return new Uint8Array(readFileSync(join(dir, 'onnx', ONNX_FILE[dtype])));
 }
 
-function rewritten(dir: string, dtype: FixtureDtype): Uint8Array {
-  const r = rewriteForLastLogits(onnxBytes(dir, dtype));
+function rewritten(dir: string, dtype: FixtureDtype, fault?: 'previous-row'): Uint8Array {
+  const r = rewriteForLastLogits(onnxBytes(dir, dtype), fault ? { fault } : {});
   if (r.kind !== 'rewritten') throw new Error(`not rewritten: ${JSON.stringify(r)}`);
   return r.bytes;
 }
@@ -65,6 +66,20 @@ function lastRow(s: Step): Buffer {
   const [, seq, vocab] = s.logits.dims;
   const width = s.bytes.length / (seq * vocab);
   return s.bytes.subarray((seq - 1) * vocab * width);
+}
+
+/** Row `at` (negative: from the end) of [1, seq, vocab] logits, as bytes. */
+function rowBytes(s: Step, at: number): Buffer {
+  const [, seq, vocab] = s.logits.dims;
+  const width = s.bytes.length / (seq * vocab);
+  const i = at < 0 ? seq + at : at;
+  return s.bytes.subarray(i * vocab * width, (i + 1) * vocab * width);
+}
+
+/** Logits bytes as numbers (float16 bits converted). */
+function values(row: Buffer, type: string): Float32Array {
+  const copy = row.buffer.slice(row.byteOffset, row.byteOffset + row.byteLength);
+  return type === 'float16' ? Float32Array.from(new Uint16Array(copy), halfToFloat) : new Float32Array(copy);
 }
 
 /** The last row as numbers (float16 bits converted). */
@@ -138,6 +153,36 @@ describe('rewriteForLastLogits on the fixtures', () => {
       const f = full.logits.data as Float32Array;
       const rows = f.length / 2;
       expect(Array.from(kept.logits.data as Float32Array)).toEqual([...f.subarray(rows - 749, rows), ...f.subarray(2 * rows - 749)]);
+    });
+  }
+});
+
+// The test-only fault (LoadParams.logitsRewriteFault) that the browser test uses to reach the
+// reload after a failed load check: it must give a graph whose k = 1 row is the wrong one, by a
+// margin the check cannot miss whatever the dtype, while k = 0 still gives every row.
+describe('rewriteForLastLogits with the previous-row fault', () => {
+  const largestTolerance = Math.max(...DTYPES.map(checkTolerance));
+  for (const dtype of DTYPES) {
+    it(`jiangu-tiny-nokeep ${dtype}: k = 1 gives the second-to-last row, k = 0 every row, and the load check's comparison exceeds every dtype's tolerance`, async () => {
+      const original = await ort.InferenceSession.create(onnxBytes(dirs['jiangu-tiny-nokeep'], dtype));
+      const faulty = await ort.InferenceSession.create(rewritten(dirs['jiangu-tiny-nokeep'], dtype, 'previous-row'));
+      expect(faulty.inputNames).toEqual([...original.inputNames, 'num_logits_to_keep']);
+      const full = await step(original, PROMPT, null, 0);
+      const one = await step(faulty, PROMPT, null, 0, 1);
+      expect(one.logits.dims).toEqual([1, 1, 749]);
+      const type = full.logits.type;
+      const previous = values(rowBytes(full, -2), type);
+      if (SINGLE_ROW_KERNEL.includes(dtype)) expect(maxAbsDiff(values(one.bytes, type), previous)).toBeLessThan(ROUNDING[dtype] ?? 0);
+      else expect(one.bytes.equals(rowBytes(full, -2))).toBe(true);
+      const all = await step(faulty, PROMPT, null, 0, 0);
+      expect(all.bytes.equals(full.bytes)).toBe(true);
+      // What checkRewrittenLogits compares: the full run's last row against the one kept row.
+      const diff = logProbDiff(lastValues(full), values(one.bytes, type));
+      expect(diff).toBeLessThan(Number.MAX_VALUE);
+      expect(diff).toBeGreaterThan(largestTolerance);
+      // The correct rewrite on the same prompt passes the same comparison.
+      const right = await step(await ort.InferenceSession.create(rewritten(dirs['jiangu-tiny-nokeep'], dtype)), PROMPT, null, 0, 1);
+      expect(logProbDiff(lastValues(full), values(right.bytes, type))).toBeLessThanOrEqual(checkTolerance(dtype));
     });
   }
 });

@@ -11,6 +11,9 @@ const PATHS: NonNullable<RunEnvironment['logitsPath']>[] = [
   { kind: 'native' },
   { kind: 'rewritten', check: { tokens: 16, maxAbsDiff: 0 } },
   { kind: 'chunked', refusal: { code: 'model.logits-unrecognised', params: { code: 'head-not-recognised', detail: 'Einsum' } } },
+  // Refusals with a reason (logits-rewrite.ts LogitsRewriteReason), flattened into plain values.
+  { kind: 'chunked', refusal: { code: 'model.logits-unrecognised', params: { code: 'head-not-recognised', detail: 'logits come from Einsum node "/lm_head/Einsum"', reason: 'unknown-op', op: 'Einsum', node: '/lm_head/Einsum' } } },
+  { kind: 'chunked', refusal: { code: 'model.logits-unrecognised', params: { code: 'no-logits-output', detail: 'no logits', reason: 'no-logits-output', outputs: ['scores', 'present.0.key'] } } },
   { kind: 'chunked', refusal: { code: 'model.logits-check-failed', params: { tokens: 16, maxAbsDiff: 0.25, tolerance: 1e-5 } }, check: { tokens: 16, maxAbsDiff: 0.25 } },
 ];
 

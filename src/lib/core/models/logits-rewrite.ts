@@ -35,7 +35,120 @@ import {
   type ProtoField,
 } from './onnx-bytes.ts';
 
-export type LogitsRewriteRefusal = { code: 'no-logits-output' | 'head-not-recognised' | 'hidden-rank' | 'malformed'; detail: string };
+/**
+ * Why a graph was not rewritten, as data the page words in its own language (catalog-model.ts,
+ * model.logits-unrecognised): op and node, tensor names and numbers are identifiers and stay as
+ * they are. `malformed` and `rewrite-threw` carry a reader's English message, quoted as a
+ * technical detail.
+ */
+export type LogitsRewriteReason =
+  /** logits come from an op the rewrite does not walk through (Einsum, Softmax, …) */
+  | { kind: 'unknown-op'; op: string; node: string }
+  /** an Add or Mul of two activations (not a bias or a scale) */
+  | { kind: 'two-activations'; op: string; node: string }
+  /** a MatMul / MatMulNBits that is not one activation times constant weights */
+  | { kind: 'weight-not-constant'; op: string; node: string }
+  /** a MatMulInteger (or MatMulIntegerToFloat) not reading DynamicQuantizeLinear's output and constant weights */
+  | { kind: 'not-quantized-rows'; op: string; node: string }
+  /** a Gemm: 2-D rows, no sequence axis to slice */
+  | { kind: 'rows-2d'; op: string; node: string }
+  /** the head's product reads a tensor declared with another rank than [batch, sequence, hidden] */
+  | { kind: 'hidden-rank'; op: string; node: string; tensor: string; rank: number }
+  /** the logits output is declared with another rank than [batch, sequence, vocab] */
+  | { kind: 'logits-rank'; rank: number }
+  /** no graph output named logits (the first few outputs named) */
+  | { kind: 'no-logits-output'; outputs: string[] }
+  /** the default opset is older than 10 (Slice with starts as an input) */
+  | { kind: 'opset'; opset: number }
+  /** a tensor on the way back from logits that no node computes */
+  | { kind: 'no-producer'; tensor: string }
+  /** the walk back from logits took more than `nodes` nodes */
+  | { kind: 'head-too-long'; nodes: number }
+  /** the graph already has a tensor or node called `name` that is not the input */
+  | { kind: 'name-taken'; name: string }
+  /** the bytes are not an ONNX model the rewrite can read (`message`: what the reader found, in English) */
+  | { kind: 'malformed'; message: string }
+  /** the model file reached the session as a path, not as bytes (workers/logits-rewrite-hook.ts) */
+  | { kind: 'not-bytes' }
+  /** the rewrite itself threw (a bug): its message, in English */
+  | { kind: 'rewrite-threw'; message: string };
+export type LogitsRewriteReasonKind = LogitsRewriteReason['kind'];
+
+/** `code` groups the reasons; `detail` is an English sentence for logs and the bench. */
+export type LogitsRewriteRefusal = { code: 'no-logits-output' | 'head-not-recognised' | 'hidden-rank' | 'malformed'; reason: LogitsRewriteReason; detail: string };
+
+/** The code a reason belongs to. */
+export function refusalCode(reason: LogitsRewriteReason): LogitsRewriteRefusal['code'] {
+  switch (reason.kind) {
+    case 'no-logits-output':
+      return 'no-logits-output';
+    case 'hidden-rank':
+    case 'logits-rank':
+      return 'hidden-rank';
+    case 'malformed':
+    case 'not-bytes':
+    case 'rewrite-threw':
+      return 'malformed';
+    default:
+      return 'head-not-recognised';
+  }
+}
+
+/** The English sentence of a reason (logs, the bench, records' `detail`). */
+export function reasonDetail(reason: LogitsRewriteReason): string {
+  const at = (r: { op: string; node: string }) => `${r.op} node "${r.node}"`;
+  switch (reason.kind) {
+    case 'unknown-op':
+      return `logits come from ${at(reason)}, an op the rewrite does not know`;
+    case 'two-activations':
+      return `logits come from ${at(reason)}, which combines two activations`;
+    case 'weight-not-constant':
+      return `${at(reason)} does not multiply one activation by constant weights`;
+    case 'not-quantized-rows':
+      return `${at(reason)} does not read DynamicQuantizeLinear's output and constant weights`;
+    case 'rows-2d':
+      return `logits come from ${at(reason)}, which takes 2-D rows: the sequence axis is not there to slice`;
+    case 'hidden-rank':
+      return `${at(reason)} reads "${reason.tensor}" of rank ${reason.rank}, not [batch, sequence, hidden]`;
+    case 'logits-rank':
+      return `the logits output has rank ${reason.rank}, not [batch, sequence, vocab]`;
+    case 'no-logits-output':
+      return `the graph has no output named "logits" (its outputs: ${reason.outputs.join(', ') || 'none'})`;
+    case 'opset':
+      return `the graph imports ONNX opset ${reason.opset}; a Slice with starts as an input needs opset 10`;
+    case 'no-producer':
+      return `"${reason.tensor}" is not computed by any node`;
+    case 'head-too-long':
+      return `the head is longer than ${reason.nodes} nodes`;
+    case 'name-taken':
+      return `the graph already has a tensor named "${reason.name}" that is not an input`;
+    case 'malformed':
+      return `not an ONNX model the rewrite can read: ${reason.message}`;
+    case 'not-bytes':
+      return 'the model file did not reach the session as bytes';
+    case 'rewrite-threw':
+      return `the rewrite failed: ${reason.message}`;
+  }
+}
+
+type Flat<R> = R extends { kind: infer K } ? Omit<R, 'kind'> & { reason: K } : never;
+/**
+ * The parameters of the notice model.logits-unrecognised (catalog-model.ts): the refusal's code,
+ * its English detail and its reason flattened into plain JSON values (`reason` is the kind, beside
+ * the kind's own fields). Records written before reasons existed have `code` and `detail` only.
+ */
+export type LogitsRefusalParams = { code: string; detail: string } & (Flat<LogitsRewriteReason> | { reason?: undefined });
+
+/** A refusal as the notice's parameters (see LogitsRefusalParams). */
+export function refusalParams(refusal: LogitsRewriteRefusal): LogitsRefusalParams {
+  const { kind, ...fields } = refusal.reason;
+  return { code: refusal.code, detail: refusal.detail, reason: kind, ...fields } as LogitsRefusalParams;
+}
+
+/** A refusal for `reason`, its code and English detail derived from it. */
+export function refusalOf(reason: LogitsRewriteReason): LogitsRewriteRefusal {
+  return { code: refusalCode(reason), reason, detail: reasonDetail(reason) };
+}
 export type LogitsRewrite =
   | { kind: 'not-needed' } // the graph already declares num_logits_to_keep
   | { kind: 'rewritten'; bytes: Uint8Array; head: { ops: string[]; sliceAt: string }; graphBytes: number }
@@ -106,34 +219,42 @@ interface Head {
   downstream: Set<string>;
 }
 
-function refuse(code: LogitsRewriteRefusal['code'], detail: string): LogitsRewrite {
-  return { kind: 'unrecognised', refusal: { code, detail } };
+function refuse(reason: LogitsRewriteReason): LogitsRewrite {
+  return { kind: 'unrecognised', refusal: refusalOf(reason) };
+}
+
+export interface RewriteOptions {
+  /**
+   * For tests only: a deliberately wrong slice, to prove the load check catches one.
+   * `previous-row`: k > 0 keeps the k rows before the last (starts −k−1, ends −1), so k = 1 gives
+   * the second-to-last row; k ≤ 0 still keeps every row, as the correct graph does.
+   */
+  fault?: 'previous-row';
 }
 
 /** Rewrites the graph so that its head computes only the last `num_logits_to_keep` rows (see above). Never throws. */
-export function rewriteForLastLogits(model: Uint8Array): LogitsRewrite {
+export function rewriteForLastLogits(model: Uint8Array, options: RewriteOptions = {}): LogitsRewrite {
   let parsed: ParsedModel;
   try {
     parsed = parseModel(model);
   } catch (e) {
-    if (e instanceof ProtoBytesError || e instanceof MalformedGraph) return refuse('malformed', e.message);
+    if (e instanceof ProtoBytesError || e instanceof MalformedGraph) return refuse({ kind: 'malformed', message: e.message });
     throw e;
   }
   if (parsed.inputs.includes(KEEP_INPUT)) return { kind: 'not-needed' };
   const logits = parsed.outputs.get('logits');
   if (logits === undefined) {
-    const names = [...parsed.outputs.keys()].slice(0, 5).join(', ');
-    return refuse('no-logits-output', `the graph has no output named "logits" (its outputs: ${names || 'none'})`);
+    return refuse({ kind: 'no-logits-output', outputs: [...parsed.outputs.keys()].slice(0, 5) });
   }
   if (parsed.defaultOpset !== null && parsed.defaultOpset < 10) {
-    return refuse('head-not-recognised', `the graph imports ONNX opset ${parsed.defaultOpset}; a Slice with starts as an input needs opset 10`);
+    return refuse({ kind: 'opset', opset: parsed.defaultOpset });
   }
   const head = findHead(model, parsed);
   if ('refusal' in head) return head.refusal;
   try {
-    return splice(model, parsed, logits, head);
+    return splice(model, parsed, logits, head, options);
   } catch (e) {
-    if (e instanceof ProtoBytesError || e instanceof MalformedGraph) return refuse('malformed', e.message);
+    if (e instanceof ProtoBytesError || e instanceof MalformedGraph) return refuse({ kind: 'malformed', message: e.message });
     throw e;
   }
 }
@@ -219,9 +340,13 @@ function label(node: GraphNode): string {
   return node.domain === '' || node.domain === 'ai.onnx' ? node.opType : `${node.domain}.${node.opType}`;
 }
 
-function describe(node: GraphNode): string {
-  return `${label(node)} node "${node.name || node.outputs[0]}"`;
+/** A node as a refusal names it: its name, or its first output when it has none. */
+function nodeName(node: GraphNode): string {
+  return node.name || node.outputs[0] || '';
 }
+
+/** The most nodes walked back from logits to the head's product. */
+const HEAD_STEPS = 32;
 
 /** Walks back from `logits` through the head to the activation its product reads. */
 function findHead(buf: Uint8Array, parsed: ParsedModel): Head | { refusal: LogitsRewrite } {
@@ -229,7 +354,8 @@ function findHead(buf: Uint8Array, parsed: ParsedModel): Head | { refusal: Logit
   for (const node of parsed.nodes) for (const o of node.outputs) if (o !== '') producer.set(o, node);
   const constant = constantTensors(parsed);
   const isConst = (t: string): boolean => constant.has(t);
-  const no = (detail: string, code: LogitsRewriteRefusal['code'] = 'head-not-recognised'): { refusal: LogitsRewrite } => ({ refusal: refuse(code, detail) });
+  const no = (reason: LogitsRewriteReason): { refusal: LogitsRewrite } => ({ refusal: refuse(reason) });
+  const where = (node: GraphNode) => ({ op: label(node), node: nodeName(node) });
   const ops: string[] = [];
   const downstream = new Set<string>();
 
@@ -254,14 +380,14 @@ function findHead(buf: Uint8Array, parsed: ParsedModel): Head | { refusal: Logit
   const found = (consumer: GraphNode, inputIndex: number): Head | { refusal: LogitsRewrite } => {
     const sliceAt = consumer.inputs[inputIndex];
     const rank = declaredRank(buf, parsed.valueInfo.get(sliceAt));
-    if (rank !== null && rank !== 3) return no(`${describe(consumer)} reads "${sliceAt}" of rank ${rank}, not [batch, sequence, hidden]`, 'hidden-rank');
+    if (rank !== null && rank !== 3) return no({ kind: 'hidden-rank', ...where(consumer), tensor: sliceAt, rank });
     return { consumer, inputIndex, sliceAt, ops, downstream };
   };
 
   let t = 'logits';
-  for (let step = 0; step < 32; step++) {
+  for (let step = 0; step < HEAD_STEPS; step++) {
     const node = producer.get(t);
-    if (node === undefined) return no(`"${t}" is not computed by any node`);
+    if (node === undefined) return no({ kind: 'no-producer', tensor: t });
     ops.push(label(node));
     for (const o of node.outputs) downstream.add(o);
     const [a, b] = node.inputs;
@@ -287,28 +413,28 @@ function findHead(buf: Uint8Array, parsed: ParsedModel): Head | { refusal: Logit
             continue;
           }
         }
-        return no(`logits come from ${describe(node)}, which combines two activations`);
+        return no({ kind: 'two-activations', ...where(node) });
       }
       case 'MatMul':
         if (node.inputs.length === 2 && isConst(b) && !isConst(a)) return found(node, 0);
-        return no(`${describe(node)} does not multiply one activation by a constant weight`);
+        return no({ kind: 'weight-not-constant', ...where(node) });
       case `${MS_DOMAIN}.MatMulNBits`:
         if (!isConst(a) && node.inputs.slice(1).every((i) => i === '' || isConst(i))) return found(node, 0);
-        return no(`${describe(node)} does not read one activation and constant weights`);
+        return no({ kind: 'weight-not-constant', ...where(node) });
       case 'MatMulInteger':
       case `${MS_DOMAIN}.MatMulIntegerToFloat`: {
         // onnxruntime's fusion of MatMulInteger → Cast → Mul takes the same quantized rows.
         const dql = producedBy(a, 'DynamicQuantizeLinear');
         if (dql !== null && isConst(b) && !isConst(dql.inputs[0])) return found(node, 0);
-        return no(`${describe(node)} does not read DynamicQuantizeLinear's output and constant weights`);
+        return no({ kind: 'not-quantized-rows', ...where(node) });
       }
       case 'Gemm':
-        return no(`logits come from ${describe(node)}, which takes 2-D rows: the sequence axis is not there to slice`);
+        return no({ kind: 'rows-2d', ...where(node) });
       default:
-        return no(`logits come from ${describe(node)}, an op the rewrite does not know`);
+        return no({ kind: 'unknown-op', ...where(node) });
     }
   }
-  return no('the head is longer than 32 nodes');
+  return no({ kind: 'head-too-long', nodes: HEAD_STEPS });
 }
 
 /** The rank a ValueInfoProto declares, or null when it declares none. */
@@ -356,13 +482,13 @@ function nodeField(opType: string, name: string, inputs: string[], output: strin
   return lenField(GRAPH_NODE, [...inputs.flatMap((i) => stringField(NODE_INPUT, i)), ...stringField(NODE_OUTPUT, output), ...stringField(NODE_NAME, name), ...stringField(NODE_OP_TYPE, opType)]);
 }
 
-function splice(buf: Uint8Array, parsed: ParsedModel, logits: ProtoField, head: Head): LogitsRewrite {
+function splice(buf: Uint8Array, parsed: ParsedModel, logits: ProtoField, head: Head, options: RewriteOptions): LogitsRewrite {
   const taken = new Set<string>([...parsed.initializers, ...parsed.inputs, ...parsed.outputs.keys()]);
   for (const node of parsed.nodes) {
     for (const o of node.outputs) taken.add(o);
     taken.add(node.name);
   }
-  if (taken.has(KEEP_INPUT)) return refuse('head-not-recognised', `the graph already has a tensor named "${KEEP_INPUT}" that is not an input`);
+  if (taken.has(KEEP_INPUT)) return refuse({ kind: 'name-taken', name: KEEP_INPUT });
   let prefix = 'jiangu_logits_to_keep';
   for (let i = 2; [...taken].some((n) => n.startsWith(prefix)); i++) prefix = `jiangu_logits_to_keep_${i}`;
   const zero = `${prefix}/zero`;
@@ -372,10 +498,14 @@ function splice(buf: Uint8Array, parsed: ParsedModel, logits: ProtoField, head: 
   const positive = `${prefix}/positive`;
   const starts = `${prefix}/starts`;
   const rows = `${prefix}/rows`;
+  const one = `${prefix}/fault/one`;
+  const minusOne = `${prefix}/fault/minus_one`;
+  const shifted = `${prefix}/fault/shifted`;
+  const faultEnds = `${prefix}/fault/ends`;
 
   // logits: [batch, sequence, vocab] → [batch, logits_sequence_length, vocab] (when a shape is declared)
   const rank = declaredRank(buf, logits);
-  if (rank !== null && rank !== 3) return refuse('hidden-rank', `the logits output has rank ${rank}, not [batch, sequence, vocab]`);
+  if (rank !== null && rank !== 3) return refuse({ kind: 'logits-rank', rank });
   const newLogits =
     rank === null
       ? [buf.subarray(logits.start, logits.end)]
@@ -399,8 +529,15 @@ function splice(buf: Uint8Array, parsed: ParsedModel, logits: ProtoField, head: 
   const added: Pieces = [
     ...nodeField('Sub', `${prefix}/negate`, [zero, KEEP_INPUT], negated),
     ...nodeField('Greater', `${prefix}/positive`, [KEEP_INPUT, zero], positive),
-    ...nodeField('Where', `${prefix}/starts`, [positive, negated, zero], starts),
-    ...nodeField('Slice', `${prefix}/slice`, [head.sliceAt, starts, ends, axes], rows),
+    ...(options.fault === 'previous-row'
+      ? [
+          // The test-only wrong slice: [−k−1, −1) when k > 0, every row otherwise.
+          ...nodeField('Sub', `${prefix}/fault/shift`, [negated, one], shifted),
+          ...nodeField('Where', `${prefix}/starts`, [positive, shifted, zero], starts),
+          ...nodeField('Where', `${prefix}/fault/ends`, [positive, minusOne, ends], faultEnds),
+          ...nodeField('Slice', `${prefix}/slice`, [head.sliceAt, starts, faultEnds, axes], rows),
+        ]
+      : [...nodeField('Where', `${prefix}/starts`, [positive, negated, zero], starts), ...nodeField('Slice', `${prefix}/slice`, [head.sliceAt, starts, ends, axes], rows)]),
   ];
 
   const stale = new Set([...parsed.valueInfo].filter(([n]) => head.downstream.has(n)).map(([, f]) => f));
@@ -414,6 +551,7 @@ function splice(buf: Uint8Array, parsed: ParsedModel, logits: ProtoField, head: 
   // Repeated fields keep their order among themselves wherever they stand, so appending the input
   // here makes it the last input.
   graph.push(...int64Initializer(zero, 0n), ...int64Initializer(ends, INT64_MAX), ...int64Initializer(axes, 1n));
+  if (options.fault === 'previous-row') graph.push(...int64Initializer(one, 1n), ...int64Initializer(minusOne, -1n));
   graph.push(
     ...lenField(GRAPH_INPUT, [
       ...stringField(VALUE_NAME, KEEP_INPUT),

@@ -1,4 +1,5 @@
 // Messages about loading and running a model (workers/model.worker.ts, src/lib/engine/model-errors.ts).
+import type { LogitsRefusalParams } from '../models/logits-rewrite.ts';
 
 /** Which model: a hub id (with its revision) or one of the site's folders. */
 export interface ModelWhere {
@@ -9,6 +10,82 @@ export interface ModelWhere {
 const where = {
   en: (p: ModelWhere) => (p.source === 'hub' ? p.name : `the site's model folder /models/${p.name}/`),
   zh: (p: ModelWhere) => (p.source === 'hub' ? p.name : `本站的模型文件夹 /models/${p.name}/`),
+};
+
+/** Why the rewrite refused, in each language; null for a reason this build does not know. Op, node and tensor names are identifiers, quoted as they are. */
+const refusalReason = {
+  en: (p: LogitsRefusalParams): string | null => {
+    switch (p.reason) {
+      case 'unknown-op':
+        return `the logits come from ${p.op} node "${p.node}", an op the rewrite does not know`;
+      case 'two-activations':
+        return `the logits come from ${p.op} node "${p.node}", which combines two activations (not a bias or a scale)`;
+      case 'weight-not-constant':
+        return `${p.op} node "${p.node}" does not multiply one activation by constant weights`;
+      case 'not-quantized-rows':
+        return `${p.op} node "${p.node}" does not read DynamicQuantizeLinear's output and constant weights`;
+      case 'rows-2d':
+        return `the logits come from ${p.op} node "${p.node}", which takes 2-D rows: there is no sequence axis to slice`;
+      case 'hidden-rank':
+        return `${p.op} node "${p.node}" reads "${p.tensor}" of rank ${p.rank}, not [batch, sequence, hidden]`;
+      case 'logits-rank':
+        return `the logits output has rank ${p.rank}, not [batch, sequence, vocabulary]`;
+      case 'no-logits-output':
+        return `the graph has no output named "logits" (its outputs: ${p.outputs.join(', ') || 'none'})`;
+      case 'opset':
+        return `the graph imports ONNX opset ${p.opset}, and a Slice whose starts are an input needs opset 10`;
+      case 'no-producer':
+        return `no node computes "${p.tensor}"`;
+      case 'head-too-long':
+        return `the head is longer than ${p.nodes} nodes`;
+      case 'name-taken':
+        return `the graph already has a tensor or node named "${p.name}" that is not an input`;
+      case 'malformed':
+        return `the file could not be read as an ONNX model (the reader said: "${p.message}")`;
+      case 'not-bytes':
+        return 'the model file did not reach the session as bytes';
+      case 'rewrite-threw':
+        return `the rewrite itself failed (error: "${p.message}")`;
+      default:
+        return null;
+    }
+  },
+  zh: (p: LogitsRefusalParams): string | null => {
+    switch (p.reason) {
+      case 'unknown-op':
+        return `logits 来自 ${p.op} 节点“${p.node}”，改写程序不认识这种算子`;
+      case 'two-activations':
+        return `logits 来自 ${p.op} 节点“${p.node}”，它把两个激活值相结合（不是偏置或缩放）`;
+      case 'weight-not-constant':
+        return `${p.op} 节点“${p.node}”不是一个激活值乘以常量权重`;
+      case 'not-quantized-rows':
+        return `${p.op} 节点“${p.node}”读取的不是 DynamicQuantizeLinear 的输出和常量权重`;
+      case 'rows-2d':
+        return `logits 来自 ${p.op} 节点“${p.node}”，它接受二维的行，没有可以切片的序列轴`;
+      case 'hidden-rank':
+        return `${p.op} 节点“${p.node}”读取的“${p.tensor}”是 ${p.rank} 维的，而不是 [批次, 序列, 隐藏维]`;
+      case 'logits-rank':
+        return `logits 输出是 ${p.rank} 维的，而不是 [批次, 序列, 词表]`;
+      case 'no-logits-output':
+        return `计算图没有名为“logits”的输出（它的输出：${p.outputs.join('、') || '无'}）`;
+      case 'opset':
+        return `计算图导入的是 ONNX 算子集 ${p.opset}，而以输入给出起点的 Slice 需要算子集 10`;
+      case 'no-producer':
+        return `没有任何节点计算“${p.tensor}”`;
+      case 'head-too-long':
+        return `输出头超过 ${p.nodes} 个节点`;
+      case 'name-taken':
+        return `计算图中已有名为“${p.name}”的张量或节点，而它不是输入`;
+      case 'malformed':
+        return `文件无法作为 ONNX 模型读取（读取器报告：“${p.message}”）`;
+      case 'not-bytes':
+        return '模型文件没有以字节形式交给会话';
+      case 'rewrite-threw':
+        return `改写程序本身出错（错误信息：“${p.message}”）`;
+      default:
+        return null;
+    }
+  },
 };
 
 export const modelNotices = {
@@ -120,10 +197,10 @@ export const modelNotices = {
   // Why a graph without num_logits_to_keep is prefilled in chunks rather than rewritten at load
   // (workers/logits-rewrite-hook.ts and the check in model.worker.ts). Scores are the same either way.
   'model.logits-unrecognised': {
-    en: (p: { code: string; detail: string }) =>
-      `Jiangu did not recognise the part of this graph that makes the logits (${p.code}: ${p.detail}), so it left the graph as its author wrote it and prefills prompts in chunks. Scores are the same; it is slower and uses more memory.`,
-    zh: (p: { code: string; detail: string }) =>
-      `鉴古未能识别此计算图中生成 logits 的部分（${p.code}：${p.detail}），因此保留作者原来的计算图，把提示分块预填充。得分不受影响，只是更慢、更占内存。`,
+    en: (p: LogitsRefusalParams) =>
+      `Jiangu did not recognise the part of this graph that makes the logits (${refusalReason.en(p) ?? `${p.code}: ${p.detail}`}), so it left the graph as its author wrote it and prefills prompts in chunks. Scores are the same; it is slower and uses more memory.`,
+    zh: (p: LogitsRefusalParams) =>
+      `鉴古未能识别此计算图中生成 logits 的部分（${refusalReason.zh(p) ?? `${p.code}：${p.detail}`}），因此保留作者原来的计算图，把提示分块预填充。得分不受影响，只是更慢、更占内存。`,
   },
   'model.logits-check-failed': {
     en: (p: { tokens: number; maxAbsDiff: number; tolerance: number }) =>
@@ -133,9 +210,9 @@ export const modelNotices = {
   },
   'model.logits-session-refused': {
     en: (p: { detail: string }) =>
-      `ONNX Runtime would not load the graph Jiangu rewrote to compute only the last logits row (${p.detail}), so the original graph is used and prompts are prefilled in chunks. Scores are the same; it is slower.`,
+      `ONNX Runtime would not load the graph Jiangu rewrote to compute only the last logits row (its message: "${p.detail}"), so the original graph is used and prompts are prefilled in chunks. Scores are the same; it is slower.`,
     zh: (p: { detail: string }) =>
-      `ONNX Runtime 无法加载鉴古改写后只计算最后一行 logits 的计算图（${p.detail}），因此使用原计算图，把提示分块预填充。得分不受影响，只是更慢。`,
+      `ONNX Runtime 无法加载鉴古改写后只计算最后一行 logits 的计算图（它的报错：“${p.detail}”），因此使用原计算图，把提示分块预填充。得分不受影响，只是更慢。`,
   },
   'model.logits-rewrite-off': {
     en: () => 'The load-time rewrite to one logits row is turned off, so prompts are prefilled in chunks on the graph as its author wrote it.',
