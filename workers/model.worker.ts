@@ -41,6 +41,7 @@ import { resolveHubRevision } from './hub-revision.ts';
 import { checkLoadedModel } from './model-check.ts';
 import { installLogitsRewrite, withLogitsRewrite } from './logits-rewrite-hook.ts';
 import { checkRewrittenLogits, checkTolerance, logitsPathOf } from './logits-path.ts';
+import { ReadAhead } from './read-ahead.ts';
 
 declare const self: DedicatedWorkerGlobalScope;
 
@@ -410,17 +411,21 @@ const handlers: { [K in RequestKind]: (id: number, params: RequestMap[K]['params
     };
   },
   unload: async () => ({ unloaded: await unload() }),
-  stats: async () => ({ ...stats, wasmMemoryBytes: wasmMemories.reduce((sum, m) => sum + m.buffer.byteLength, 0) }),
+  stats: async () => ({ ...stats, wasmMemoryBytes: wasmMemories.reduce((sum, m) => sum + m.buffer.byteLength, 0), readAhead: { ...readAhead.counts } }),
 };
 
 const queue: WorkerRequest[] = [];
 let running = false;
+/** The next item of a run, scored while the page stores the last one (see read-ahead.ts). */
+const readAhead = new ReadAhead();
 
 async function drain(): Promise<void> {
   if (running) return;
   running = true;
   while (queue.length > 0) {
     const request = queue.shift()!;
+    // Every request uses up the guess; only a scoreItem asked exactly as guessed gets its answer.
+    const guessed = readAhead.take(request.kind === 'scoreItem' ? request.params : null);
     if (cancelled.has(request.id)) {
       cancelled.delete(request.id);
       reply({ id: request.id, kind: 'error', error: modelError('cancelled', 'model.cancelled', []) });
@@ -428,7 +433,12 @@ async function drain(): Promise<void> {
     }
     try {
       const handler = handlers[request.kind] as (id: number, params: unknown) => Promise<RequestMap[RequestKind]['result']>;
-      const result = await handler(request.id, request.params);
+      let result: RequestMap[RequestKind]['result'];
+      if (guessed) {
+        const outcome = await guessed;
+        if (!outcome.ok) throw outcome.error;
+        result = outcome.result;
+      } else result = await handler(request.id, request.params);
       // A generation cancelled mid-way returns what it produced; anything else cancelled returns nothing.
       if (cancelled.has(request.id) && request.kind !== 'generate') {
         reply({ id: request.id, kind: 'error', error: modelError('cancelled', 'model.cancelled', []) });
@@ -447,6 +457,9 @@ async function drain(): Promise<void> {
     } finally {
       cancelled.delete(request.id);
     }
+    // Answered: when nothing else waits, start on the item the page will most likely ask next.
+    const next = request.kind === 'scoreItem' ? request.params.next : undefined;
+    if (next && queue.length === 0 && loaded) await readAhead.start(next, (params) => scoreItem(requireModel(), params));
   }
   running = false;
 }

@@ -113,15 +113,18 @@ export const pagePipeline = async (a: PipelineArgs): Promise<ModeRun<PipelineIte
       }
       const item = a.items[i];
       const t0 = performance.now();
-      const r = await client.scoreItem({
-        protocolId: 'ancientbench',
+      const request = {
+        protocolId: 'ancientbench' as const,
         item,
         exemplars: a.exemplars[item.task] ?? [],
         shots: a.shots,
         contextLimit: a.contextLimit,
         chatTemplate: false,
         reusePrefix: a.reusePrefix,
-      });
+      };
+      // As a run asks: naming the next item, which the worker scores while this answer travels.
+      const following = a.items[i + 1];
+      const r = await client.scoreItem(following ? { ...request, next: { ...request, item: following, exemplars: a.exemplars[following.task] ?? [] } } : request);
       items.push({
         id: item.id,
         task: item.task,

@@ -132,6 +132,12 @@ export interface ScoreItemParams {
   contextLimit: number;
   chatTemplate: boolean;
   reusePrefix: boolean;
+  /**
+   * The request that will most likely come next (a run's next item). When nothing else waits, the
+   * worker scores it right after this one, while the page stores this result, and answers it at once
+   * if it is asked exactly so (see workers/read-ahead.ts); anything else asked first drops it.
+   */
+  next?: Omit<ScoreItemParams, 'next'>;
 }
 
 export interface ScoreItemResult {
@@ -186,6 +192,8 @@ export interface WorkerStats {
   peakGpuBufferBytes: number;
   /** Bytes of the wasm Memories created in the worker (ORT's): they only grow, so this is their peak so far. */
   wasmMemoryBytes?: number;
+  /** Requests scored ahead (ScoreItemParams.next) since the worker started, and how many of them were then asked. */
+  readAhead?: { started: number; used: number };
 }
 
 /** Multiple choice by generation: the item's prompt built as for scoring, then a greedy answer. */

@@ -311,8 +311,17 @@ async function generateChoice(db: JianguDatabase, ctx: RunContext<McRunRecord>, 
 }
 
 /** Scores one multiple-choice item, recording what the first item says about the letter tokens. */
-async function scoreOne(db: JianguDatabase, ctx: RunContext<McRunRecord>, index: number, item: MultipleChoiceItem, client: ModelClient, signal?: AbortSignal): Promise<McItemResult> {
-  const scored = await client.scoreItem(scoreRequest(ctx, item), { signal });
+async function scoreOne(
+  db: JianguDatabase,
+  ctx: RunContext<McRunRecord>,
+  index: number,
+  item: MultipleChoiceItem,
+  client: ModelClient,
+  signal?: AbortSignal,
+  next?: MultipleChoiceItem,
+): Promise<McItemResult> {
+  // `next`: what the run will ask after this, for the worker to score while this result is stored.
+  const scored = await client.scoreItem({ ...scoreRequest(ctx, item), ...(next ? { next: scoreRequest(ctx, next) } : {}) }, { signal });
   const run = ctx.run;
   if (!run.letterTokens) {
     const findings = letterFindings(scored);
@@ -520,7 +529,7 @@ export async function executeRun(db: JianguDatabase, runId: string, client: Mode
           }
           let rotation: McRotationResult;
           try {
-            rotation = asRotation(await scoreAs(mc!, index, rotateItem(item, k), client, options), k);
+            rotation = asRotation(await scoreAs(mc!, index, rotateItem(item, k), client, options, guessAfter(index, item, k)), k);
           } catch (error) {
             if (options.signal?.aborted || !failsOnlyThisItem(error)) throw new ItemStop(item.id, error);
             rotation = failedRotation(item, k, noticeOf(error));
@@ -549,8 +558,24 @@ export async function executeRun(db: JianguDatabase, runId: string, client: Mode
         } else told();
         return true;
       };
-      const scoreAs = (run: RunContext<McRunRecord>, index: number, item: MultipleChoiceItem, model: ModelClient, opts: ExecuteOptions) =>
-        run.run.config.scoring === 'generate-extract' ? generateChoice(db, run, index, item, model, opts) : scoreOne(db, run, index, item, model, opts.signal);
+      const scoreAs = (run: RunContext<McRunRecord>, index: number, item: MultipleChoiceItem, model: ModelClient, opts: ExecuteOptions, next?: MultipleChoiceItem) =>
+        run.run.config.scoring === 'generate-extract' ? generateChoice(db, run, index, item, model, opts) : scoreOne(db, run, index, item, model, opts.signal, next);
+      /**
+       * What the run will most likely ask after rotation k of `item` (0: its own prompt): its next
+       * rotation, else the next item with nothing stored. A guess for the worker's read-ahead only:
+       * a wrong one costs one item's time, never a different result.
+       */
+      const guessAfter = (index: number, item: MultipleChoiceItem, k: number): MultipleChoiceItem | undefined => {
+        if (k < wanted(item)) return rotateItem(item, k + 1);
+        for (let j = index + 1; j < itemIds.length; j++) {
+          const later = ctx.items.get(itemIds[j])!;
+          const stored = byItem.get(itemIds[j]);
+          if (!stored) return later.kind === 'multiple-choice' ? later : undefined;
+          // A later item with rotations missing is asked for those: not guessed.
+          if (missing(stored, later) > 0) return undefined;
+        }
+        return undefined;
+      };
       for (const [index, id] of itemIds.entries()) {
         const item = ctx.items.get(id)!;
         let result = byItem.get(id);
@@ -558,7 +583,7 @@ export async function executeRun(db: JianguDatabase, runId: string, client: Mode
         if (options.signal?.aborted) return await updateRun(db, runId, { status: 'paused' });
         if (!result) {
           try {
-            result = mc && item.kind === 'multiple-choice' ? await scoreAs(mc, index, item, client, options) : await generateOne(db, ctx, index, item as GenerationItem, client, options);
+            result = mc && item.kind === 'multiple-choice' ? await scoreAs(mc, index, item, client, options, guessAfter(index, item, 0)) : await generateOne(db, ctx, index, item as GenerationItem, client, options);
           } catch (error) {
             if (options.signal?.aborted || !failsOnlyThisItem(error)) throw new ItemStop(item.id, error);
             result = failedResult(ctx.run, index, item, noticeOf(error));
