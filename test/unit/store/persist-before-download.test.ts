@@ -2,6 +2,7 @@
 // dataset's first fetch comes after `persist()`, and never waits on its answer (a browser that
 // prompts must not hold the download).
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { freshDb } from './helpers.ts';
 
 type ImportModule = typeof import('../../../src/lib/data/import-dataset.ts');
 
@@ -49,9 +50,7 @@ describe('storeDataset', () => {
   it('no longer asks after the save (the download already did)', async () => {
     const persist = vi.fn(async () => true);
     const { storeDataset } = await load(persist);
-    const { openJianguDb } = await import('../../../src/lib/store/schema.ts');
-    await import('fake-indexeddb/auto');
-    const db = await openJianguDb(`persist-${Math.random()}`);
+    const db = await freshDb();
     const csv = 'Question,A,B,C,D,Answer\n问,甲,乙,丙,丁,A\n';
     await storeDataset(db, 'ancientbench', [{ path: '通假字.csv', bytes: new TextEncoder().encode(csv), sha256: 'x' }], { origin: 'import' });
     expect(persist).not.toHaveBeenCalled();
