@@ -2,7 +2,8 @@
 // server (which sends COOP/COEP): isolation with ORT's thread count before a load and the worker's
 // own after one; a waiting update (set through the page's test handle, as only a real deploy makes
 // one) that cannot reload the page while a fixture run runs and can once it ends; persist() asked
-// and answered after a download from the site's data mirror. Header screenshots in test-results/.
+// once, before the first file of a hub model (the site's fixture hub) and of a dataset download from
+// the site's data mirror, and its answer shown on the Data page. Header screenshots in test-results/.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -63,13 +64,55 @@ describe('site status and update prompt', () => {
     expect(await page.getByTestId('site-isolation-reload').count()).toBe(0);
   });
 
+  it('asks for persistent storage before the first file of a hub model, once (the site’s fixture hub)', async () => {
+    const { page, context } = session.opened;
+    // Counts persist() calls in the page; the next load of the page gets the wrapper.
+    await page.addInitScript(() => {
+      const persist = StorageManager.prototype.persist;
+      StorageManager.prototype.persist = function (this: StorageManager) {
+        const w = window as Window & { persistCalls?: number };
+        w.persistCalls = (w.persistCalls ?? 0) + 1;
+        return persist.call(this);
+      };
+    });
+    // A reload, not a hash change: the wrapper and a fresh once-per-page-load memo.
+    await page.reload();
+    const seenAtFirstHubRequest: number[] = [];
+    await context.route('**/hub/**', async (route) => {
+      // The worker fetches only after the page posted the load, so the page's count is settled here.
+      if (seenAtFirstHubRequest.length === 0) seenAtFirstHubRequest.push(await page.evaluate(() => (window as Window & { persistCalls?: number }).persistCalls ?? 0));
+      await route.fallback();
+    });
+    await page.getByTestId('model-choice').selectOption('custom');
+    await page.getByTestId('custom-id').fill('jiangu/jiangu-tiny');
+    await page.getByTestId('model-host').fill(`${session.url}/hub/`);
+    await page.getByTestId('dtype').selectOption('fp32');
+    await page.getByTestId('backend').selectOption('wasm');
+    await page.getByTestId('load').click();
+    await page.getByTestId('backend-summary').waitFor({ timeout: 60_000 });
+    await context.unroute('**/hub/**');
+    expect(seenAtFirstHubRequest).toEqual([1]);
+    expect(await page.evaluate(() => (window as Window & { persistCalls?: number }).persistCalls)).toBe(1);
+    // The playground's load reports the worker's own thread count to the header.
+    expect(await page.getByTestId('site-isolation').getAttribute('data-threads-from')).toBe('worker');
+  });
+
   it('shows on the Data page whether persistent storage was granted, after a download from the mirror', async () => {
     const { page } = session.opened;
     await page.goto(`${session.url}/?mirror=${encodeURIComponent(`${session.url}/mirror`)}#/data`);
     await page.locator('[data-testid=catalog][data-loaded=true]').waitFor();
     expect(await page.getByTestId('storage-persistence').getAttribute('data-requested')).toBe('not-yet');
+    const seenAtFirstFile: number[] = [];
+    await page.route('**/mirror/cmmlu-ancient_chinese/**', async (route) => {
+      if (seenAtFirstFile.length === 0) seenAtFirstFile.push(await page.evaluate(() => (window as Window & { persistCalls?: number }).persistCalls ?? 0));
+      await route.fallback();
+    });
     await page.getByTestId('dataset-cmmlu-ancient').getByTestId('download').click();
     await page.locator('[data-testid=dataset-cmmlu-ancient][data-stored=yes]').waitFor({ timeout: 60_000 });
+    await page.unroute('**/mirror/cmmlu-ancient_chinese/**');
+    // Asked before the first file (the page's persist() wrapper is the previous test's init script), and once.
+    expect(seenAtFirstFile).toEqual([1]);
+    expect(await page.evaluate(() => (window as Window & { persistCalls?: number }).persistCalls)).toBe(1);
     const persistence = page.locator('[data-testid=storage-persistence]:not([data-requested=not-yet])');
     await persistence.waitFor();
     // The page's word is the browser's: persisted() read here, apart from the page's own code.
