@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { projectRoot } from '../../scripts/site-routes.ts';
+import { notice, renderNotice } from '../../src/lib/core/notices/index.ts';
 import { readStoredRun, startFixtureRun, waitForStatus } from './runs.ts';
 import { useBrowserSession } from './session.ts';
 
@@ -62,6 +63,20 @@ describe('site status and update prompt', () => {
     await page.evaluate(() => Object.assign(window.jianguSite!, { isolated: self.crossOriginIsolated, controlled: false, offlineReady: false }));
     await page.locator('[data-testid=site-isolation][data-isolated=yes]').waitFor();
     expect(await page.getByTestId('site-isolation-reload').count()).toBe(0);
+  });
+
+  it('says why the site cannot work offline when there is no service worker, in the page’s language', async () => {
+    const { page } = session.opened;
+    const why = notice('internal', { detail: 'the service worker could not be registered' });
+    await page.evaluate((n) => (window.jianguSite!.unavailable = n), why);
+    const offline = page.locator('[data-testid=site-offline][data-offline=unavailable]');
+    await offline.waitFor();
+    expect(await offline.textContent()).toContain(renderNotice(why, 'en'));
+    await page.getByTestId('lang-zh').click();
+    expect(await offline.textContent()).toContain(renderNotice(why, 'zh'));
+    await page.getByTestId('lang-en').click();
+    await page.evaluate(() => (window.jianguSite!.unavailable = null));
+    await page.locator('[data-testid=site-offline][data-offline=not-yet]').waitFor();
   });
 
   it('asks for persistent storage before the first file of a hub model, once (the site’s fixture hub)', async () => {
