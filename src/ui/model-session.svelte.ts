@@ -3,6 +3,7 @@
 import { ModelClient, ModelError } from '../lib/engine/model-client.ts';
 import { modelError } from '../lib/engine/model-errors.ts';
 import type { LoadParams, LoadProgress, LoadResult } from '../lib/engine/messages.ts';
+import { requestPersistenceBeforeModelLoad } from '../lib/store/storage.ts';
 
 export type SessionStatus = 'empty' | 'loading' | 'ready' | 'failed';
 
@@ -27,6 +28,7 @@ export class ModelSession {
     this.error = null;
     this.info = null;
     this.params = params;
+    void requestPersistenceBeforeModelLoad(params.source);
     this.clientInstance ??= new ModelClient();
     try {
       this.info = await this.clientInstance.load(params, {

@@ -31,6 +31,7 @@ export interface FetchProgress {
 /**
  * Downloads every file of a catalog dataset, from its upstream repository at the pinned commit or
  * from `mirror`, and refuses any file whose sha256 is not the pinned one. Nothing is stored yet.
+ * Asks the browser to keep the site's data (persist) before the first file is fetched.
  */
 export async function fetchCatalogFiles(
   id: DatasetId,
@@ -38,6 +39,8 @@ export async function fetchCatalogFiles(
 ): Promise<CheckedFile[]> {
   const plan = downloadPlan(id, options.mirror ?? undefined);
   if (plan.length === 0) throw jianguError('data.no-public-files', { title: getDataset(id).title });
+  // Asked before the first byte is fetched, and not awaited: a browser that prompts must not hold the download.
+  void requestPersistence();
   const known = plan.every((f) => f.bytes !== null);
   const total = known ? plan.reduce((n, f) => n + (f.bytes ?? 0), 0) : null;
   let done = 0;
@@ -80,12 +83,11 @@ export interface StoredDataset {
 /**
  * Adapts checked files and stores the dataset all or nothing, replacing an earlier import of the
  * same dataset. Adapter errors (DataError) and storage errors (StorageFullError) propagate with
- * the store unchanged. Asks the browser to keep the data (persist) after the first store.
+ * the store unchanged. (Persistence was asked for before the download, in fetchCatalogFiles.)
  */
 export async function storeDataset(db: JianguDatabase, id: DatasetId, files: readonly CheckedFile[], options: StoreOptions): Promise<StoredDataset> {
   const prepared = prepareDataset(id, files, options);
   await saveDataset(db, prepared.record, prepared.adapted.items);
-  await requestPersistence();
   return prepared;
 }
 

@@ -14,9 +14,12 @@ function storageManager(): StorageManager | undefined {
 let persistence: Promise<boolean> | undefined;
 
 /**
- * Asks the browser to keep this origin's data (datasets, runs) through storage pressure, so a
- * second visit works offline. Called after the first successful save; later calls reuse the
- * first answer, so `navigator.storage.persist()` runs at most once per page load.
+ * Asks the browser to keep this origin's data (datasets and runs in IndexedDB, model files in Cache
+ * Storage) through storage pressure, so a second visit works offline. Called before the first
+ * large download (a dataset's files, a hub model's), not after it: a browser that prompts asks
+ * while nothing is yet at stake, and one that decides alone decides before the bytes arrive.
+ * Callers need not await it: the download must not wait on a prompt. Later calls reuse the first
+ * answer, so `navigator.storage.persist()` runs at most once per page load.
  *
  * @returns Whether storage is persisted; false where unsupported, refused, or on any error.
  */
@@ -31,6 +34,22 @@ export function requestPersistence(): Promise<boolean> {
     }
   })();
   return persistence;
+}
+
+/**
+ * Before a model load: a hub model's files (hundreds of megabytes, kept in Cache Storage) are the
+ * largest download the site makes, so persistence is asked first; the site's own folders come from
+ * its server and ask nothing. Not awaited by the load, for the same reason as requestPersistence.
+ *
+ * @returns The request's answer, or null when this load downloads nothing to keep.
+ */
+export function requestPersistenceBeforeModelLoad(source: { kind: 'hub' | 'site' }): Promise<boolean> | null {
+  return source.kind === 'hub' ? requestPersistence() : null;
+}
+
+/** The answer to this page load's persistence request; null when none was made yet. */
+export function persistenceRequested(): Promise<boolean> | null {
+  return persistence ?? null;
 }
 
 /**

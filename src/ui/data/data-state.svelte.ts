@@ -14,7 +14,7 @@ import { currentMirror } from '../../lib/data/settings.ts';
 import { MAX_FILE_BYTES } from '../../lib/core/benchmarks/text.ts';
 import { datasetUse, deleteDataset, listDatasets } from '../../lib/store/datasets.ts';
 import { openJianguDb, type JianguDatabase } from '../../lib/store/schema.ts';
-import { requestPersistence, storageEstimate, type StorageEstimate } from '../../lib/store/storage.ts';
+import { persistenceRequested, requestPersistence, storageEstimate, type StorageEstimate } from '../../lib/store/storage.ts';
 import { fmt, t } from '../i18n/locale.svelte.ts';
 
 /** Where a job was started: a catalog card (download) or the import panel. Each shows only its own. */
@@ -54,7 +54,10 @@ function failureNotices(error: unknown): Notice[] {
 export class DataState {
   stored = $state<DatasetRecord[]>([]);
   estimate = $state<StorageEstimate | null>(null);
+  /** Whether the browser keeps this origin's storage through pressure (`persisted()`); null where it cannot say. */
   persisted = $state<boolean | null>(null);
+  /** The answer to this page load's `persist()` request: null until one was made and answered. */
+  persistAnswer = $state<boolean | null>(null);
   mirror = $state<string | null>(currentMirror());
   jobs = $state<Partial<Record<DatasetId, Job>>>({});
   /** Set once the stored list has been read (the page shows nothing as stored before). */
@@ -71,8 +74,21 @@ export class DataState {
   async refresh(): Promise<void> {
     this.stored = await listDatasets(await this.db());
     this.estimate = await storageEstimate();
-    this.persisted = typeof navigator.storage?.persisted === 'function' ? await navigator.storage.persisted() : null;
+    this.persisted = await readPersisted();
+    const asked = persistenceRequested();
+    if (asked) this.persistAnswer = await asked;
     this.loaded = true;
+  }
+
+  /**
+   * Asks for persistent storage (once per page load) before a download or a store begins, without
+   * waiting: a browser that prompts must not hold the download. The answer shows when it comes.
+   */
+  private askPersistence(): void {
+    void requestPersistence().then(async (granted) => {
+      this.persistAnswer = granted;
+      this.persisted = granted || (await readPersisted());
+    });
   }
 
   record(id: DatasetId): DatasetRecord | undefined {
@@ -89,6 +105,7 @@ export class DataState {
   async download(id: DatasetId): Promise<void> {
     const abort = new AbortController();
     this.drop(id);
+    this.askPersistence();
     this.jobs[id] = { phase: 'downloading', origin: 'catalog', progress: null, abort };
     try {
       const files = await fetchCatalogFiles(id, {
@@ -134,6 +151,7 @@ export class DataState {
   async importUrl(id: 'ancientbench' | 'c3bench', url: string): Promise<void> {
     const abort = new AbortController();
     this.drop(id);
+    this.askPersistence();
     this.jobs[id] = { phase: 'downloading', origin: 'import', progress: null, abort };
     try {
       const bytes = await downloadBytes(url, {
@@ -199,6 +217,8 @@ export class DataState {
    * made from other files, first asks (the job waits in confirm-replace, nothing is written).
    */
   private async store(id: DatasetId, files: CheckedFile[], origin: JobOrigin, source?: string, c3Mapping?: C3Mapping) {
+    // A file the user picked was never downloaded: its store is the first large write.
+    this.askPersistence();
     this.jobs[id] = { phase: 'storing', origin };
     const prepared = await PreparedImport.prepare({ type: 'prepare', id, files, origin, source, c3Mapping });
     const use = await datasetUse(await this.db(), id).catch(() => null);
@@ -213,10 +233,14 @@ export class DataState {
   private async commit(id: DatasetId, prepared: PreparedImport, origin: JobOrigin) {
     this.jobs[id] = { phase: 'storing', origin };
     await prepared.store();
-    await requestPersistence();
     this.jobs[id] = { phase: 'done', origin, itemCount: prepared.record.itemCount, skipped: prepared.skipped };
     await this.refresh();
   }
+}
+
+async function readPersisted(): Promise<boolean | null> {
+  if (typeof navigator === 'undefined' || typeof navigator.storage?.persisted !== 'function') return null;
+  return navigator.storage.persisted().catch(() => null);
 }
 
 /** The same files by content: downloading the pinned files again, or importing the same file, replaces nothing. */

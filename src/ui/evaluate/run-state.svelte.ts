@@ -13,6 +13,7 @@ import { executeRun, heldRunIds, runLockHeld, type RunPhase, type RunProgress } 
 import { listDatasets } from '../../lib/store/datasets.ts';
 import { getRun, listRuns, loadResults, updateRun } from '../../lib/store/runs.ts';
 import { openJianguDb, type JianguDatabase } from '../../lib/store/schema.ts';
+import { requestPersistenceBeforeModelLoad } from '../../lib/store/storage.ts';
 import type { DatasetRecord } from '../../lib/core/benchmarks/types.ts';
 import { notice, noticeOf, type Notice } from '../../lib/core/notices/index.ts';
 import { say } from '../i18n/say.ts';
@@ -166,6 +167,7 @@ export class RunState {
     if (this.failure?.runId === runId) this.failure = null;
     const abort = new AbortController();
     this.abort = abort;
+    void requestPersistenceBeforeModelLoad(record.config.model.source);
     // A worker that crashed before is replaced; a healthy one keeps its loaded model.
     this.client ??= new ModelClient();
     let ended: RunRecord | null = null;

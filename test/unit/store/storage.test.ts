@@ -50,3 +50,23 @@ describe('storageEstimate', () => {
     expect(await (await load({ estimate: () => Promise.reject(new Error('x')) })).storageEstimate()).toBeNull();
   });
 });
+
+describe('requestPersistenceBeforeModelLoad', () => {
+  it('asks before a hub model load, once per page load', async () => {
+    const persist = vi.fn(async () => true);
+    const { requestPersistenceBeforeModelLoad, persistenceRequested } = await load({ persist });
+    expect(persistenceRequested()).toBeNull();
+    expect(await requestPersistenceBeforeModelLoad({ kind: 'hub' })).toBe(true);
+    expect(await requestPersistenceBeforeModelLoad({ kind: 'hub' })).toBe(true);
+    expect(persist).toHaveBeenCalledTimes(1);
+    expect(await persistenceRequested()).toBe(true);
+  });
+
+  it("asks nothing for the site's own models, which download nothing to keep", async () => {
+    const persist = vi.fn(async () => true);
+    const { requestPersistenceBeforeModelLoad, persistenceRequested } = await load({ persist });
+    expect(requestPersistenceBeforeModelLoad({ kind: 'site' })).toBeNull();
+    expect(persist).not.toHaveBeenCalled();
+    expect(persistenceRequested()).toBeNull();
+  });
+});
