@@ -25,6 +25,7 @@ import type {
   LoadResult,
   RequestMap,
   RequestKind,
+  WireResult,
   WorkerReply,
   WorkerRequest,
   WorkerStats,
@@ -105,8 +106,17 @@ function watchLogits(model: PreTrainedModel): void {
   };
 }
 
-function reply(message: WorkerReply): void {
-  self.postMessage(message);
+function reply(message: WorkerReply, transfer: Transferable[] = []): void {
+  self.postMessage(message, transfer);
+}
+
+/**
+ * A score's last logits row moves to the page instead of being copied (600 kB for Qwen's vocabulary),
+ * when it has its buffer to itself; the worker keeps no use for it.
+ */
+function transferOf(result: WireResult<RequestKind>): Transferable[] {
+  const row = 'lastRow' in result ? result.lastRow : 'score' in result ? result.score.lastRow : null;
+  return row && row.byteOffset === 0 && row.byteLength === row.buffer.byteLength && row.buffer instanceof ArrayBuffer ? [row.buffer] : [];
 }
 
 // ---- backend choice -------------------------------------------------------------------------
@@ -391,7 +401,7 @@ async function generate(id: number, params: GenerateParams): Promise<GenerateRes
 
 // ---- dispatch -------------------------------------------------------------------------------
 
-const handlers: { [K in RequestKind]: (id: number, params: RequestMap[K]['params']) => Promise<RequestMap[K]['result']> } = {
+const handlers: { [K in RequestKind]: (id: number, params: RequestMap[K]['params']) => Promise<WireResult<K>> } = {
   load: (id, params) => load(id, params),
   score: (_id, params) => score(requireModel(), params),
   scoreItem: (_id, params) => scoreItem(requireModel(), params),
@@ -432,8 +442,8 @@ async function drain(): Promise<void> {
       continue;
     }
     try {
-      const handler = handlers[request.kind] as (id: number, params: unknown) => Promise<RequestMap[RequestKind]['result']>;
-      let result: RequestMap[RequestKind]['result'];
+      const handler = handlers[request.kind] as (id: number, params: unknown) => Promise<WireResult<RequestKind>>;
+      let result: WireResult<RequestKind>;
       if (guessed) {
         const outcome = await guessed;
         if (!outcome.ok) throw outcome.error;
@@ -443,7 +453,7 @@ async function drain(): Promise<void> {
       if (cancelled.has(request.id) && request.kind !== 'generate') {
         reply({ id: request.id, kind: 'error', error: modelError('cancelled', 'model.cancelled', []) });
       } else {
-        reply({ id: request.id, kind: 'result', result });
+        reply({ id: request.id, kind: 'result', result }, transferOf(result));
       }
     } catch (error) {
       // A JianguError (a protocol's refusal of one item's data) keeps its own notice.

@@ -7,11 +7,11 @@
 // Results are the same as asking afresh: the worker runs requests one at a time either way, and the
 // model, its prefix cache and the tokenizer see the same calls in the same order. Anything else asked
 // first (another item, a load, a generation) drops the guess, whose only cost is that one item's time.
-import type { ScoreItemParams, ScoreItemResult } from '../src/lib/engine/messages.ts';
+import type { ScoreItemOnTheWire, ScoreItemParams } from '../src/lib/engine/messages.ts';
 
 interface Guess {
   key: string;
-  outcome: Promise<{ ok: true; result: ScoreItemResult } | { ok: false; error: unknown }>;
+  outcome: Promise<{ ok: true; result: ScoreItemOnTheWire } | { ok: false; error: unknown }>;
 }
 
 /** The request as the key it is matched by (its `next` left out: that is a guess of its own). */
@@ -26,7 +26,7 @@ export class ReadAhead {
   readonly counts = { started: 0, used: 0 };
 
   /** Starts scoring `next` (errors kept, not thrown: they belong to the request, if it comes). */
-  start(next: Omit<ScoreItemParams, 'next'>, score: (params: ScoreItemParams) => Promise<ScoreItemResult>): Promise<unknown> {
+  start(next: Omit<ScoreItemParams, 'next'>, score: (params: ScoreItemParams) => Promise<ScoreItemOnTheWire>): Promise<unknown> {
     const outcome = score(next).then(
       (result) => ({ ok: true as const, result }),
       (error: unknown) => ({ ok: false as const, error }),

@@ -3,8 +3,7 @@
 // chunks through the KV cache so no forward materialises more than `maxLogitsRows` rows (a size
 // fixed for q8 graphs, see prefillRowsFor in loaded-model.ts).
 import { DynamicCache, Tensor } from '@huggingface/transformers';
-import type { ScoreItemParams, ScoreItemResult, ScoreParams, ScoreResult } from '../src/lib/engine/messages.ts';
-import { logSoftmaxPick } from '../src/lib/core/logprobs.ts';
+import type { ScoreItemOnTheWire, ScoreItemParams, ScoreOnTheWire, ScoreParams } from '../src/lib/engine/messages.ts';
 import { hasPrefix } from '../src/lib/core/token-prefix.ts';
 import { buildMcPrompt, getProtocol, letterInContext, type LetterInContext } from '../src/lib/core/protocols/index.ts';
 import { modelError } from '../src/lib/engine/model-errors.ts';
@@ -120,7 +119,7 @@ function candidateInContext(m: Loaded, text: string, textIds: readonly number[],
   return found;
 }
 
-export async function score(m: Loaded, params: ScoreParams): Promise<ScoreResult> {
+export async function score(m: Loaded, params: ScoreParams): Promise<ScoreOnTheWire> {
   const started = performance.now();
   if (params.candidates.length === 0) throw new RequestError(modelError('bad-request', 'model.no-candidates', []));
   const text = params.chatTemplate ? applyChatTemplate(m.tokenizer, params.prompt) : params.prompt;
@@ -148,14 +147,14 @@ export async function score(m: Loaded, params: ScoreParams): Promise<ScoreResult
   const run = await prefill(m, inputIds.slice(reused), past, reused);
   await run.cache.dispose();
   const vocab = run.lastRow.length;
-  const logProbs = logSoftmaxPick(run.lastRow, 0, vocab, candidateTokens.map((t) => t.tokenId!));
+  for (const t of candidateTokens) if (t.tokenId! >= vocab) throw new RangeError(`token id ${t.tokenId} is outside the vocabulary of ${vocab}`);
+  // Normalised over the vocabulary by ModelClient (scoreFromWire), off this thread.
   return {
     inputIds: [...inputIds],
     candidates: params.candidates.map((candidate, i) => ({
       text: candidate,
       tokenId: candidateTokens[i].tokenId!,
       tokenCount: candidateTokens[i].tokenCount,
-      logProb: logProbs[i],
       mergesWithPrompt: candidateTokens[i].mergesWithPrompt,
       tokenIdsInContext: candidateTokens[i].idsInContext,
       aloneTokenIds: candidateTokens[i].aloneIds,
@@ -166,6 +165,7 @@ export async function score(m: Loaded, params: ScoreParams): Promise<ScoreResult
     forwardPasses: run.passes + prefixCost.passes,
     text,
     forwardMs: performance.now() - started,
+    lastRow: run.lastRow,
   };
 }
 
@@ -187,7 +187,7 @@ export function refuseOverLimit(m: Loaded, params: ScoreItemParams, built: { pro
   throw new RequestError(modelError('too-long', 'run.item-too-long', [{ itemId: params.item.id, tokens, limit: params.contextLimit }]));
 }
 
-export async function scoreItem(m: Loaded, params: ScoreItemParams): Promise<ScoreItemResult> {
+export async function scoreItem(m: Loaded, params: ScoreItemParams): Promise<ScoreItemOnTheWire> {
   const built = buildItemPrompt(m, params);
   refuseOverLimit(m, params, built);
   const result = await score(m, {

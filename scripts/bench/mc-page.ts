@@ -76,7 +76,7 @@ export interface PipelineItem {
   task: string;
   /** Page time of this scoreItem request. */
   ms: number;
-  /** ScoreResult.forwardMs: the worker's time in score() (tokenising, forward, log-softmax, merge checks). */
+  /** ScoreResult.forwardMs: the worker's time in score() (tokenising, forward, merge checks; the log-softmax is the page's, in ModelClient). */
   workerMs: number;
   inputIds: number[];
   reusedPrefixTokens: number;

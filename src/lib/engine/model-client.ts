@@ -16,6 +16,9 @@ import type {
   ScoreItemResult,
   ScoreParams,
   ScoreResult,
+  ScoreItemOnTheWire,
+  ScoreOnTheWire,
+  WireResult,
   WorkerReply,
   WorkerRequest,
   WorkerStats,
@@ -25,6 +28,7 @@ import { isSiteModelName } from '../core/models/model-names.ts';
 import { assertHostAllowed } from '../data/settings.ts';
 import type { ModelSource } from './messages.ts';
 import { modelError } from './model-errors.ts';
+import { logSoftmaxPick } from '../core/logprobs.ts';
 
 /** A failure the worker reported (or the worker's death), with a code the page can act on. */
 export class ModelError extends Error {
@@ -88,12 +92,12 @@ export class ModelClient {
 
   /** Log-probabilities of each candidate as the next token after the prompt. */
   score(params: ScoreParams, options: RequestOptions = {}): Promise<ScoreResult> {
-    return this.request('score', params, options, {});
+    return this.request('score', params, options, {}).then(scoreFromWire);
   }
 
   /** Builds one multiple-choice item's prompt with the run's protocol and scores its letters. */
   scoreItem(params: ScoreItemParams, options: RequestOptions = {}): Promise<ScoreItemResult> {
-    return this.request('scoreItem', params, options, {});
+    return this.request('scoreItem', params, options, {}).then(scoreItemFromWire);
   }
 
   /** Builds one multiple-choice item's prompt and generates a greedy answer to it. */
@@ -129,11 +133,11 @@ export class ModelClient {
     params: RequestMap[K]['params'],
     options: RequestOptions,
     callbacks: Pick<Pending, 'onProgress' | 'onToken'>,
-  ): Promise<RequestMap[K]['result']> {
+  ): Promise<WireResult<K>> {
     if (this.dead) return Promise.reject(this.dead);
     if (options.signal?.aborted) return Promise.reject(new ModelError(modelError('cancelled', 'model.cancelled', [])));
     const id = this.nextId++;
-    return new Promise<RequestMap[K]['result']>((resolve, reject) => {
+    return new Promise<WireResult<K>>((resolve, reject) => {
       this.pending.set(id, { resolve: resolve as (r: never) => void, reject, ...callbacks });
       options.signal?.addEventListener('abort', () => this.worker.postMessage({ id, kind: 'cancel' }), { once: true });
       this.worker.postMessage({ id, kind, params } as WorkerRequest);
@@ -166,6 +170,20 @@ export class ModelClient {
     for (const pending of this.pending.values()) pending.reject(this.dead);
     this.pending.clear();
   }
+}
+
+/**
+ * A score from its wire form (see ScoreOnTheWire): each candidate's log-probability under the full
+ * vocabulary, computed here from the last logits row the worker transferred, in float64 as before.
+ */
+export function scoreFromWire(wire: ScoreOnTheWire): ScoreResult {
+  const { lastRow, candidates, ...rest } = wire;
+  const logProbs = logSoftmaxPick(lastRow, 0, lastRow.length, candidates.map((c) => c.tokenId));
+  return { ...rest, candidates: candidates.map((c, i) => ({ ...c, logProb: logProbs[i] })) };
+}
+
+export function scoreItemFromWire(wire: ScoreItemOnTheWire): ScoreItemResult {
+  return { ...wire, score: scoreFromWire(wire.score) };
 }
 
 /** Why a load of `source` may not start, or null. */

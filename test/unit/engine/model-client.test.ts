@@ -39,11 +39,24 @@ describe('ModelClient', () => {
     const [ra, rb] = fake.sent as WorkerRequest[];
     expect(ra.kind).toBe('score');
     expect(ra.id).not.toBe(rb.id);
-    const result = (n: number) => ({ inputIds: [n], candidates: [], reusedPrefixTokens: 0, logitsCopied: 0, forwardPasses: 1, text: '', forwardMs: 0 });
+    const result = (n: number) => ({ inputIds: [n], candidates: [], reusedPrefixTokens: 0, logitsCopied: 0, forwardPasses: 1, text: '', forwardMs: 0, lastRow: new Float32Array([0]) });
     fake.reply({ id: rb.id, kind: 'result', result: result(2) });
     fake.reply({ id: ra.id, kind: 'result', result: result(1) });
     expect((await a).inputIds).toEqual([1]);
     expect((await b).inputIds).toEqual([2]);
+  });
+
+  it('normalises a score over the vocabulary from the row the worker sent (log-softmax in float64)', async () => {
+    const { fake, client } = setup();
+    const pending = client.score({ prompt: 'p', candidates: ['A', 'B'] });
+    const row = new Float32Array([2, -1, 0.5, 3]);
+    const candidate = (text: string, tokenId: number) => ({ text, tokenId, tokenCount: 1, mergesWithPrompt: false });
+    fake.reply({ id: fake.sent[0].id, kind: 'result', result: { inputIds: [1], candidates: [candidate('A', 0), candidate('B', 3)], reusedPrefixTokens: 0, logitsCopied: 4, forwardPasses: 1, text: 'p', forwardMs: 1, lastRow: row } });
+    const scored = await pending;
+    const logZ = Math.log(Math.exp(2) + Math.exp(-1) + Math.exp(0.5) + Math.exp(3));
+    expect(scored.candidates.map((c) => c.logProb)).toEqual([2 - logZ, 3 - logZ].map((v) => expect.closeTo(v, 14)));
+    expect(scored.candidates[1]).toMatchObject({ text: 'B', tokenId: 3 });
+    expect('lastRow' in scored).toBe(false);
   });
 
   it('streams tokens and progress to the callbacks of their request', async () => {

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { MultipleChoiceItem } from '../../../src/lib/core/benchmarks/types.ts';
 import type { ModelClient } from '../../../src/lib/engine/model-client.ts';
-import type { LoadResult, ScoreItemParams, ScoreItemResult } from '../../../src/lib/engine/messages.ts';
+import type { LoadResult, ScoreItemOnTheWire, ScoreItemParams } from '../../../src/lib/engine/messages.ts';
 import { createMcRun } from '../../../src/lib/engine/run-setup.ts';
 import { executeRun } from '../../../src/lib/engine/run-scheduler.ts';
 import { saveDataset } from '../../../src/lib/store/datasets.ts';
@@ -22,8 +22,8 @@ function request(it: MultipleChoiceItem, extra: Partial<ScoreItemParams> = {}): 
   return { protocolId: 'ancientbench', item: it, exemplars: [], shots: 0, contextLimit: 2048, chatTemplate: false, reusePrefix: true, ...extra };
 }
 
-function result(it: MultipleChoiceItem): ScoreItemResult {
-  return { prompt: it.id, prefix: '', shotsUsed: 0, exemplarIds: [], droppedExemplarIds: [], overLimit: false, score: { inputIds: [1], candidates: [], reusedPrefixTokens: 0, logitsCopied: 1, forwardPasses: 1, text: it.id, forwardMs: 1 } };
+function result(it: MultipleChoiceItem): ScoreItemOnTheWire {
+  return { prompt: it.id, prefix: '', shotsUsed: 0, exemplarIds: [], droppedExemplarIds: [], overLimit: false, score: { inputIds: [1], candidates: [], reusedPrefixTokens: 0, logitsCopied: 1, forwardPasses: 1, text: it.id, forwardMs: 1, lastRow: new Float32Array([0, 1, 2, 3]) } };
 }
 
 describe('ReadAhead', () => {
@@ -81,7 +81,7 @@ describe('the scheduler’s guesses', () => {
       async load(): Promise<LoadResult> {
         return { backendInfo: { backend: 'wasm', wasmThreads: 1, crossOriginIsolated: true }, modelType: 'llama', vocabSize: 10, inputNames: ['input_ids'], loadMs: 1, transformersVersion: 't', ortVersion: 'o', context: { tokens: 2048, key: 'max_position_embeddings' } };
       },
-      async scoreItem(params: ScoreItemParams): Promise<ScoreItemResult> {
+      async scoreItem(params: ScoreItemParams) {
         asked.push(params);
         if (extra.resumeAfter !== undefined && asked.length === extra.resumeAfter) abort.abort();
         const r = result(params.item);
