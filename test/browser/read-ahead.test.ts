@@ -19,7 +19,7 @@ interface Asked {
 }
 
 describe('read-ahead in the model worker (WASM)', () => {
-  const session = useBrowserSession({ path: '/harness.html', ready: harnessReady });
+  const session = useBrowserSession({ webgpu: false, path: '/harness.html', ready: harnessReady });
 
   /** Scores `requests` in order on a fresh worker; `nextOf[k]` is the guess sent with request k (or none). */
   const score = (requests: ScoreItemParams[], nextOf: (ScoreItemParams | null)[]) =>
