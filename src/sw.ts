@@ -6,8 +6,9 @@
 // - model files this site serves (models/) are network first, falling back to the cache, so a
 //   model loaded once evaluates offline; hub files are left alone (transformers.js keeps them in
 //   Cache Storage already) and no cross-origin request passes through here;
-// - every same-origin response it serves gets COOP, COEP and CORP, so the page is
-//   crossOriginIsolated (ORT's wasm threads) once this worker controls it, whatever the host sends;
+// - every same-origin response it serves (the cached ones, and pages and worker scripts from the
+//   network) gets COOP, COEP and CORP, so the page is crossOriginIsolated (ORT's wasm threads) once
+//   this worker controls it, whatever the host sends;
 // - a new build waits: it takes over only when the page posts SKIP_WAITING (the update prompt).
 import { PrecacheController, PrecacheRoute, cleanupOutdatedCaches } from 'workbox-precaching';
 import { Route, Router } from 'workbox-routing';
@@ -63,9 +64,12 @@ self.addEventListener('fetch', (event) => {
   // are CORS requests, which COEP require-corp lets through.
   if (url.origin !== self.location.origin) return;
   const routed = request.method === 'GET' ? router.handleRequest({ request, event }) : undefined;
-  const response =
-    routed ?? (request.method === 'HEAD' && url.pathname.startsWith(modelsPath) ? modelHead(request) : fetch(request));
-  event.respondWith(response.then(isolated));
+  if (routed) return event.respondWith(routed.then(isolated));
+  if (request.method === 'HEAD' && url.pathname.startsWith(modelsPath)) return event.respondWith(modelHead(request).then(isolated));
+  // Pages and worker scripts need the headers themselves (COOP for a page, COEP for both); any
+  // other same-origin request (a data mirror beside the site, the dev server's routes) needs none
+  // under COEP and goes to the network untouched.
+  if (request.mode === 'navigate' || request.destination === 'worker') event.respondWith(fetch(request).then(isolated));
 });
 
 // Only the very first install claims the open page (there is no build to swap out); an update waits

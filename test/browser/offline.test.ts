@@ -154,9 +154,15 @@ describe('the built site on a plain static host under /jiangu/', () => {
 
     host.setRoot(builds[1].dir);
     await page.evaluate(() => window.jianguSite!.checkForUpdate());
-    await page.waitForFunction(() => window.jianguSite!.updateWaiting, null, { timeout: 60_000 });
-    // Build 2 is installed and waits; build 1's worker still controls this page.
+    // Build 2 is installed and waits, or (wrongly) took over at once: either ends the wait.
+    await page.waitForFunction(
+      () => window.jianguSite!.updateWaiting || navigator.serviceWorker.controller !== (window as unknown as { __controller: ServiceWorker }).__controller,
+      null,
+      { timeout: 60_000 },
+    );
+    // Build 1's worker still controls this page.
     expect(await page.evaluate(() => navigator.serviceWorker.controller === (window as unknown as { __controller: ServiceWorker }).__controller)).toBe(true);
+    expect(await page.evaluate(() => window.jianguSite!.updateWaiting)).toBe(true);
 
     await page.evaluate(() => (window as unknown as { __release: () => void }).__release());
     await waitForStatus(page, 'completed');
