@@ -3,7 +3,8 @@
 // after the service worker's one reload; with the network gone after a first visit it opens, opens
 // a stored run, and runs a fixture evaluation from the cached data and model; a new build deployed
 // while a run goes on waits (the run completes on the same page and the same worker) and takes over
-// only when the page applies it.
+// only when the page applies it; a first visit whose service worker takes over during a run does not
+// reload, and offers the reload instead.
 //
 // beforeAll builds the site twice with base /jiangu/ (JIANGU_BUILD_ID 1 and 2, so the precache
 // manifests differ), about 5 to 10 s each.
@@ -179,5 +180,35 @@ describe('the built site on a plain static host under /jiangu/', () => {
     await page.waitForFunction(() => window.jianguSite !== undefined);
     expect(await page.evaluate(() => document.querySelector<HTMLScriptElement>('script[type=module]')!.getAttribute('src'))).toBe(mainScriptOf(builds[1].dir));
     expect(await siteState(page)).toMatchObject({ controlled: true, isolated: true, updateWaiting: false });
+  });
+
+  it('a first visit whose service worker takes over while a run goes on does not reload: it offers the reload', async () => {
+    const fresh = await browser.newContext({ serviceWorkers: 'allow', viewport: { width: 1200, height: 1000 }, locale: 'en-US' });
+    const freshLeaks = await guardNetwork(fresh);
+    await fresh.addInitScript(instrumentPage);
+    try {
+      const tab = await fresh.newPage();
+      // The service worker's script is held back until a run is going.
+      const releaseWorker = host.hold('sw.js');
+      await tab.goto(`${host.url}#/data`);
+      await tab.getByTestId('import-sample').click();
+      await tab.locator('[data-testid=dataset-ancientbench][data-stored=yes]').waitFor();
+      await tab.evaluate(() => ((window as unknown as { __hold: boolean }).__hold = true));
+      const runId = await startFixtureRun(tab, RUN);
+      await tab.waitForFunction(() => (window as unknown as { __held: unknown[] }).__held.length > 0);
+      releaseWorker();
+      await tab.waitForFunction(() => window.jianguSite!.controlled && window.jianguSite!.reloadForIsolation, null, { timeout: 60_000 });
+      expect(await loadsOf(tab)).toEqual([{ isolated: false, controlled: false }]);
+      await tab.evaluate(() => (window as unknown as { __release: () => void }).__release());
+      await waitForStatus(tab, 'completed');
+      const { results, run } = await readStoredRun<McRunRecord, McItemResult>(tab, runId);
+      expect(results.length).toBe(run.config.itemIds.length);
+      // The reload the page offers makes it isolated.
+      await tab.reload();
+      expect(await tab.evaluate(() => self.crossOriginIsolated)).toBe(true);
+    } finally {
+      await fresh.close();
+    }
+    expect(freshLeaks).toEqual([]);
   });
 });

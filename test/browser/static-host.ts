@@ -32,6 +32,8 @@ export interface StaticHost {
   setRoot(root: string): void;
   /** Down: every request's connection is dropped, as with no network. */
   setDown(down: boolean): void;
+  /** Holds every request for `path` (below the base) until the returned function is called. */
+  hold(path: string): () => void;
   /** Paths asked for since the host started, for failure messages. */
   readonly requests: string[];
   close(): Promise<void>;
@@ -48,9 +50,11 @@ export async function startStaticHost(root: string): Promise<StaticHost> {
   let current = root;
   let down = false;
   const requests: string[] = [];
-  const server: Server = createServer((req, res) => {
+  const held = new Map<string, Promise<void>>();
+  const server: Server = createServer(async (req, res) => {
     const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
     requests.push(`${req.method} ${path}`);
+    await held.get(path.slice(BASE.length));
     if (down) {
       req.socket.destroy();
       return;
@@ -85,6 +89,14 @@ export async function startStaticHost(root: string): Promise<StaticHost> {
     },
     setDown: (value) => {
       down = value;
+    },
+    hold: (path) => {
+      let release = () => {};
+      held.set(path, new Promise<void>((resolve) => (release = resolve)));
+      return () => {
+        held.delete(path);
+        release();
+      };
     },
     requests,
     close: () =>

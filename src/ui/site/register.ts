@@ -5,7 +5,7 @@
 import { Workbox } from 'workbox-window';
 import { notice } from '../../lib/core/notices/index.ts';
 import { runState } from '../evaluate/run-state.svelte.ts';
-import { site } from './site-state.svelte.ts';
+import { site, type SiteState } from './site-state.svelte.ts';
 
 /** sessionStorage key: this tab already reloaded once to become isolated (a reload loop's guard). */
 const ISOLATION_RELOAD = 'jiangu.isolation-reload';
@@ -14,7 +14,7 @@ const UPDATE_CHECK_MS = 30 * 60 * 1000;
 declare global {
   interface Window {
     /** The site state, for the browser tests (checkForUpdate, applyUpdate). */
-    jianguSite?: typeof site;
+    jianguSite?: SiteState;
   }
 }
 
