@@ -3,19 +3,12 @@ import { join } from 'node:path';
 import { defineConfig, type Plugin } from 'vite';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { VitePWA } from 'vite-plugin-pwa';
-import { isolationHeaders, ortDir, ortFiles, siteRoutes } from './scripts/site-routes.ts';
+import { isolationHeaders, ortDir, ortFiles, siteBase, siteRoutes } from './scripts/site-routes.ts';
 import { buildDefines } from './scripts/build-info.ts';
 
 // The sub-path the site is deployed under, set at build time (`JIANGU_BASE=/jiangu/ npm run build`
 // for https://host/jiangu/): every URL the pages, workers and service worker build starts from it.
 const base = siteBase(process.env.JIANGU_BASE);
-
-function siteBase(raw: string | undefined): string {
-  if (!raw) return '/';
-  const withSlashes = `/${raw.replace(/^\/+|\/+$/g, '')}/`.replace(/^\/\/$/, '/');
-  if (!/^\/([A-Za-z0-9._~-]+\/)*$/.test(withSlashes)) throw new Error(`JIANGU_BASE must be a path such as /jiangu/, not ${raw}`);
-  return withSlashes;
-}
 
 // Serves model folders and ORT's wasm in dev and preview, and copies the wasm into the build, so
 // the site never asks a CDN for onnxruntime-web.

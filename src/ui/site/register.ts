@@ -28,7 +28,10 @@ export function registerServiceWorker(): void {
   }
   const base = new URL(import.meta.env.BASE_URL, location.href);
   const wb = new Workbox(new URL('sw.js', base).href, { scope: base.pathname, type: 'classic' });
+  /** This page asked the waiting build to take over (applyUpdate). */
   let updating = false;
+  /** Another tab applied a new build: this page's scripts are the old build under the new worker. */
+  let takenOver = false;
   site.controlled = navigator.serviceWorker.controller !== null;
 
   wb.addEventListener('waiting', () => {
@@ -38,8 +41,15 @@ export function registerServiceWorker(): void {
     site.controlled = true;
     // The page asked for the new build (applyUpdate): reload once it controls the page, so the
     // page's scripts and the worker's cache are the same build.
-    if (event.isUpdate || updating) {
-      if (updating) location.reload();
+    if (updating) {
+      location.reload();
+      return;
+    }
+    if (event.isUpdate) {
+      // Applied in another tab: nothing reloads here by itself (a run may be going); the update
+      // prompt's reload brings the page and the worker to the same build.
+      takenOver = true;
+      site.updateWaiting = true;
       return;
     }
     if (!self.crossOriginIsolated) reloadForIsolation();
@@ -47,6 +57,7 @@ export function registerServiceWorker(): void {
 
   site.connect({
     async applyUpdate() {
+      if (takenOver) return location.reload();
       if (!site.updateWaiting) return;
       updating = true;
       wb.messageSkipWaiting();
