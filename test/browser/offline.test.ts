@@ -4,7 +4,7 @@
 // a stored run, and runs a fixture evaluation from the cached data and model; a new build deployed
 // while a run goes on waits (the run completes on the same page and the same worker) and takes over
 // only when the page applies it; a first visit whose service worker takes over during a run does not
-// reload, and offers the reload instead.
+// reload, and offers the reload instead; a deploy that lost sw.js says why there is no service worker.
 //
 // beforeAll builds the site twice with base /jiangu/ (JIANGU_BUILD_ID 1 and 2, so the precache
 // manifests differ), about 5 to 10 s each.
@@ -209,6 +209,29 @@ describe('the built site on a plain static host under /jiangu/', () => {
       await tab.reload();
       expect(await tab.evaluate(() => self.crossOriginIsolated)).toBe(true);
     } finally {
+      await fresh.close();
+    }
+    expect(freshLeaks).toEqual([]);
+  });
+
+  it('a deploy without its service worker says so and goes on without one: no reload, not isolated', async () => {
+    const fresh = await browser.newContext({ serviceWorkers: 'allow', locale: 'en-US' });
+    const freshLeaks = await guardNetwork(fresh);
+    await fresh.addInitScript(instrumentPage);
+    host.missing.add('sw.js');
+    try {
+      const tab = await fresh.newPage();
+      await tab.goto(`${host.url}#/data`);
+      await tab.waitForFunction(() => window.jianguSite?.unavailable != null, null, { timeout: 30_000 });
+      const state = await siteState(tab);
+      expect(state.unavailable?.code).toBe('site.sw-failed');
+      expect(state).toMatchObject({ controlled: false, isolated: false, offlineReady: false });
+      expect(await loadsOf(tab)).toEqual([{ isolated: false, controlled: false }]);
+      // The page itself works: the sample imports.
+      await tab.getByTestId('import-sample').click();
+      await tab.locator('[data-testid=dataset-ancientbench][data-stored=yes]').waitFor();
+    } finally {
+      host.missing.delete('sw.js');
       await fresh.close();
     }
     expect(freshLeaks).toEqual([]);

@@ -32,6 +32,8 @@ export interface StaticHost {
   setRoot(root: string): void;
   /** Down: every request's connection is dropped, as with no network. */
   setDown(down: boolean): void;
+  /** Answers 404 for these paths (below the base), as a deploy that left them out. */
+  readonly missing: Set<string>;
   /** Holds every request for `path` (below the base) until the returned function is called. */
   hold(path: string): () => void;
   /** Paths asked for since the host started, for failure messages. */
@@ -51,6 +53,7 @@ export async function startStaticHost(root: string): Promise<StaticHost> {
   let down = false;
   const requests: string[] = [];
   const held = new Map<string, Promise<void>>();
+  const missing = new Set<string>();
   const server: Server = createServer(async (req, res) => {
     const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
     requests.push(`${req.method} ${path}`);
@@ -69,7 +72,9 @@ export async function startStaticHost(root: string): Promise<StaticHost> {
       res.writeHead(200, { 'Content-Type': types['.json'] }).end(JSON.stringify({ models: listModels() }));
       return;
     }
-    const file = rel.startsWith('models/')
+    const file = missing.has(rel)
+      ? null
+      : rel.startsWith('models/')
       ? modelRoots().map((r) => fileIn(r, rel.slice('models/'.length))).find((f) => f !== null) ?? null
       : fileIn(current, rel);
     if (!file) {
@@ -99,6 +104,7 @@ export async function startStaticHost(root: string): Promise<StaticHost> {
       };
     },
     requests,
+    missing,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
