@@ -2,8 +2,13 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { defineConfig, type Plugin } from 'vite';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
-import { isolationHeaders, ortDir, ortFiles, siteRoutes } from './scripts/site-routes.ts';
+import { VitePWA } from 'vite-plugin-pwa';
+import { isolationHeaders, ortDir, ortFiles, siteBase, siteRoutes } from './scripts/site-routes.ts';
 import { buildDefines } from './scripts/build-info.ts';
+
+// The sub-path the site is deployed under, set at build time (`JIANGU_BASE=/jiangu/ npm run build`
+// for https://host/jiangu/): every URL the pages, workers and service worker build starts from it.
+const base = siteBase(process.env.JIANGU_BASE);
 
 // Serves model folders and ORT's wasm in dev and preview, and copies the wasm into the build, so
 // the site never asks a CDN for onnxruntime-web.
@@ -24,8 +29,49 @@ function jianguSite(): Plugin {
   };
 }
 
+// The service worker (src/sw.ts, Workbox through vite-plugin-pwa's injectManifest) and the web app
+// manifest. src/ui/site/register.ts registers it on the main page only; the dev server has none.
+function serviceWorker() {
+  return VitePWA({
+    strategies: 'injectManifest',
+    srcDir: 'src',
+    filename: 'sw.ts',
+    injectRegister: false,
+    manifestFilename: 'manifest.webmanifest',
+    // The icons are in globPatterns already (the plugin would list them twice).
+    includeManifestIcons: false,
+    injectManifest: {
+      // The app shell (both pages, their scripts and styles, the icons, the manifest), the
+      // AncientBench sample, and ORT's two files. Model folders are cached at run time (models/).
+      globPatterns: ['**/*.{html,js,css,svg,png}', 'samples/*', 'ort/*'],
+      globIgnores: ['models/**', 'sw.js'],
+      // ORT's wasm is 27 MB; workbox-build's size limit is one number for every file (no per-pattern
+      // knob), so it is raised for all: nothing else in the build is near it.
+      maximumFileSizeToCacheInBytes: 40 * 1024 * 1024,
+    },
+    manifest: {
+      name: '鉴古 Jiangu',
+      short_name: '鉴古',
+      description: 'Evaluate small language models on classical Chinese, in the browser',
+      lang: 'zh-Hans',
+      display: 'standalone',
+      // --accent and --paper in src/ui/global.css
+      theme_color: '#9b2d20',
+      background_color: '#faf7f0',
+      start_url: base,
+      scope: base,
+      icons: [
+        { src: 'icons/icon-192.png', sizes: '192x192', type: 'image/png' },
+        { src: 'icons/icon-512.png', sizes: '512x512', type: 'image/png' },
+        { src: 'icons/icon-maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+      ],
+    },
+  });
+}
+
 export default defineConfig({
-  plugins: [svelte(), jianguSite()],
+  base,
+  plugins: [svelte(), jianguSite(), serviceWorker()],
   define: buildDefines(),
   // Two real pages, no SPA fallback: a missing file is a 404, not index.html served as JSON.
   appType: 'mpa',

@@ -17,6 +17,19 @@ export const isolationHeaders: Record<string, string> = {
   'Cross-Origin-Resource-Policy': 'same-origin',
 };
 
+/**
+ * The sub-path the site is built for (`JIANGU_BASE`, Vite's `base`): `/` when unset, else one path
+ * with a slash at each end (`jiangu` and `/jiangu` give `/jiangu/`). Segments are plain URL
+ * characters, never `.` or `..`: the page, its workers and the service worker's scope start from it.
+ */
+export function siteBase(raw: string | undefined): string {
+  const segments = (raw ?? '').split('/').filter(Boolean);
+  if (segments.some((s) => s === '.' || s === '..' || !/^[A-Za-z0-9._~-]+$/.test(s))) {
+    throw new Error(`JIANGU_BASE must be a path such as /jiangu/ (letters, digits, . _ ~ -), not ${JSON.stringify(raw)}`);
+  }
+  return segments.length === 0 ? '/' : `/${segments.join('/')}/`;
+}
+
 /** The onnxruntime-web files transformers.js loads; the site serves them itself, never from a CDN. */
 export const ortDir = join(projectRoot, 'node_modules', 'onnxruntime-web', 'dist');
 export const ortFiles = ['ort-wasm-simd-threaded.asyncify.mjs', 'ort-wasm-simd-threaded.asyncify.wasm'];

@@ -15,12 +15,35 @@ export class SiteState {
   updateWaiting = $state(false);
   /** Why there is no service worker (unsupported, an insecure origin, registration failed); null when there is one or it is starting. */
   unavailable = $state<Notice | null>(null);
+  /**
+   * The service worker took over on this first visit, but the page was loaded without the isolation
+   * headers and a run was in progress, so it did not reload itself: the page may offer a reload
+   * (location.reload()) once the run is over, which gives wasm threads.
+   */
+  reloadForIsolation = $state(false);
+
+  #controls: SiteControls | null = null;
+
+  /** Called once by register.ts with the registration's actions. */
+  connect(controls: SiteControls): void {
+    this.#controls = controls;
+  }
 
   /** Activates the waiting build and reloads the page once it controls it. Never called during a run. */
-  async applyUpdate(): Promise<void> {}
+  async applyUpdate(): Promise<void> {
+    await this.#controls?.applyUpdate();
+  }
 
   /** Asks the server whether a new build exists (on an interval, when the tab becomes visible, and from tests). */
-  async checkForUpdate(): Promise<void> {}
+  async checkForUpdate(): Promise<void> {
+    await this.#controls?.checkForUpdate();
+  }
+}
+
+/** What the service worker's registration does for SiteState (nothing without one). */
+export interface SiteControls {
+  applyUpdate(): Promise<void>;
+  checkForUpdate(): Promise<void>;
 }
 
 export const site = new SiteState();

@@ -10,6 +10,7 @@ import { uxNotices } from './catalog-ux.ts';
 import { importNotices } from './catalog-import.ts';
 import { checkNotices } from './catalog-check.ts';
 import { exportNotices } from './catalog-export.ts';
+import { siteNotices } from './catalog-site.ts';
 import type { Notice, NoticeText, NoticeTexts } from './notice.ts';
 
 export const catalog = {
@@ -22,6 +23,7 @@ export const catalog = {
   ...importNotices,
   ...checkNotices,
   ...exportNotices,
+  ...siteNotices,
 } satisfies NoticeTexts;
 
 export type NoticeCode = keyof typeof catalog;
