@@ -122,8 +122,12 @@ export const pagePipeline = async (a: PipelineArgs): Promise<ModeRun<PipelineIte
         chatTemplate: false,
         reusePrefix: a.reusePrefix,
       };
-      // As a run asks: naming the next item, which the worker scores while this answer travels.
-      const following = a.items[i + 1];
+      // As a run asks: naming the next item, which the worker scores while this answer travels; not
+      // when the time budget will likely stop before it (a guess never asked would hold the worker
+      // into the next mode's timing).
+      const expectedAfter = i > 0 ? spent + spent / i : 0;
+      const nextRuns = i + 1 < a.minItems || !(expectedAfter + expectedAfter / (i + 1) > a.budgetMs);
+      const following = nextRuns ? a.items[i + 1] : undefined;
       const r = await client.scoreItem(following ? { ...request, next: { ...request, item: following, exemplars: a.exemplars[following.task] ?? [] } } : request);
       items.push({
         id: item.id,

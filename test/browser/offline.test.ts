@@ -107,6 +107,7 @@ describe('the built site on a plain static host under /jiangu/', () => {
     await page.waitForFunction(() => window.jianguSite?.offlineReady === true, null, { timeout: 60_000 });
     expect(await siteState(page)).toEqual({ controlled: true, isolated: true, offlineReady: true, updateWaiting: false, unavailable: null });
     expect(await page.evaluate(() => typeof SharedArrayBuffer)).toBe('function');
+    await page.locator('[data-testid=site-isolation][data-isolated=yes]').waitFor();
   });
 
   it('after a first visit with the network gone: opens, opens the stored run, and runs a new fixture evaluation from the cache', async () => {
@@ -164,6 +165,7 @@ describe('the built site on a plain static host under /jiangu/', () => {
     // Build 1's worker still controls this page.
     expect(await page.evaluate(() => navigator.serviceWorker.controller === (window as unknown as { __controller: ServiceWorker }).__controller)).toBe(true);
     expect(await page.evaluate(() => window.jianguSite!.updateWaiting)).toBe(true);
+    await page.locator('[data-testid=site-update][data-state=blocked]').waitFor();
 
     await page.evaluate(() => (window as unknown as { __release: () => void }).__release());
     await waitForStatus(page, 'completed');
@@ -176,7 +178,8 @@ describe('the built site on a plain static host under /jiangu/', () => {
     expect(await page.evaluate(() => navigator.serviceWorker.controller === (window as unknown as { __controller: ServiceWorker }).__controller)).toBe(true);
     expect(await page.evaluate(() => document.querySelector<HTMLScriptElement>('script[type=module]')!.getAttribute('src'))).toBe(mainScriptOf(builds[0].dir));
 
-    await Promise.all([page.waitForEvent('load'), page.evaluate(() => window.jianguSite!.applyUpdate())]);
+    await page.locator('[data-testid=site-update][data-state=ready]').waitFor();
+    await Promise.all([page.waitForEvent('load'), page.getByTestId('site-update-reload').click()]);
     await page.waitForFunction(() => window.jianguSite !== undefined);
     expect(await page.evaluate(() => document.querySelector<HTMLScriptElement>('script[type=module]')!.getAttribute('src'))).toBe(mainScriptOf(builds[1].dir));
     expect(await siteState(page)).toMatchObject({ controlled: true, isolated: true, updateWaiting: false });
@@ -214,11 +217,12 @@ describe('the built site on a plain static host under /jiangu/', () => {
     expect(freshLeaks).toEqual([]);
   });
 
-  it('a deploy without its service worker says so and goes on without one: no reload, not isolated', async () => {
+  it('a deploy without its service worker (and without site models) says so and goes on without one: no reload, not isolated', async () => {
     const fresh = await browser.newContext({ serviceWorkers: 'allow', locale: 'en-US' });
     const freshLeaks = await guardNetwork(fresh);
     await fresh.addInitScript(instrumentPage);
     host.missing.add('sw.js');
+    host.missing.add('models/index.json');
     try {
       const tab = await fresh.newPage();
       await tab.goto(`${host.url}#/data`);
@@ -230,8 +234,13 @@ describe('the built site on a plain static host under /jiangu/', () => {
       // The page itself works: the sample imports.
       await tab.getByTestId('import-sample').click();
       await tab.locator('[data-testid=dataset-ancientbench][data-stored=yes]').waitFor();
+      // No models/index.json: the playground says it lists hub models only, and why.
+      await tab.goto(`${host.url}#/playground`);
+      await tab.getByTestId('no-site-models').waitFor();
+      expect(await tab.getByTestId('model-choice').locator('option[value^="site:"]').count()).toBe(0);
     } finally {
       host.missing.delete('sw.js');
+      host.missing.delete('models/index.json');
       await fresh.close();
     }
     expect(freshLeaks).toEqual([]);

@@ -68,7 +68,7 @@ export async function startStaticHost(root: string): Promise<StaticHost> {
     }
     const rel = path.slice(BASE.length);
     // The deployer's models/index.json lists the folders copied beside it.
-    if (rel === 'models/index.json') {
+    if (rel === 'models/index.json' && !missing.has(rel)) {
       res.writeHead(200, { 'Content-Type': types['.json'] }).end(JSON.stringify({ models: listModels() }));
       return;
     }
