@@ -2,7 +2,8 @@
 import type { HeapPeaks } from './memory-peaks.ts';
 import { growth } from './memory-peaks.ts';
 
-export type Mode = 'before' | 'after';
+/** before / after bounded logits on the author's graph (the rewrite off, chunked prefill); rewritten: the default load (one logits row). */
+export type Mode = 'before' | 'after' | 'rewritten';
 /**
  * item: score one 5-shot item; generation: 1,000 new tokens from a short prompt; item-generation: a
  * few new tokens from the 5-shot item's prompt (generateItem), where the prompt's pass is the big one.

@@ -61,7 +61,7 @@ function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<
 }
 
 type PageCall =
-  | { kind: 'load'; backend: MemoryConfig['backend']; dtype: MemoryConfig['dtype']; maxLogitsBytes?: number }
+  | { kind: 'load'; backend: MemoryConfig['backend']; dtype: MemoryConfig['dtype']; maxLogitsBytes?: number; logitsRewrite?: boolean }
   | { kind: 'stats' }
   | { kind: 'item'; item: FiveShotItem }
   | { kind: 'item-generation'; item: FiveShotItem; maxNewTokens: number }
@@ -80,7 +80,7 @@ async function inPage<T>(opened: OpenedPage, call: PageCall): Promise<{ result: 
       const started = performance.now();
       try {
         let result: unknown;
-        if (c.kind === 'load') result = await client.load({ source: { kind: 'site', name: 'jiangu-large-nokeep' }, dtype: c.dtype, backend: c.backend, maxLogitsBytes: c.maxLogitsBytes });
+        if (c.kind === 'load') result = await client.load({ source: { kind: 'site', name: 'jiangu-large-nokeep' }, dtype: c.dtype, backend: c.backend, maxLogitsBytes: c.maxLogitsBytes, logitsRewrite: c.logitsRewrite });
         else if (c.kind === 'stats') result = await client.stats();
         else if (c.kind === 'item' || c.kind === 'item-generation') {
           const params = {
@@ -124,7 +124,8 @@ async function measure(browser: Browser, siteUrl: string, config: MemoryConfig, 
     await opened.page.waitForFunction(() => document.getElementById('status')?.textContent === 'ready', undefined, { timeout: 30_000 });
     heap = await WorkerHeap.attach(opened.page);
     const maxLogitsBytes = config.mode === 'before' ? BEFORE_LOGITS_BYTES : undefined;
-    const load = await inPage<LoadResult>(opened, { kind: 'load', backend: config.backend, dtype: config.dtype, maxLogitsBytes });
+    // before / after measure the chunked path, so the load-time rewrite is off for them.
+    const load = await inPage<LoadResult>(opened, { kind: 'load', backend: config.backend, dtype: config.dtype, maxLogitsBytes, logitsRewrite: config.mode === 'rewritten' });
     if (load.result.backendInfo.backend !== config.backend) throw new Error(`loaded on ${load.result.backendInfo.backend}, not ${config.backend}`);
     r.prefillRows = load.result.prefillRows;
     log(`loaded in ${(load.ms / 1000).toFixed(1)} s`);
@@ -195,7 +196,7 @@ async function main(): Promise<void> {
     for (const backend of backends) {
       for (const dtype of dtypesFor(backend)) {
         for (const workload of workloadsFor(backend, dtype)) {
-          for (const mode of ['before', 'after'] as const) {
+          for (const mode of ['before', 'after', 'rewritten'] as const) {
             const config: MemoryConfig = { backend, dtype, workload, mode };
             const name = `${backend} ${dtype} ${workload} ${mode}`;
             const log = (line: string) => console.error(`[bench memory] ${name}: ${line}`);
@@ -214,7 +215,7 @@ async function main(): Promise<void> {
   console.log('');
   console.log(memoryTable(results));
   console.log('');
-  console.log(`Model ${MODEL}. "before": maxLogitsBytes ${BEFORE_LOGITS_BYTES} (one pass over the whole prompt, the worker before bounded logits); "after": the default 64 MiB (chunked prefill). Each row is a fresh worker: load, then the one request.`);
+  console.log(`Model ${MODEL}. "before": maxLogitsBytes ${BEFORE_LOGITS_BYTES} (one pass over the whole prompt, the worker before bounded logits); "after": the default 64 MiB (chunked prefill); both with the load-time logits rewrite off (the author's graph). "rewritten": the default load, the graph rewritten to one logits row. Each row is a fresh worker: load, then the one request.`);
   console.log(`- 5-shot item: ${item.source}, protocol ${item.protocolId}, no prefix reuse, no chat template, letters A-D scored.`);
   console.log(`- Generation from the 5-shot item: generateItem with the same item and settings, greedy, maxNewTokens ${ITEM_GEN_TOKENS}: the prompt's pass is the part that changed with bounded logits.`);
   console.log(`- Generation: greedy, maxNewTokens ${GEN_TOKENS}, from the ${PROMPTS['jiangu-large'].length}-character CMMLU-style prompt of prompts.ts; cancelled after ${GEN_BUDGET_MS.wasm / 1000} s on WASM and ${GEN_BUDGET_MS.webgpu / 1000} s on WebGPU (SwiftShader runs on the CPU), so fewer tokens there; it stops early at eos only if the random weights pick it (the row says so).`);

@@ -5,6 +5,7 @@
 // measurement, not a test: nothing fails when a number is over.
 //
 //   npx tsx scripts/bench/records.ts
+import './build-globals.ts';
 import { ANCIENTBENCH_TASKS } from '../../src/lib/core/benchmarks/catalog-tasks.ts';
 import type { OptionLetter } from '../../src/lib/core/benchmarks/types.ts';
 import { calibration, compareRuns, mulberry32, runSummary } from '../../src/lib/core/metrics/index.ts';
