@@ -108,6 +108,34 @@ describe('the built site on a plain static host under /jiangu/', () => {
     expect(await siteState(page)).toEqual({ controlled: true, isolated: true, offlineReady: true, updateWaiting: false, unavailable: null });
     expect(await page.evaluate(() => typeof SharedArrayBuffer)).toBe('function');
     await page.locator('[data-testid=site-isolation][data-isolated=yes]').waitFor();
+    // Installable. Chromium's own check finds nothing missing but the profile: a Playwright context
+    // is an incognito one, where Chromium never installs (so it may stop there); the manifest it
+    // parsed is then checked against what its install criteria ask, icons decoded at their sizes.
+    const cdp = await context.newCDPSession(page);
+    const { installabilityErrors } = (await cdp.send('Page.getInstallabilityErrors')) as { installabilityErrors: { errorId: string }[] };
+    expect(installabilityErrors.map((e) => e.errorId).filter((id) => id !== 'in-incognito')).toEqual([]);
+    const manifest = (await cdp.send('Page.getAppManifest')) as { url: string; errors: unknown[]; data: string };
+    await cdp.detach();
+    expect(manifest.url).toBe(`${host.url}manifest.webmanifest`);
+    expect(manifest.errors).toEqual([]);
+    const app = JSON.parse(manifest.data) as { name: string; short_name: string; display: string; start_url: string; scope: string; icons: { src: string; sizes: string; type: string; purpose?: string }[] };
+    expect(app).toMatchObject({ name: '鉴古 Jiangu', short_name: '鉴古', display: 'standalone', start_url: '/jiangu/', scope: '/jiangu/' });
+    const icons = await page.evaluate(
+      async (list) =>
+        Promise.all(
+          list.map(async (icon) => {
+            const response = await fetch(new URL(icon.src, location.href));
+            const bitmap = await createImageBitmap(await response.blob());
+            return { sizes: icon.sizes, purpose: icon.purpose ?? 'any', type: response.headers.get('content-type'), decoded: `${bitmap.width}x${bitmap.height}` };
+          }),
+        ),
+      app.icons,
+    );
+    expect(icons).toEqual([
+      { sizes: '192x192', purpose: 'any', type: 'image/png', decoded: '192x192' },
+      { sizes: '512x512', purpose: 'any', type: 'image/png', decoded: '512x512' },
+      { sizes: '512x512', purpose: 'maskable', type: 'image/png', decoded: '512x512' },
+    ]);
   });
 
   it('after a first visit with the network gone: opens, opens the stored run, and runs a new fixture evaluation from the cache', async () => {
