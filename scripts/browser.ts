@@ -98,10 +98,13 @@ export interface OpenedPage {
 /**
  * A fresh context (empty IndexedDB and caches) with the network guard, at `url`. `locale` sets the
  * browser's language (navigator.languages), which picks the interface language on a first visit.
+ * The site's service worker is left out unless `serviceWorker` is set (src/ui/site/register.ts):
+ * it would precache 28 MB in every context, and only its own tests need it.
  */
-export async function openPage(browser: Browser, url: string, options: { locale?: string } = {}): Promise<OpenedPage> {
+export async function openPage(browser: Browser, url: string, options: { locale?: string; serviceWorker?: boolean } = {}): Promise<OpenedPage> {
   const context = await browser.newContext({ viewport: { width: 1200, height: 1000 }, locale: options.locale ?? 'en-US' });
   const leaks = await guardNetwork(context);
+  if (!options.serviceWorker) await context.addInitScript(() => void ((window as unknown as { jianguNoServiceWorker: boolean }).jianguNoServiceWorker = true));
   const page = await context.newPage();
   const log: string[] = [];
   page.on('console', (m) => log.push(`[${m.type()}] ${m.text()}`));

@@ -15,12 +15,18 @@ declare global {
   interface Window {
     /** The site state, for the browser tests (checkForUpdate, applyUpdate). */
     jianguSite?: SiteState;
+    /** Set before the page loads by browser tests that leave the service worker out. */
+    jianguNoServiceWorker?: boolean;
   }
 }
 
 export function registerServiceWorker(): void {
   window.jianguSite = site;
   if (!import.meta.env.PROD) return;
+  // The browser tests of everything but the service worker turn it off (scripts/browser.ts
+  // openPage): each fresh context would precache 28 MB, minutes over the suite. The service
+  // worker's own tests (test/browser/offline.test.ts) open their contexts without this.
+  if (window.jianguNoServiceWorker === true) return;
   if (!('serviceWorker' in navigator)) {
     // Service workers need a secure context: https, or http on localhost.
     site.unavailable = window.isSecureContext ? notice('site.sw-unsupported') : notice('site.sw-insecure', { origin: location.origin });
