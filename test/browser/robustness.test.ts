@@ -112,10 +112,11 @@ describe('robustness: letter bias, circular evaluation and PriDe on the run page
     expect(atLeast).toEqual(summary.atLeast.map((a) => [a.rotations, a.accuracy]));
   });
 
-  it('the PriDe numbers drawn are prideDebias of the stored results: debiased differs from raw', async () => {
+  // The estimation set is drawn with the run's random seed; some draws leave every prediction as it
+  // was (raw = debiased), so only the page's agreement with prideDebias is asserted, whatever the draw.
+  it('the PriDe numbers drawn are prideDebias of the stored results', async () => {
     const { page } = session.opened;
     const pride = prideDebias(stored.results, stored.run.config.pride!.estimationItemIds)!;
-    expect(pride.debiased.accuracy).not.toBe(pride.raw.accuracy);
     expect(await value(page, 'pride-raw')).toBe(pride.raw.accuracy);
     expect(await value(page, 'pride-debiased')).toBe(pride.debiased.accuracy);
     expect(await value(page, 'pride-changed')).toBe(pride.changed);
