@@ -42,11 +42,11 @@ interface HarnessOutput {
 }
 
 /** Log-likelihoods of a doc's letters from its id: a different letter preferred per item, so predictions vary. */
-function logliksFor(docs: readonly { jiangu_id: string; jiangu_rotation?: number; options: string[] }[]): Record<string, number[]> {
+function logliksFor(docs: readonly Json[]): Record<string, number[]> {
   return Object.fromEntries(
     docs.map((d, i) => {
       const best = i % d.options.length;
-      return [`${d.jiangu_id}#${d.jiangu_rotation ?? 0}`, d.options.map((_, j) => (j === best ? -0.25 : -1.5 - j))];
+      return [`${d.jiangu_id}#${d.jiangu_rotation ?? 0}`, (d.options as string[]).map((_, j) => (j === best ? -0.25 : -1.5 - j))];
     }),
   );
 }
