@@ -14,6 +14,7 @@ import { adaptDataset, type RawFile } from '../src/lib/core/benchmarks/adapters/
 import { listDatasets } from '../src/lib/core/benchmarks/catalog.ts';
 import type { DatasetId } from '../src/lib/core/benchmarks/types.ts';
 import { DEFAULT_MAX_NEW_TOKENS, exportLmEval } from '../src/lib/core/export/lm-eval/folder.ts';
+import { predictsOnly } from '../src/lib/core/export/lm-eval/predict-only.ts';
 import { protocolForDataset } from '../src/lib/core/protocols/mc-protocols.ts';
 import { jianguError, noticeOf, renderNotice } from '../src/lib/core/notices/index.ts';
 import { buildDefines } from './build-info.ts';
@@ -81,7 +82,9 @@ async function main(): Promise<void> {
   const itemCount = exported.tasks.reduce((sum, task) => sum + (task.items ?? task.docs), 0);
   const asked = docs === itemCount ? `${itemCount} items` : `${itemCount} items as ${docs} docs (one per rotation)`;
   console.log(`Wrote ${exported.files.length} files to ${out}: ${exported.tasks.length} tasks, ${asked}, group ${exported.group} (protocol ${exported.protocolId ?? 'c3bench'}).`);
-  console.log(`Run: cd ${out} && lm_eval --model hf --model_args pretrained=<model> --include_path . --tasks ${exported.group} --log_samples --output_path results`);
+  // AC-EVAL's test has no answers: its tasks only predict (bypass), which the harness runs with --predict_only.
+  const samples = predictsOnly(exported.tasks) ? '--predict_only' : '--log_samples';
+  console.log(`Run: cd ${out} && lm_eval --model hf --model_args pretrained=<model> --include_path . --tasks ${exported.group} ${samples} --output_path results`);
 }
 
 main().catch((error: unknown) => {

@@ -175,6 +175,12 @@ describe('lm-evaluation-harness files of a run made here', () => {
     expect(back.results.map((r) => [r.itemId, r.prediction])).toEqual(own.results.map((r) => [r.itemId, r.prediction]));
     expect(back.run.origin?.keyCheck?.status).toBe('agrees');
     expect(await runCount(page)).toBe(2);
+    // Issue 21: the harness ran it (--model hf), not this site's WASM backend, whatever the record's placeholder.
+    expect(await page.getByTestId('run-model-backend').textContent()).toBe('fp32, lm-evaluation-harness (hf)');
+    await page.goto(`${session.url}/#/evaluate`);
+    const listed = page.locator(`tr:has(a[href="#/run/${imported}"])`);
+    expect(await listed.textContent()).toContain('fp32 · lm-eval hf');
+    expect(await listed.textContent()).not.toContain('wasm');
 
     await page.goto(`${session.url}/#/compare/${own.run.id},${imported}`);
     await page.getByTestId('compare-table').waitFor();

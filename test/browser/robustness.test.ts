@@ -66,6 +66,8 @@ describe('robustness: letter bias, circular evaluation and PriDe on the run page
     await page.getByTestId('robustness').waitFor();
     // The run's head says how its options were asked.
     expect(await page.getByTestId('run-circular').textContent()).toContain('circular');
+    // Issue 21: the head read "0-shot· circular …· PriDe" (Svelte trimmed the spans' leading spaces).
+    expect(await page.getByTestId('run-circular').locator('..').textContent()).toMatch(/-shot · (prefix KV reuse · )?circular \(every rotation of the options\) · PriDe \(/);
     expect(await page.getByTestId('run-pride').textContent()).toContain(`seed ${stored.run.config.pride!.seed}`);
     const bias = letterBias(stored.results).overall;
     expect(bias.fit!.pValue).toBeLessThan(0.05);

@@ -6,6 +6,7 @@ import type { Locale } from '../i18n/choose.ts';
 import { modelLabel } from '../i18n/model-label.ts';
 import type { RunRecord } from '../../lib/core/record/run.ts';
 import type { SharedRun } from '../../lib/core/record/share-link.ts';
+import { harnessBackendText } from '../evaluate/run-backend.ts';
 
 export type RunConfigLike = RunRecord['config'] | SharedRun['config'];
 
@@ -13,8 +14,10 @@ export type RunConfigLike = RunRecord['config'] | SharedRun['config'];
 export interface DescribedRun {
   config: RunConfigLike;
   createdAt: string;
-  /** The backend the run really ran on (`auto` resolves to one), when recorded. */
+  /** The backend the run really ran on (`auto` resolves to one), when recorded; for an lm-eval import, the harness's. */
   backendUsed?: string | null;
+  /** An lm-eval import's --limit, in docs, where it is not items (config.limitPerTask null). */
+  harnessLimit?: number;
 }
 
 /** The page's formatters in the interface language (fmt.countOf and fmt.dateTime on the page). */
@@ -41,7 +44,13 @@ export interface RunLabel {
 const SEP = ' · ';
 
 export function describedStored(run: RunRecord): DescribedRun {
-  return { config: run.config, createdAt: run.createdAt, backendUsed: run.environment?.backendInfo.backend ?? null };
+  return {
+    config: run.config,
+    createdAt: run.createdAt,
+    // An import from lm-evaluation-harness ran there (its config.model.backend is a placeholder).
+    backendUsed: harnessBackendText(run, false, true) ?? run.environment?.backendInfo.backend ?? null,
+    ...(run.origin?.harnessLimit !== undefined ? { harnessLimit: run.origin.harnessLimit } : {}),
+  };
 }
 
 export function describedShared(shared: SharedRun): DescribedRun {
@@ -72,7 +81,12 @@ export function runFacets(run: DescribedRun, words: LabelWords): Facet[] {
   facets.push({ key: 'tasks', text: tasksText(config.tasks, words) });
   facets.push({
     key: 'limit',
-    text: config.limitPerTask === null ? (zh ? '全部题目' : 'all items') : zh ? `每任务前 ${config.limitPerTask} 题` : `first ${config.limitPerTask} per task`,
+    text:
+      config.limitPerTask !== null
+        ? zh ? `每任务前 ${config.limitPerTask} 题` : `first ${config.limitPerTask} per task`
+        : run.harnessLimit !== undefined
+          ? `lm-eval --limit ${run.harnessLimit}` // in docs, not items (a circular export's doc is a rotation)
+          : zh ? '全部题目' : 'all items',
   });
   facets.push({ key: 'date', text: words.dateTime(run.createdAt) });
   return facets;

@@ -29,9 +29,16 @@ export function datasetTitle(datasetId: DatasetId): string {
   return titleIn(getDataset(datasetId).title, locale.current);
 }
 
-/** A summary key (`overall`, `pooled`, `items`, `task:<key>`) as a reader would call it. */
+/**
+ * A summary key (`overall`, `pooled`, `items`, `task:<key>`, and `rotations:<key>`, a circular lm-eval
+ * import's task accuracy over every rotated doc) as a reader would call it.
+ */
 export function summaryKeyName(datasetId: DatasetId, key: string): string {
   if (key.startsWith('task:')) return taskName(datasetId, key.slice(5));
+  if (key.startsWith('rotations:')) {
+    const task = taskName(datasetId, key.slice('rotations:'.length));
+    return locale.current === 'zh' ? `${task}（所有轮换）` : `${task}, over every rotation`;
+  }
   const names: Record<string, [string, string]> = { overall: ['Overall', '总体'], pooled: ['Pooled', '合并'], items: ['Items', '题数'] };
   const pair = names[key];
   return pair ? (locale.current === 'zh' ? pair[1] : pair[0]) : key;

@@ -41,7 +41,8 @@ type Line =
       doc: { question: string; options: string[]; answer: string | null };
       context: string;
       choices: string[];
-      target: number;
+      /** The gold letter's index; "" for an item without a key (AC-EVAL's test): the harness's constructor indexes the choices with an int. */
+      target: number | string;
       arguments: [string, string][];
       hf: [string, string][];
     }
@@ -92,6 +93,10 @@ async function checkExport(datasetId: DatasetId, files: readonly RawFile[], allI
     const isGen = genTaskNames.has(line.task);
     expect(line.settings).toMatchObject({ dataset_path: 'json', output_type: isGen ? 'generate_until' : 'multiple_choice', target_delimiter: '', num_fewshot: 0, description: '' });
     const meta = line.settings.metadata.jiangu;
+    // A task none of whose items has a key (AC-EVAL's test) only predicts: the harness's bypass metric, no accuracy.
+    const keyless = !isGen && tests.filter((item) => item.task === meta.task).every((item) => item.answer === null);
+    expect(line.settings.metric_list).toEqual(isGen ? [{ metric: 'exact_match', aggregation: 'mean', higher_is_better: true }] : keyless ? [{ metric: 'bypass' }] : [{ metric: 'acc', aggregation: 'mean', higher_is_better: true }]);
+    expect(keyless).toBe(datasetId === 'ac-eval');
     expect(line.settings.metadata.version).toBe(1);
     expect(meta).toMatchObject({ format: 1, app: '0.1.0+test', dataset: datasetId, shots, protocol: isGen ? 'c3bench' : protocol!.id, templateHash: isGen ? await generationTemplateHash() : hash });
     expect(meta.dataFiles).toEqual(Object.fromEntries(dataFiles.map((file) => [file.path, file.sha256])));
@@ -117,7 +122,7 @@ async function checkExport(datasetId: DatasetId, files: readonly RawFile[], allI
     expect(built.shotsUsed).toBe(Math.min(shotsFor(protocol!, item.task, shots), devByTask.get(item.task)?.length ?? 0));
     if (request.context !== built.prompt) expect({ item: item.id, context: request.context }).toEqual({ item: item.id, context: built.prompt });
     expect(request.choices).toEqual(built.letters);
-    expect(request.target).toBe(item.answer === null ? -100 : built.letters.indexOf(item.answer));
+    expect(request.target).toBe(item.answer === null ? '' : built.letters.indexOf(item.answer));
     expect(request.arguments).toEqual(built.letters.map((letter) => [built.prompt, letter]));
 
     // Every prompt is compared above; the tokens of every TOKEN_CHECK_EVERY-th item and of each
@@ -181,7 +186,8 @@ async function checkExport(datasetId: DatasetId, files: readonly RawFile[], allI
   const byGroup = new Map(groups.map((line) => [line.config.group, line.config.task]));
   const leaves = (name: string): string[] => (byGroup.has(name) ? byGroup.get(name)!.flatMap(leaves) : [name]);
   expect(leaves(top.config.group).sort()).toEqual(exported.tasks.map((task) => task.name).sort());
-  expect(top.config.aggregate_metric_list).toEqual([{ metric: 'acc', aggregation: 'mean', weight_by_size: false }]);
+  // AC-EVAL's test has no answers: nothing to aggregate.
+  expect(top.config.aggregate_metric_list).toEqual(datasetId === 'ac-eval' ? undefined : [{ metric: 'acc', aggregation: 'mean', weight_by_size: false }]);
   if (datasetId === 'ancientbench') expect(top.config.task).toHaveLength(getDataset('ancientbench').groups.length);
 }
 

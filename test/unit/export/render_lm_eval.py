@@ -83,6 +83,7 @@ def main(folder):
             "target_delimiter": config.get("target_delimiter", " "),
             "num_fewshot": config.get("num_fewshot"),
             "description": config.get("description", ""),
+            "metric_list": config.get("metric_list"),
             "metadata": config.get("metadata"),
         }
         out.write(json.dumps({"kind": "task", "file": path.name, "task": config["task"], "data_file": str(data_file), "settings": settings}, ensure_ascii=False) + "\n")

@@ -168,6 +168,7 @@ const SAMPLES: { [C in ImportCode]: ParamsOf<C> } = {
   'import.lm-eval-samples-missing': { fileName: FILE, task: 'cmmlu_ancient_chinese', expected: 'samples_cmmlu_ancient_chinese_2025-03-04T05-06-07.891011.jsonl' },
   'import.lm-eval-samples-unmatched': { fileName: FILE, results: ['results_2025-03-04T05-06-07.891011.json'] },
   'import.lm-eval-task-twice': { fileName: FILE, task: 'aclue_poetry_appreciate' },
+  'import.lm-eval-jiangu-without-results': { fileName: FILE, tasks: ['jiangu_aclue_0shot_circular_polysemy_resolution'], more: 14, expected: ['results_2026-12-01T00-00-00.000000.json'] },
   'import.lm-eval-not-results': { fileName: FILE },
   'import.lm-eval-file-name': { fileName: FILE },
   'import.lm-eval-jiangu-metadata': { fileName: FILE, path: 'configs.jiangu_aclue_5shot_x.metadata.jiangu.templateHash' },

@@ -145,3 +145,25 @@ export function circularSummary(results: readonly CircularInput[]): CircularSumm
     signature: circularSignature(),
   };
 }
+
+/**
+ * Per task, the accuracy over every order an item was asked in (its own result and each rotation,
+ * one outcome each): what lm-evaluation-harness's `acc` of a circular export is, the mean over its
+ * docs (one doc per item and rotation). Unlike `mean` (each item's share of right rotations,
+ * averaged over items) it weighs an item by its number of orders, and it counts items with rotations
+ * missing as far as they were asked, as the harness did. Orders without a key or that failed are left
+ * out; a task with none scored is null.
+ */
+export function accuracyOverOrders(results: readonly CircularInput[]): Map<string, number | null> {
+  const counts = new Map<string, { right: number; n: number }>();
+  for (const r of results) {
+    const c = counts.get(r.task) ?? { right: 0, n: 0 };
+    for (const order of [r, ...(r.rotations ?? [])]) {
+      if (order.failure !== undefined || order.correct === null) continue;
+      c.n++;
+      if (order.correct) c.right++;
+    }
+    counts.set(r.task, c);
+  }
+  return new Map([...counts].map(([task, c]) => [task, accuracyFromCounts(c.right, c.n)]));
+}

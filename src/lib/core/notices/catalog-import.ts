@@ -411,6 +411,13 @@ export const importRefusals = {
     en: (p: { results: readonly string[] }) => `its date is not that of any results file chosen (${enList(p.results)}); the harness gives a run's results and samples files the same date`,
     zh: (p: { results: readonly string[] }) => `它的日期与所选的结果文件（${zhList(p.results)}）都不同；lm-eval 给同一次评测的结果文件和逐题记录文件相同的日期`,
   },
+  /** `tasks`: the first five Jiangu task names of the samples files; `expected`: the results file name(s) their dates give. */
+  'import.lm-eval-jiangu-without-results': {
+    en: (p: { tasks: readonly string[]; more: number; expected: readonly string[] }) =>
+      `holds samples of Jiangu's exported tasks (${enList(p.tasks)}${p.more ? ` and ${p.more} more` : ''}) without their results file, which carries their protocol, template hash and data hashes (configs.<task>.metadata.jiangu): choose ${enList(p.expected)} from the same folder with them, or import the folder itself. Samples files alone are read for the harness's own tasks (aclue_…, cmmlu_ancient_chinese).`,
+    zh: (p: { tasks: readonly string[]; more: number; expected: readonly string[] }) =>
+      `含有鉴古导出任务的逐题记录（${zhList(p.tasks)}${p.more ? `，另有 ${p.more} 个` : ''}），但没有它们的结果文件；这些任务的评测协议、模板哈希和数据哈希都记在结果文件中：请把同一文件夹中的 ${zhList(p.expected)} 一起选上，或直接导入整个文件夹。只有 lm-eval 自带的任务（aclue_…、cmmlu_ancient_chinese）可以单独导入逐题记录文件。`,
+  },
   'import.lm-eval-task-twice': {
     en: (p: { task: string }) => `a second samples file of task ${q(p.task)}; choose one run's files at a time, or include its results file`,
     zh: (p: { task: string }) => `任务 ${q(p.task)} 的第二个逐题记录文件；请一次选择一次评测的文件，或把它的结果文件一起选上`,

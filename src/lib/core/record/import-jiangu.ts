@@ -277,7 +277,7 @@ function decodingOptionsOf(r: FieldReader, value: unknown, path: string): Decodi
 
 /** The origin an earlier import gave the run (it was imported, then exported again). */
 function earlierOrigin(r: FieldReader, value: unknown, path: string): RunOrigin {
-  const o = r.object(value, path, ['kind', 'fileName', 'importedAt', 'originalRunId', 'storedSummary', 'summaryMismatches'], ['harnessTasks']);
+  const o = r.object(value, path, ['kind', 'fileName', 'importedAt', 'originalRunId', 'storedSummary', 'summaryMismatches'], ['harnessTasks', 'harnessBackend', 'harnessLimit']);
   const origin: RunOrigin = {
     kind: oneOf(o.kind, `${path}.kind`, ORIGIN_KINDS),
     fileName: name(o.fileName, `${path}.fileName`),
@@ -296,6 +296,11 @@ function earlierOrigin(r: FieldReader, value: unknown, path: string): RunOrigin 
       return { name: id(t.name, `${p}.name`), version };
     });
   }
+  if (o.harnessBackend !== undefined) {
+    const b = r.object(o.harnessBackend, `${path}.harnessBackend`, ['model', 'device']);
+    origin.harnessBackend = { model: name(b.model, `${path}.harnessBackend.model`), device: b.device === null ? null : name(b.device, `${path}.harnessBackend.device`) };
+  }
+  if (o.harnessLimit !== undefined) origin.harnessLimit = finite(o.harnessLimit, `${path}.harnessLimit`, 0);
   return origin;
 }
 

@@ -17,7 +17,6 @@ import { protocolForDataset } from '../protocols/mc-protocols.ts';
 import { OPTION_LETTERS } from '../protocols/multiple-choice.ts';
 import { scoreLetters } from '../protocols/mc-scoring.ts';
 import { sha256Hex } from '../protocols/template-hash.ts';
-import { summaryMismatches } from '../metrics/run-summary.ts';
 import { LM_EVAL_TEMPLATE_HASH, recomputeSummary } from './import-jiangu.ts';
 import { notice, type Notice } from '../notices/index.ts';
 import { FieldProblem, RUN_IMPORT_LIMITS, anyObject, fail, failFound, finite, parseJson, problem, text, type ImportedRun, type Obj } from './import-validate.ts';
@@ -25,6 +24,7 @@ import type { McItemResult, McRotationResult, McRunRecord, RunOrigin } from './r
 import { rotatedLetter, rotationCount } from '../protocols/rotation.ts';
 import { DEFAULT_ESTIMATION_SHARE, drawEstimationSet } from '../protocols/estimation-set.ts';
 import type { JianguTaskMeta } from './lm-eval-jiangu-tasks.ts';
+import { storedSummaryMismatches, storedSummaryOf, type HarnessGroups } from './lm-eval-summary.ts';
 
 /** A harness task this site reads, and the dataset task it is. */
 export interface HarnessTask {
@@ -63,7 +63,7 @@ export const LM_EVAL_TASKS: Readonly<Record<string, HarnessTask>> = {
  * Harness group names whose `acc` is a summary key of ours: the harness's `aclue` group averages
  * its subtasks weighted by size (`weight_by_size: true` in _aclue.yaml), which is our pooled accuracy.
  */
-const LM_EVAL_GROUPS: Readonly<Record<string, { datasetId: DatasetId; key: string }>> = {
+const LM_EVAL_GROUPS: HarnessGroups = {
   aclue: { datasetId: 'aclue', key: 'pooled' },
 };
 
@@ -87,7 +87,8 @@ export interface Sample {
   /** doc_hash, prompt_hash and target_hash as written (strings, or '' where absent): results' task_hashes is made of them. */
   hashes: { doc: string; prompt: string; target: string };
   logLiks: number[];
-  gold: OptionLetter;
+  /** Null where the doc has no answer (`answer: null`) and the target is "": a predictions-only export (AC-EVAL's test). */
+  gold: OptionLetter | null;
   acc: boolean | null;
   prompt: string | null;
   promptHash: string | null;
@@ -141,7 +142,13 @@ function logLik(value: unknown, path: string): number {
   return n;
 }
 
-function goldLetter(value: unknown, path: string, choices: number): OptionLetter {
+/**
+ * The target as a letter. `keyless`: the doc says it has no answer (Jiangu's `answer: null`), for
+ * which the export's doc_to_target gives "" (no integer can mean "none" to the harness's task
+ * constructor): then "" is no gold at all, and the sample is kept unscored.
+ */
+function goldLetter(value: unknown, path: string, choices: number, keyless: boolean): OptionLetter | null {
+  if (keyless && value === '') return null;
   let index: number | null = null;
   if (typeof value === 'number' && Number.isInteger(value)) index = value;
   else if (typeof value === 'string' && /^\s*\d+\s*$/.test(value)) index = Number(value);
@@ -206,7 +213,7 @@ function readSample(value: unknown, base: string): Sample {
     doc: o.doc,
     hashes: { doc: hashText(o.doc_hash), prompt: hashText(o.prompt_hash), target: hashText(o.target_hash) },
     logLiks,
-    gold: goldLetter(o.target, at(base, 'target'), logLiks.length),
+    gold: goldLetter(o.target, at(base, 'target'), logLiks.length, typeof o.doc === 'object' && o.doc !== null && (o.doc as Obj).answer === null),
     acc: accFlag(o.acc, at(base, 'acc')),
     prompt,
     promptHash,
@@ -334,15 +341,6 @@ function exemplarIdsOf(facts: HarnessFacts, taskName: string, task: string, shot
   return Array.from({ length: shots }, (_, k) => `${task}/dev/${k}`);
 }
 
-/** `acc,none` (0.4 harness) or `acc` (older), as percent; null when the task's entry has neither as a finite number. */
-function storedAccuracy(metrics: unknown): number | null {
-  if (typeof metrics !== 'object' || metrics === null) return null;
-  const m = metrics as Obj;
-  const acc = m['acc,none'] ?? m.acc;
-  const n = typeof acc === 'string' ? Number(acc) : acc;
-  return typeof n === 'number' && Number.isFinite(n) ? 100 * n : null;
-}
-
 async function promptHashes(prompts: readonly string[]): Promise<string[]> {
   const out: string[] = [];
   const chunk = 512;
@@ -407,7 +405,8 @@ export async function buildRun(
   const scoredSample = ({ m, sample }: (typeof ordered)[number], i: number) => {
     const letters = OPTION_LETTERS.slice(0, sample.logLiks.length) as OptionLetter[];
     const scored = scoreLetters(letters, sample.logLiks, sample.gold);
-    if (sample.acc !== null && sample.acc !== scored.correct) accDisagree.push({ task: m.name, docId: sample.docId });
+    // Without a gold the harness scored against its "no label" (-100): nothing to agree with.
+    if (sample.acc !== null && sample.gold !== null && sample.acc !== scored.correct) accDisagree.push({ task: m.name, docId: sample.docId });
     if (sample.prompt !== null && sample.promptHash !== null && sample.promptHash !== hashes[i]) hashDisagree++;
     return { letters, scored, promptHash: sample.prompt !== null ? hashes[i] : (sample.promptHash ?? '') };
   };
@@ -459,7 +458,7 @@ export async function buildRun(
     const n = base.result.letters.length;
     const moved = rotatedLetter(base.result.gold, a.rotation, n);
     if (a.sample.logLiks.length !== n || a.sample.gold !== moved) {
-      throw problem('import.lm-eval-rotation-target', { path: a.sample.place, itemId: a.itemId, rotation: a.rotation, choices: a.sample.logLiks.length, ownChoices: n, found: a.sample.gold, expected: moved ?? '?' });
+      throw problem('import.lm-eval-rotation-target', { path: a.sample.place, itemId: a.itemId, rotation: a.rotation, choices: a.sample.logLiks.length, ownChoices: n, found: a.sample.gold ?? 'null', expected: moved ?? 'null' });
     }
     const { letters, scored, promptHash } = scoredSample(a, a.i);
     const rotation: McRotationResult = {
@@ -493,6 +492,7 @@ export async function buildRun(
 
   const config: McRunRecord['config'] = {
     kind: 'multiple-choice',
+    // No backend of this site ran it (the type has no "none"): views name origin.harnessBackend.
     model: { source: model.source, dtype: model.dtype, backend: 'wasm' },
     protocolId: protocol.id,
     protocolVersion: protocol.version,
@@ -505,7 +505,8 @@ export async function buildRun(
     datasetId,
     datasetFiles: jiangu ? jiangu.dataFiles : [],
     tasks: mapped.map((m) => m.task),
-    limitPerTask: limitOf(facts.config?.limit),
+    // The harness's --limit counts docs: items, except in a circular export (a doc per rotation; origin.harnessLimit says it).
+    limitPerTask: mapped.some((m) => m.jiangu?.circular === true) ? null : limitOf(facts.config?.limit),
     itemIds: results.map((r) => r.itemId),
     appVersion: facts.lmEvalVersion ? `lm-eval ${shortName(facts.lmEvalVersion)}` : 'lm-eval',
   };
@@ -516,21 +517,18 @@ export async function buildRun(
   }
   const run: McRunRecord = { id: runId, createdAt, updatedAt: importedAt, datasetId, status: 'completed', config, warnings };
 
-  const recomputed = recomputeSummary(run, results);
-  const storedSummary = facts.results ? storedSummaryOf(facts, datasetId, tasks) : null;
-  // The harness states per-task accuracies (and, for ACLUE's group, the pooled one), not our means:
-  // compare what it states and what it should state, not keys it never has.
-  const comparable = storedSummary
-    ? Object.fromEntries(Object.entries(recomputed).filter(([key]) => key.startsWith('task:') || Object.hasOwn(storedSummary, key)))
-    : {};
+  // What the file states (lm-eval-summary.ts): per task, its acc; a circular export's over every rotated doc.
+  const circularExport = mapped.some((m) => m.jiangu?.circular === true);
+  const storedSummary = facts.results ? storedSummaryOf(facts.results, datasetId, (name) => tasks.get(name), circularExport, LM_EVAL_GROUPS) : null;
   const origin: RunOrigin = {
     kind: 'lm-eval',
     fileName,
     importedAt,
     originalRunId: null,
     storedSummary,
-    summaryMismatches: storedSummary ? summaryMismatches(storedSummary, comparable) : [],
+    summaryMismatches: storedSummary ? storedSummaryMismatches(storedSummary, recomputeSummary(run, results), results) : [],
     harnessTasks: mapped.map((m) => ({ name: m.name, version: versionOf(facts.versions?.[m.name]) })),
+    ...harnessRunOf(facts),
   };
   run.origin = origin;
   return {
@@ -581,6 +579,21 @@ function jianguIdOf(doc: unknown): string | null {
   return typeof id === 'string' && id !== '' && id.length <= 200 ? id : null;
 }
 
+/**
+ * What the results file says ran the model (`config.model`: the harness's --model, and its device)
+ * and the --limit it ran with, for the origin; nothing for a samples file alone.
+ */
+export function harnessRunOf(facts: HarnessFacts): Pick<RunOrigin, 'harnessBackend' | 'harnessLimit'> {
+  const config = facts.config;
+  if (!config) return {};
+  const out: Pick<RunOrigin, 'harnessBackend' | 'harnessLimit'> = {};
+  if (typeof config.model === 'string' && config.model !== '') {
+    out.harnessBackend = { model: shortName(config.model), device: typeof config.device === 'string' && config.device !== '' ? shortName(config.device) : null };
+  }
+  if (typeof config.limit === 'number' && Number.isFinite(config.limit) && config.limit > 0) out.harnessLimit = config.limit;
+  return out;
+}
+
 export function limitOf(value: unknown): number | null {
   return typeof value === 'number' && Number.isInteger(value) && value >= 1 ? value : null;
 }
@@ -589,22 +602,6 @@ function versionOf(value: unknown): string | number | null {
   if (typeof value === 'number' && Number.isFinite(value)) return value;
   if (typeof value === 'string') return shortName(value);
   return null;
-}
-
-function storedSummaryOf(facts: HarnessFacts, datasetId: DatasetId, tasks: ReadonlyMap<string, HarnessTask>): Record<string, number | null> {
-  const stored: Record<string, number | null> = {};
-  for (const [name, metrics] of Object.entries(facts.results ?? {})) {
-    const task = tasks.get(name);
-    if (task) {
-      // One results file may hold several benchmarks: each run states only its own.
-      if (task.datasetId === datasetId) stored[`task:${task.task}`] = storedAccuracy(metrics);
-    } else if (Object.hasOwn(LM_EVAL_GROUPS, name) && LM_EVAL_GROUPS[name].datasetId === datasetId) {
-      stored[LM_EVAL_GROUPS[name].key] = storedAccuracy(metrics);
-    }
-    // Anything else (another group, a task this file has no samples of that we do not read) states
-    // nothing about this run; the samples, not the results, decide which tasks a file may hold.
-  }
-  return stored;
 }
 
 /**

@@ -149,8 +149,20 @@ async function readResultsRun(fileName: string, root: Obj, samplesFiles: Samples
   return runs;
 }
 
-/** Samples files chosen without their results file: as before, one run per dataset, the configuration unknown. */
+/**
+ * A task Jiangu's export names (`jiangu_<dataset>_<n>shot[_circular]_<task>`). Its protocol, template
+ * hash and data hashes are in its results file alone (configs.<task>.metadata.jiangu), so its samples
+ * are not read without it.
+ */
+const JIANGU_TASK = /^jiangu_[a-z0-9_]+_\d+shot(?:_circular)?_[a-z0-9_]+$/;
+
+/** Samples files chosen without their results file: the harness's stock tasks, one run per dataset, the configuration unknown. */
 async function readSamplesOnly(files: SamplesFile[], importedAt: string): Promise<HarnessRun[]> {
+  const jiangu = files.filter((file) => JIANGU_TASK.test(file.task));
+  if (jiangu.length > 0) {
+    const dates = [...new Set(jiangu.map((file) => file.dateId ?? '<date>'))];
+    throw new RunImportError(jiangu[0].name, refusal('import.lm-eval-jiangu-without-results', { tasks: jiangu.slice(0, 5).map((file) => file.task), more: Math.max(0, jiangu.length - 5), expected: dates.map((d) => `results_${d}.json`) }));
+  }
   const known = new Map<string, HarnessTask>();
   const byTask = new Map<string, Sample[]>();
   const skipped: string[] = [];
@@ -188,13 +200,31 @@ async function buildPerDataset(
   return runs;
 }
 
-/** n-samples and task_hashes, where the results file has them. */
-async function checkAgainstResults(root: Obj, task: string, read: readonly Pick<Sample, 'hashes'>[]): Promise<void> {
+/**
+ * How many samples the harness wrote of `task`, from n-samples. `effective` is the number of items of
+ * the task's last metric (evaluator_utils._compute_task_aggregations), so a task that computes no
+ * metric, a predictions-only task (`bypass`) or any under --predict_only, says 0 whatever it wrote:
+ * then it is the task's docs (`original`) cut to the run's --limit, as the harness took them
+ * (get_sample_size: a limit below 1 is that share, rounded up). Null where the file does not say.
+ */
+export function samplesWritten(root: Obj, task: string): number | null {
   const counts = root['n-samples'];
   const count = typeof counts === 'object' && counts !== null ? (counts as Obj)[task] : undefined;
-  const effective = typeof count === 'object' && count !== null ? (count as Obj).effective : undefined;
-  if (typeof effective === 'number' && effective !== read.length) {
-    throw problem('import.lm-eval-truncated', { task, samples: read.length, expected: effective });
+  if (typeof count !== 'object' || count === null) return null;
+  const { effective, original } = count as Obj;
+  if (typeof effective !== 'number') return null;
+  if (effective > 0 || typeof original !== 'number') return effective;
+  const config = typeof root.config === 'object' && root.config !== null ? (root.config as Obj) : {};
+  const limit = typeof config.limit === 'number' && config.limit > 0 ? config.limit : null;
+  if (limit === null) return original;
+  return Math.min(original, limit < 1 ? Math.ceil(original * limit) : Math.trunc(limit));
+}
+
+/** n-samples and task_hashes, where the results file has them. */
+async function checkAgainstResults(root: Obj, task: string, read: readonly Pick<Sample, 'hashes'>[]): Promise<void> {
+  const expected = samplesWritten(root, task);
+  if (expected !== null && expected !== read.length) {
+    throw problem('import.lm-eval-truncated', { task, samples: read.length, expected });
   }
   const hashes = root.task_hashes;
   const stated = typeof hashes === 'object' && hashes !== null ? (hashes as Obj)[task] : undefined;

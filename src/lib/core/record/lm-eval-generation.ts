@@ -10,7 +10,7 @@ import type { GenerationTask } from '../benchmarks/types.ts';
 import { C3BENCH_PROTOCOL, generationTemplateHash } from '../protocols/generation.ts';
 import { sha256Hex } from '../protocols/template-hash.ts';
 import { notice, type Notice } from '../notices/index.ts';
-import { limitOf, modelOf, shortName, type HarnessFacts, type HarnessTask, type SampleDoc } from './import-lm-eval.ts';
+import { harnessRunOf, limitOf, modelOf, shortName, type HarnessFacts, type HarnessTask, type SampleDoc } from './import-lm-eval.ts';
 import { FieldProblem, RUN_IMPORT_LIMITS, RunImportError, anyObject, fail, parseJson, problem, text, type ImportedRun, type Obj } from './import-validate.ts';
 import type { GenItemResult, GenRunRecord, RunOrigin } from './run.ts';
 
@@ -135,6 +135,7 @@ export async function buildGenRun(
 
   const config: GenRunRecord['config'] = {
     kind: 'generation',
+    // No backend of this site ran it (the type has no "none"): views name origin.harnessBackend.
     model: { source: model.source, dtype: model.dtype, backend: 'wasm' },
     protocolId: 'c3bench',
     protocolVersion: C3BENCH_PROTOCOL.version,
@@ -160,6 +161,7 @@ export async function buildGenRun(
     storedSummary: null,
     summaryMismatches: [],
     harnessTasks: mapped.map((m) => ({ name: m.name, version: null })),
+    ...harnessRunOf(facts),
   };
   run.origin = origin;
   return { run, results, docs: ordered.map(({ sample }) => ({ doc: sample.doc, place: sample.place, file: sample.file ?? fileName })) };

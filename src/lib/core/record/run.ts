@@ -35,6 +35,7 @@ export type RunStatus = 'created' | 'running' | 'paused' | 'completed' | 'failed
 export interface RunModel {
   source: ModelSource;
   dtype: Dtype;
+  /** What the run was asked to run on; for a run imported from lm-evaluation-harness see RunOrigin.harnessBackend. */
   backend: BackendChoice;
 }
 
@@ -172,6 +173,18 @@ export interface RunOrigin {
   summaryMismatches: { key: string; stored: number | null; recomputed: number | null }[];
   /** lm-eval only: the harness task names and versions as written in the file. */
   harnessTasks?: { name: string; version: string | number | null }[];
+  /**
+   * lm-eval only: what ran the model, as the results file says (`config.model`, the harness's
+   * `--model`: hf, vllm…, and `config.device`). No backend of this site did: views name this instead
+   * of `config.model.backend` (which an imported record fills with 'wasm', its type having no "none").
+   */
+  harnessBackend?: { model: string; device: string | null };
+  /**
+   * lm-eval only: the harness's `--limit` as its results file states it: the first N docs of each
+   * task, or that share of them below 1. It counts docs, not items: in a circular export a doc is one
+   * rotation of an item, so `config.limitPerTask` (items) is null there and the page says this instead.
+   */
+  harnessLimit?: number;
   /** The file's answer key against this browser's copy of the benchmark (absent on imports of older versions). */
   keyCheck?: KeyCheck;
 }

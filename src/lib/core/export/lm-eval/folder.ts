@@ -11,6 +11,11 @@
 // and the moved answer, `jiangu_id` unchanged and `jiangu_rotation` 0 … n − 1; exemplars are never
 // rotated. The task and group names get `_circular` and `metadata.jiangu.circular` is true, so the
 // import rebuilds each item's rotations. Without it the folder is exactly what it always was.
+//
+// A multiple-choice task none of whose items has a key (AC-EVAL's test split: its authors score
+// submissions themselves) is a predictions-only task (issue 21): its target is "" (utils-py.ts says
+// why not -100) and its metric the harness's `bypass`, so the harness reports no accuracy against
+// answers that do not exist; the import keeps its predictions unscored. Exports with keys are unchanged.
 import { getDataset } from '../../benchmarks/catalog.ts';
 import type { DatasetFile, DatasetId, GenerationItem, Item, MultipleChoiceItem } from '../../benchmarks/types.ts';
 import { C3BENCH_PROTOCOL, classificationLabels, generationTemplateHash, promptKeyFor } from '../../protocols/generation.ts';
@@ -22,6 +27,7 @@ import { sha256Hex, templateHash } from '../../protocols/template-hash.ts';
 import { aggregationFor } from '../../metrics/mc-aggregate.ts';
 import { jianguError } from '../../notices/index.ts';
 import { groupName, taskName, taskSlug } from './names.ts';
+import { predictsOnly } from './predict-only.ts';
 import { readmeText } from './readme.ts';
 import { utilsPy } from './utils-py.ts';
 import { PyFunction, toYaml, type YamlValue } from './yaml.ts';
@@ -63,6 +69,8 @@ export interface ExportedTask {
   items?: number;
   shots: number;
   kind: 'multiple-choice' | 'generation';
+  /** Set for a multiple-choice task without a key (AC-EVAL's test): predictions only, metric `bypass`. */
+  unscored?: true;
 }
 
 export interface LmEvalExport {
@@ -130,6 +138,7 @@ export async function exportLmEval(input: LmEvalExportInput): Promise<LmEvalExpo
     );
     const jsonl = lines.map((doc) => JSON.stringify(doc)).join('\n') + '\n';
     const taskShots = isMc ? shotsFor(protocol!, info.key, shots) : 0;
+    const unscored = isMc && docs.every((item) => item.kind === 'multiple-choice' && item.answer === null);
     const meta = {
       version: 1,
       jiangu: {
@@ -149,13 +158,22 @@ export async function exportLmEval(input: LmEvalExportInput): Promise<LmEvalExpo
         itemsFile: { [dataPath]: await sha256Hex(jsonl) },
       },
     };
-    files.push({ path: `${name}.yaml`, text: isMc ? taskYaml(name, dataPath, meta) : generationYaml(name, dataPath, maxNewTokens, meta) }, { path: dataPath, text: jsonl });
-    tasks.push({ name, task: info.key, slug: taskSlug(datasetId, info.key), docs: lines.length, ...(circular && isMc ? { items: docs.length } : {}), shots: taskShots, kind: info.kind });
+    files.push({ path: `${name}.yaml`, text: isMc ? taskYaml(name, dataPath, meta, unscored) : generationYaml(name, dataPath, maxNewTokens, meta) }, { path: dataPath, text: jsonl });
+    tasks.push({
+      name,
+      task: info.key,
+      slug: taskSlug(datasetId, info.key),
+      docs: lines.length,
+      ...(circular && isMc ? { items: docs.length } : {}),
+      shots: taskShots,
+      kind: info.kind,
+      ...(unscored ? { unscored: true as const } : {}),
+    });
   }
   const groupMeta = { dataset: datasetId, protocol: protocol?.id ?? C3BENCH_PROTOCOL.id, templateHash: hash ?? genHash!, app: input.appVersion };
   files.push(...groupYamls(datasetId, shots, tasks, circular ? { ...groupMeta, circular: true } : groupMeta, circular));
   const python =
-    (protocol ? utilsPy(protocol, hash!) : '# Jiangu (鉴古) prompts for lm-evaluation-harness, written by its export.\n') + (genHash ? generationPy(C3BENCH_PROTOCOL, genHash) : '');
+    (protocol ? utilsPy(protocol, hash!, tests.some((item) => item.answer === null)) : '# Jiangu (鉴古) prompts for lm-evaluation-harness, written by its export.\n') + (genHash ? generationPy(C3BENCH_PROTOCOL, genHash) : '');
   files.push({ path: 'utils.py', text: python });
   files.push({
     path: 'README.md',
@@ -230,7 +248,8 @@ function docFor(protocol: McProtocol, item: MultipleChoiceItem, dev: readonly Mu
   };
 }
 
-function taskYaml(name: string, dataPath: string, metadata: YamlValue): string {
+/** `unscored`: no item has a key, so the harness's `bypass` metric (it reports none; it requires --log_samples or --predict_only). */
+function taskYaml(name: string, dataPath: string, metadata: YamlValue, unscored: boolean): string {
   return toYaml(
     {
       task: name,
@@ -245,10 +264,13 @@ function taskYaml(name: string, dataPath: string, metadata: YamlValue): string {
       target_delimiter: '',
       num_fewshot: 0,
       description: '',
-      metric_list: [{ metric: 'acc', aggregation: 'mean', higher_is_better: true }],
+      metric_list: unscored ? [{ metric: 'bypass' }] : [{ metric: 'acc', aggregation: 'mean', higher_is_better: true }],
       metadata,
     },
-    ['Written by Jiangu (鉴古). The prompt, exemplars included, is rendered by utils.doc_to_text from the doc.'],
+    [
+      'Written by Jiangu (鉴古). The prompt, exemplars included, is rendered by utils.doc_to_text from the doc.',
+      ...(unscored ? ['No item has a released answer: the metric is bypass (no accuracy); run with --predict_only and import the samples into Jiangu.'] : []),
+    ],
   );
 }
 
@@ -265,6 +287,17 @@ function groupYamls(datasetId: DatasetId, shots: number, tasks: readonly Exporte
   const top = groupName(datasetId, shots, circular);
   const aggregate = [{ metric: 'acc', aggregation: 'mean', weight_by_size: false }];
   const metadata = (rule: string): YamlValue => ({ version: 1, jiangu: { format: LM_EVAL_EXPORT_FORMAT, ...meta, shots, aggregation: rule } });
+  if (predictsOnly(tasks)) {
+    // Nothing to aggregate: every task is predictions only (AC-EVAL's test split).
+    return [
+      {
+        path: `${top}.yaml`,
+        text: toYaml({ group: top, task: tasks.map((t) => t.name), metadata: metadata('none (no released answers: predictions only, Jiangu keeps them unscored on import)') }, [
+          'No released answers: the harness only predicts, Jiangu keeps the predictions (unscored) on import.',
+        ]),
+      },
+    ];
+  }
   if (!tasks.some((task) => task.kind === 'multiple-choice')) {
     return [
       {

@@ -2,12 +2,13 @@
 import { getDataset } from '../../benchmarks/catalog.ts';
 import type { DatasetId } from '../../benchmarks/types.ts';
 import type { McProtocol } from '../../protocols/mc-protocols.ts';
+import { predictsOnly } from './predict-only.ts';
 
 export interface ReadmeInput {
   datasetId: DatasetId;
   shots: number;
   group: string;
-  tasks: readonly { name: string; task: string; docs: number; items?: number; shots: number; kind: 'multiple-choice' | 'generation' }[];
+  tasks: readonly { name: string; task: string; docs: number; items?: number; shots: number; kind: 'multiple-choice' | 'generation'; unscored?: true }[];
   /** The multiple-choice protocol; null for a generation-only dataset (C3Bench). */
   protocol: McProtocol | null;
   templateHash: string;
@@ -25,9 +26,12 @@ export function readmeText(input: ReadmeInput): string {
     dataset.license === 'CC BY-NC-SA 4.0'
       ? `The items are your own copy of ${dataset.title}, licensed CC BY-NC-SA 4.0 by its authors (${dataset.attribution.authors}; ${dataset.attribution.url}): non-commercial use, with attribution, sharing adaptations under the same licence. Do not publish this folder under other terms.`
       : `The items come from your own copy of ${dataset.title} (${dataset.license}); share them only as the terms you obtained them under allow.`;
-  const acEval = input.datasetId === 'ac-eval'
-    ? '\nAC-EVAL has not released its test answers: every doc\'s `answer` is null and `doc_to_target` returns -100, so the harness\'s `acc` here is 0 and means nothing (it warns per item). Import the samples into Jiangu: it keeps the predictions, unscored.\n'
+  // Predictions only: every multiple-choice task lacks a key (AC-EVAL's test split).
+  const predictOnly = predictsOnly(input.tasks);
+  const acEval = predictOnly
+    ? `\n${dataset.title} has not released its test answers: every doc's \`answer\` is null, so these tasks only predict. \`doc_to_target\` returns "" for them (the harness's task constructor indexes the choices with an integer target on the first doc, so an integer such as -100 would stop it before any request) and their metric is the harness's \`bypass\`: the harness reports no accuracy, only the model's log-likelihoods, which it writes with \`--predict_only\` (or \`--log_samples\`, which a bypass task requires). It logs "Label index was not in within range of available choices" once per doc: expected, as no doc has an answer. Import the results file and its samples into Jiangu: the run comes back unscored, and **Export predictions (CSV)** on its page gives the predicted letter of every item, for the authors' submission.\n`
     : '';
+  const samplesFlag = predictOnly ? '--predict_only' : '--log_samples';
   const generation = input.tasks.filter((task) => task.kind === 'generation');
   const gen = generation.length === 0
     ? ''
@@ -56,10 +60,12 @@ ${licence}
 - \`${group}.yaml\`: the group. ${
     input.datasetId === 'ancientbench'
       ? "Each competency is a subgroup whose `acc` is Jiangu's competency accuracy (the mean of its tasks). Jiangu's overall is the mean of the four competencies, which the harness cannot express (it averages a group over its leaf tasks, so the top group's `acc` is the mean of all ten tasks): Jiangu recomputes it when you import the samples."
-      : input.protocol
-        ? "Its `acc` is Jiangu's overall, the mean of the multiple-choice task accuracies (`weight_by_size: false`)."
-        : 'It collects the generation tasks; Jiangu scores them when you import the samples.'
-  } Jiangu's pooled (micro) accuracy is recomputed from the samples when you import them.
+      : predictOnly
+        ? 'It collects the tasks; with no answers there is no accuracy to aggregate.'
+        : input.protocol
+          ? "Its `acc` is Jiangu's overall, the mean of the multiple-choice task accuracies (`weight_by_size: false`)."
+          : 'It collects the generation tasks; Jiangu scores them when you import the samples.'
+  }${predictOnly ? '' : " Jiangu's pooled (micro) accuracy is recomputed from the samples when you import them."}
 - Per task (${input.tasks.length} tasks, ${total} items): \`<task>.yaml\` and \`<task>.jsonl\` (one doc per test item${input.circular ? ' and rotation of its options' : ''}: \`jiangu_id\`${input.circular ? ', `jiangu_rotation`' : ''}, question, options, answer letter, and the exemplars Jiangu chose for it).
 - \`utils.py\`: \`doc_to_text\` renders Jiangu's prompt from the doc, exemplars included, byte for byte; \`doc_to_choice\` gives the bare letters, which with \`target_delimiter: ""\` are the very tokens Jiangu scores.
 
@@ -75,11 +81,11 @@ cd <this folder>
 # Hugging Face backend, one GPU
 lm_eval --model hf --model_args pretrained=Qwen/Qwen2.5-7B-Instruct,dtype=bfloat16 \\
   --include_path . --tasks ${group} --device cuda:0 --batch_size auto \\
-  --log_samples --output_path results
+  ${samplesFlag} --output_path results
 # vLLM, tensor parallel over 2 GPUs and 2 data-parallel replicas (4 GPUs)
 lm_eval --model vllm --model_args pretrained=Qwen/Qwen2.5-7B-Instruct,dtype=bfloat16,tensor_parallel_size=2,data_parallel_size=2,gpu_memory_utilization=0.85 \\
   --include_path . --tasks ${group} --batch_size auto \\
-  --log_samples --output_path results
+  ${samplesFlag} --output_path results
 \`\`\`
 
 One task alone: \`--tasks ${input.tasks[0]?.name ?? group}\`. Leave out \`--apply_chat_template\` to score the raw prompt as Jiangu's letter-logit runs do (with it, the harness wraps the prompt in the model's chat template; Jiangu records such runs as templated).

@@ -8,7 +8,15 @@ import { OPTION_LETTERS } from '../../protocols/multiple-choice.ts';
 /** A Python literal of a string or null: JSON's string syntax is valid Python (ensure_ascii-free). */
 const py = (value: string | null): string => (value === null ? 'None' : JSON.stringify(value));
 
-export function utilsPy(protocol: McProtocol, templateHash: string): string {
+/**
+ * `unreleasedKeys`: the export holds items without an answer (AC-EVAL's test split). Their target
+ * is "" rather than -100: ConfigurableTask.__init__ (lm_eval/api/task.py at 4e7e0d4, and every
+ * version since 2023) runs doc_to_target on the first doc and indexes the choices with an integer
+ * target (`test_choice[test_target]`), so -100 raised IndexError before any request. A string goes
+ * through str() there, and process_results maps a string that is no choice to its "no label"; the
+ * tasks' metric is `bypass`, so nothing is scored against it. Other exports keep their text.
+ */
+export function utilsPy(protocol: McProtocol, templateHash: string, unreleasedKeys = false): string {
   return `# Jiangu (鉴古) multiple-choice prompts for lm-evaluation-harness: protocol "${protocol.id}" v${protocol.version}.
 # Written by Jiangu's export; the harness calls these through \`!function utils.<name>\` in the task YAMLs.
 # doc_to_text renders Jiangu's prompt from the doc: the item and, in "exemplars", the dev items Jiangu
@@ -58,9 +66,23 @@ def doc_to_choice(doc):
     return LETTERS[: len(doc["options"])]
 
 
-def doc_to_target(doc):
+${unreleasedKeys ? KEYLESS_TARGET : TARGET}`;
+}
+
+// The text every export with keys has always had (kept byte for byte; its -100 branch is never taken there).
+const TARGET = `def doc_to_target(doc):
     """The gold letter's index; -100 (the harness's "no such label") where the key is not released (AC-EVAL test)."""
     answer = doc["answer"]
     return LETTERS.index(answer) if answer in LETTERS else -100
 `;
-}
+
+// An export with items that have no key: "" for them, as the comment on utilsPy says why.
+const KEYLESS_TARGET = `def doc_to_target(doc):
+    """The gold letter's index; "" where the answer is not released (AC-EVAL's test split).
+
+    The harness's task constructor indexes the choices with an integer target on the first doc, so no
+    integer can stand for "no answer"; "" is no choice, and these tasks' metric (bypass) scores nothing.
+    """
+    answer = doc["answer"]
+    return LETTERS.index(answer) if answer in LETTERS else ""
+`;
