@@ -21,3 +21,22 @@ export function bigAncientBenchCsv(bytes: number): { csv: Buffer; rows: number }
   }
   return { csv: Buffer.from(lines.join('')), rows };
 }
+
+/** The size of AncientBench in its paper: 28,707 questions, of which 50 (5 a task) are dev. */
+export const PAPER_SIZE = { items: 28_707, dev: 50 };
+
+/**
+ * An AncientBench-format CSV of exactly `items` questions (`dev` of them dev, spread over the ten
+ * tasks), about 370 bytes a row as the paper-size file the full-size bench and its browser test use.
+ */
+export function ancientBenchOfItems(items: number, dev: number): Buffer {
+  const tasks = ANCIENTBENCH_TASKS.length;
+  const question = FILLER.repeat(2);
+  const lines = ['task,question,A,B,C,D,answer,split,id\n'];
+  for (let i = 0; i < items; i++) {
+    const task = ANCIENTBENCH_TASKS[i % tasks].en;
+    const split = Math.floor(i / tasks) < dev / tasks ? 'dev' : 'test';
+    lines.push(`${task},${i}：${question},甲${i},乙${i},丙,丁,${'ABCD'[(i * 7) % 4]},${split},paper-${i}\n`);
+  }
+  return Buffer.from(lines.join(''));
+}
