@@ -29,6 +29,8 @@ export interface FixtureRunOptions {
   dataset: string;
   shots?: number;
   limit?: number;
+  /** Clears the limit field (a first run of a large selection gets FIRST_RUN_LIMIT filled in). */
+  allItems?: boolean;
   backend?: 'wasm' | 'webgpu';
   tasks?: string[];
   scoring?: 'letter-logits' | 'generate-extract';
@@ -50,6 +52,7 @@ export async function startFixtureRun(page: Page, options: FixtureRunOptions): P
   if (options.shots !== undefined) await page.getByTestId('eval-shots').selectOption(String(options.shots));
   if (options.scoring) await page.getByTestId('eval-scoring').selectOption(options.scoring);
   if (options.limit) await page.getByTestId('eval-limit').fill(String(options.limit));
+  else if (options.allItems) await page.getByTestId('eval-limit').fill('');
   if (options.circular) await page.getByTestId('eval-circular').check();
   if (options.pride) await page.getByTestId('eval-pride').check();
   if (options.tasks) {

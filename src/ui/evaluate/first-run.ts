@@ -50,16 +50,44 @@ export function speedSource(runs: readonly RunRecord[], key: SpeedKey): RunRecor
   return newest(sameShots) ?? newest(alike);
 }
 
-/** Items per second over a run's results (model time per item, without loading), or null with none timed. */
-export function itemsPerSecond(results: readonly ItemResult[]): number | null {
-  let ms = 0;
-  let n = 0;
+/**
+ * A gap between two results longer than this (and than PAUSE_FACTOR times the median gap) is a
+ * pause (the run was cancelled and resumed, the tab slept), not time the run took.
+ */
+export const PAUSE_SECONDS = 30;
+export const PAUSE_FACTOR = 50;
+
+/**
+ * Prompts per second of wall-clock time over a run's results, as a user waits for them (issue 22):
+ * from the results' completion times, so tokenizing, storing and drawing count, not the model's
+ * forward passes alone (a 2 ms model ran at a fifth of its forward-pass pace). Each result counts
+ * its prompt and its rotations'. Pauses between sessions are left out (PAUSE_SECONDS); null with
+ * fewer than two timed results.
+ */
+export function wallPace(results: readonly ItemResult[]): { promptsPerSecond: number; prompts: number; seconds: number; rotations: boolean } | null {
+  const timed: { at: number; prompts: number }[] = [];
+  let rotations = false;
   for (const r of results) {
-    const took = 'forwardMs' in r ? r.forwardMs : r.ms;
-    if (typeof took === 'number' && Number.isFinite(took) && took >= 0) {
-      ms += took;
-      n += 1;
-    }
+    const at = Date.parse(r.completedAt);
+    if (!Number.isFinite(at)) continue;
+    const rotated = 'rotations' in r ? (r.rotations?.length ?? 0) : 0;
+    if (rotated > 0) rotations = true;
+    timed.push({ at, prompts: 1 + rotated });
   }
-  return n > 0 && ms > 0 ? (n * 1000) / ms : null;
+  if (timed.length < 2) return null;
+  timed.sort((a, b) => a.at - b.at);
+  const gaps = timed.slice(1).map((t, i) => (t.at - timed[i].at) / 1000);
+  const sorted = [...gaps].sort((a, b) => a - b);
+  const median = sorted[Math.floor(sorted.length / 2)];
+  const pause = Math.max(PAUSE_SECONDS, PAUSE_FACTOR * median);
+  let seconds = 0;
+  let prompts = 0;
+  // Between two results come the earlier one's rotations (its time is its first prompt's) and the
+  // later one's prompt: counted as the later one's own prompts, which sums the same over a run.
+  gaps.forEach((gap, i) => {
+    if (gap > pause) return;
+    seconds += gap;
+    prompts += timed[i + 1].prompts;
+  });
+  return seconds > 0 ? { promptsPerSecond: prompts / seconds, prompts, seconds, rotations } : null;
 }

@@ -17,12 +17,18 @@ import { requestPersistenceBeforeModelLoad } from '../../lib/store/storage.ts';
 import type { DatasetRecord } from '../../lib/core/benchmarks/types.ts';
 import { notice, noticeOf, type Notice } from '../../lib/core/notices/index.ts';
 import { say } from '../i18n/say.ts';
+import { LiveResults, type ResultsView } from './live-results.ts';
 
-/** The run executing in this tab. */
+/**
+ * The run executing in this tab. Held raw (never a deep proxy) and replaced whole on each change,
+ * so each new result costs the page the same however many came before (issue 22).
+ */
 export interface LiveRun {
   id: string;
   record: RunRecord;
-  results: ItemResult[];
+  /** Every result so far; plain, changed in place: pages draw `view`, rebuilt on each change. */
+  results: LiveResults;
+  view: ResultsView;
   progress: RunProgress | null;
   phase: RunPhase | null;
   /** The generation in flight: its item and the text streamed so far. */
@@ -45,8 +51,9 @@ export class RunState {
   runs = $state<RunRecord[]>([]);
   /** Runs stored as `running` that no tab runs now (left so by a closed or reloaded tab). */
   interrupted = $state<ReadonlySet<string>>(new Set());
-  live = $state<LiveRun | null>(null);
-  shown = $state<ShownRun | null>(null);
+  live = $state.raw<LiveRun | null>(null);
+  // Raw: a large run's results are read whole, never proxied item by item.
+  shown = $state.raw<ShownRun | null>(null);
   /** The run id the open page asked for (its record may still be loading, or missing). */
   private shownId = $state<string | null>(null);
   /** The last failure, with the run it belongs to (null: creating a run failed). */
@@ -71,9 +78,9 @@ export class RunState {
     return this.shown?.record.id === runId ? this.shown.record : null;
   }
 
-  /** That page's results, and only that run's. */
+  /** That page's results, and only that run's (while it runs here, every result so far: read on demand, e.g. an export). */
   resultsFor(runId: string): ItemResult[] {
-    if (this.live?.id === runId) return this.live.results;
+    if (this.live?.id === runId) return this.live.results.all;
     return this.shown?.record.id === runId ? this.shown.results : [];
   }
 
@@ -160,10 +167,12 @@ export class RunState {
       return null;
     }
     // Shown as running from the first moment: the stored status follows as soon as the scheduler starts.
-    const live: LiveRun = { id: runId, record: { ...record, status: 'running' }, results: await loadResults(db, runId), progress: null, phase: null, streaming: null };
-    this.live = live;
-    // The proxy Svelte made of it, so that updates below are seen by the page.
-    const state = this.live;
+    const results = new LiveResults(record.config.kind, record.datasetId, await loadResults(db, runId));
+    this.live = { id: runId, record: { ...record, status: 'running' }, results, view: results.view(), progress: null, phase: null, streaming: null };
+    // Each change replaces the live object (O(1) fields: the results stay where they are), only while it is this run.
+    const patch = (change: Partial<LiveRun>) => {
+      if (this.live?.id === runId && this.live.results === results) this.live = { ...this.live, ...change };
+    };
     if (this.failure?.runId === runId) this.failure = null;
     const abort = new AbortController();
     this.abort = abort;
@@ -177,22 +186,22 @@ export class RunState {
         wasmClient: () => new ModelClient(),
         onPhase: (phase) => {
           // The record moves on at each phase (status, environment, context limit, check): read it again.
-          if (phase.kind !== state.phase?.kind) void getRun(db, runId).then((r) => r && this.live === state && (state.record = r));
-          state.phase = phase;
+          if (phase.kind !== this.live?.phase?.kind) void getRun(db, runId).then((r) => r && patch({ record: r }));
+          patch({ phase });
         },
-        onProgress: (p) => (state.progress = p),
+        // The scheduler's perTask is one object it changes in place: a copy, so the page sees each change.
+        onProgress: (p) => patch({ progress: { ...p, perTask: { ...p.perTask } } }),
         onResult: (r) => {
           // An item with rotations comes again after each one: it replaces its earlier self.
-          const at = state.results.findIndex((x) => x.itemId === r.itemId);
-          if (at >= 0) state.results[at] = r;
-          else state.results.push(r);
-          state.streaming = null;
+          results.set(r);
+          patch({ view: results.view(), streaming: null });
         },
         onToken: (itemId, text) => {
-          state.streaming = state.streaming?.itemId === itemId ? { itemId, text: state.streaming.text + text } : { itemId, text };
+          const streaming = this.live?.streaming;
+          patch({ streaming: streaming?.itemId === itemId ? { itemId, text: streaming.text + text } : { itemId, text } });
         },
       });
-      state.record = ended;
+      patch({ record: ended, view: results.view(true) });
     } catch (error) {
       this.failure = { runId, notice: noticeOf(error) };
       this.client?.terminate();

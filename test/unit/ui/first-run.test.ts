@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { McItemResult, McRunRecord } from '../../../src/lib/core/record/run.ts';
-import { FIRST_RUN_LIMIT, firstRunLimit, itemsPerSecond, selectionTotal, speedSource } from '../../../src/ui/evaluate/first-run.ts';
+import { FIRST_RUN_LIMIT, firstRunLimit, selectionTotal, speedSource, wallPace } from '../../../src/ui/evaluate/first-run.ts';
 
 describe('selectionTotal', () => {
   const counts = { 古音学: 100, 医古文: 7, 诗词: 40 };
@@ -70,10 +70,28 @@ describe('speedSource', () => {
   });
 });
 
-describe('itemsPerSecond', () => {
-  it('divides the items by their model time', () => {
-    const timed = (ms: number) => ({ forwardMs: ms }) as McItemResult;
-    expect(itemsPerSecond([timed(100), timed(300)])).toBe(5);
-    expect(itemsPerSecond([])).toBeNull();
+describe('wallPace', () => {
+  const at = (seconds: number, rotations = 0) =>
+    ({ completedAt: new Date(Date.UTC(2026, 11, 1) + seconds * 1000).toISOString(), forwardMs: 1, ...(rotations ? { rotations: Array.from({ length: rotations }, (_, i) => ({ rotation: i + 1 })) } : {}) }) as unknown as McItemResult;
+
+  it('divides the prompts by the wall-clock time between results, not by the model time', () => {
+    // 5 results 0.5 s apart: 4 gaps, 2 s, 4 prompts after the first.
+    const pace = wallPace([at(0), at(0.5), at(1), at(1.5), at(2)]);
+    expect(pace).toMatchObject({ prompts: 4, seconds: 2, promptsPerSecond: 2, rotations: false });
+    // In any order (results are stored by index, not by time).
+    expect(wallPace([at(2), at(0), at(1.5), at(0.5), at(1)])?.promptsPerSecond).toBe(2);
+  });
+
+  it('leaves out a pause between sessions, and counts rotations as prompts', () => {
+    const resumed = [at(0), at(1), at(2), at(3602), at(3603)];
+    expect(wallPace(resumed)).toMatchObject({ seconds: 3, prompts: 3 });
+    const circular = [at(0, 3), at(2, 3), at(4, 3)];
+    expect(wallPace(circular)).toMatchObject({ promptsPerSecond: 2, rotations: true });
+  });
+
+  it('is unknown with fewer than two timed results', () => {
+    expect(wallPace([])).toBeNull();
+    expect(wallPace([at(0)])).toBeNull();
+    expect(wallPace([at(0), { ...at(1), completedAt: 'not a date' }])).toBeNull();
   });
 });

@@ -2,6 +2,7 @@
 // BLEU) join here.
 export * from './accuracy.ts';
 export * from './mc-aggregate.ts';
+export * from './mc-tally.ts';
 export * from './generation/index.ts';
 export * from './generation-run.ts';
 export * from './mc-unextracted.ts';

@@ -128,23 +128,53 @@ export function weightedMeanInterval(center: number | null, terms: readonly { we
  * first appearance. A repeated (task, itemId) is refused: it would be counted twice.
  */
 export function aggregateMultipleChoice(results: readonly McItemResult[], grouping: Grouping, overallRule: OverallRule): McAggregate {
-  if (overallRule === 'mean-of-groups' && grouping.groups.length === 0) {
-    throw new RangeError(`overall rule "mean-of-groups" needs groups; the grouping has none`);
-  }
-  const counts = new Map<string, { n: number; correct: number; unscored: number; failed: number; ids: Set<string> }>();
+  const counts = new Map<string, TaskCounts & { ids: Set<string> }>();
   for (const result of results) {
     let count = counts.get(result.task);
     if (!count) counts.set(result.task, (count = { n: 0, correct: 0, unscored: 0, failed: 0, ids: new Set() }));
     if (count.ids.has(result.itemId)) throw new RangeError(`item ${result.itemId} of task "${result.task}" has two results`);
     count.ids.add(result.itemId);
-    if (result.failure !== undefined) count.failed++;
-    else if (result.correct === null) count.unscored++;
-    else {
-      count.n++;
-      if (result.correct) count.correct++;
-    }
+    countOutcome(count, outcomeOf(result), 1);
   }
+  return aggregateFromCounts(counts, grouping, overallRule);
+}
 
+/** A task's counts: what aggregateFromCounts needs of its results (see the rules above). */
+export interface TaskCounts {
+  n: number;
+  correct: number;
+  unscored: number;
+  failed: number;
+}
+
+/** Where one result counts: failed, unscored (no key), right or wrong. */
+export type Outcome = 'failed' | 'unscored' | 'correct' | 'wrong';
+
+export function outcomeOf(result: Pick<McItemResult, 'correct' | 'failure'>): Outcome {
+  if (result.failure !== undefined) return 'failed';
+  if (result.correct === null) return 'unscored';
+  return result.correct ? 'correct' : 'wrong';
+}
+
+/** Adds (`sign` 1) or takes away (−1) one result's outcome from a task's counts. */
+export function countOutcome(count: TaskCounts, outcome: Outcome, sign: 1 | -1): void {
+  if (outcome === 'failed') count.failed += sign;
+  else if (outcome === 'unscored') count.unscored += sign;
+  else {
+    count.n += sign;
+    if (outcome === 'correct') count.correct += sign;
+  }
+}
+
+/**
+ * The aggregate from per-task counts (insertion order = first appearance), in O(tasks): what
+ * aggregateMultipleChoice computes once it has counted, and what a live run's tally (mc-tally.ts)
+ * computes after each result without reading the others again.
+ */
+export function aggregateFromCounts(counts: ReadonlyMap<string, TaskCounts>, grouping: Grouping, overallRule: OverallRule): McAggregate {
+  if (overallRule === 'mean-of-groups' && grouping.groups.length === 0) {
+    throw new RangeError(`overall rule "mean-of-groups" needs groups; the grouping has none`);
+  }
   const grouped = grouping.groups.flatMap((group) => group.tasks);
   const order = [...new Set([...grouped.filter((task) => counts.has(task)), ...counts.keys()])];
   const tasks: TaskAggregate[] = order.map((task) => {
