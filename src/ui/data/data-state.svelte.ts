@@ -3,7 +3,7 @@
 // with its progress or its error. Errors are kept as notices and worded where they are shown, so a
 // language switch rewords them. Adapting runs in workers/import.worker.ts, off this thread.
 import type { C3Mapping } from '../../lib/core/benchmarks/adapters/index.ts';
-import { noticesOf } from '../../lib/core/benchmarks/errors.ts';
+import { DataError, noticesOf } from '../../lib/core/benchmarks/errors.ts';
 import { getDataset } from '../../lib/core/benchmarks/catalog.ts';
 import type { DatasetId, DatasetRecord } from '../../lib/core/benchmarks/types.ts';
 import type { Notice } from '../../lib/core/notices/index.ts';
@@ -145,6 +145,28 @@ export class DataState {
     } catch (error) {
       this.jobs[id] = { phase: 'failed', origin: 'import', notices: failureNotices(error) };
     }
+  }
+
+  /**
+   * A file the user picked or dropped: its size is checked from File.size before a byte is read (a
+   * 953 MiB pick froze the tab reading it whole before it was refused), and a file the browser cannot
+   * read (a 4 GiB file, one moved or locked since) gets a message, not an uncaught error.
+   */
+  async importPicked(id: 'ancientbench' | 'c3bench', file: File): Promise<void> {
+    this.drop(id);
+    if (file.size > MAX_FILE_BYTES) {
+      this.jobs[id] = { phase: 'failed', origin: 'import', notices: failureNotices(new DataError({ file: file.name }, 'data.file-too-large', { bytes: file.size, limit: MAX_FILE_BYTES })) };
+      return;
+    }
+    let bytes: Uint8Array;
+    try {
+      bytes = new Uint8Array(await file.arrayBuffer());
+    } catch (error) {
+      const reason = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+      this.jobs[id] = { phase: 'failed', origin: 'import', notices: failureNotices(new DataError({ file: file.name }, 'data.file-unreadable', { reason })) };
+      return;
+    }
+    await this.importFile(id, file.name, bytes);
   }
 
   /** A file at a URL the user typed (their own copy, a colleague's server). */

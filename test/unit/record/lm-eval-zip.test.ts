@@ -2,11 +2,11 @@
 // subfolder, by their base names; a damaged archive, one without harness files and an entry past
 // the run file limit each get their own message.
 import { readdirSync, readFileSync } from 'node:fs';
-import { strToU8, zipSync } from 'fflate';
+import { strToU8, zipSync, type Zippable } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { RunImportError } from '../../../src/lib/core/record/import-validate.ts';
 import { readLmEvalFiles } from '../../../src/lib/core/record/lm-eval-files.ts';
-import { harnessFilesFromZip } from '../../../src/lib/core/record/lm-eval-zip.ts';
+import { harnessFilesFromZip, ZIP_LIMITS } from '../../../src/lib/core/record/lm-eval-zip.ts';
 import { RUN_IMPORT_LIMITS } from '../../../src/lib/core/record/import-validate.ts';
 
 const DIR = new URL('../../fixtures/lm-eval/cli-aclue-stock/', import.meta.url);
@@ -56,4 +56,61 @@ describe('an lm_eval output folder as a zip', () => {
     expect(e.notice.code).toBe('import.file-too-large');
     expect(e.message).toContain('samples_aclue_poetry_appreciate_2025-03-04T05-06-07.891011.jsonl');
   });
+
+  it('refuses an archive whose central directory lists more entries than the limit, inflating nothing', () => {
+    const tree: Zippable = {};
+    for (let i = 0; i <= ZIP_LIMITS.entries; i++) tree[`out/f${i}.txt`] = [new Uint8Array(0), { level: 0 }];
+    const e = refusal(() => harnessFilesFromZip(zipSync(tree), 'many.zip'));
+    expect(e.notice.code).toBe('import.zip-too-many-entries');
+    expect(e.notice.params).toMatchObject({ entries: ZIP_LIMITS.entries + 1, limit: ZIP_LIMITS.entries });
+  });
+
+  it('refuses harness entries that say they add up to more than the limit, each under the per-file limit (the 40 × 60 MiB bomb)', () => {
+    const tree: Zippable = {};
+    for (let i = 0; i < 40; i++) tree[`out/samples_aclue_t${i}_2025-03-04T05-06-07.891011.jsonl`] = strToU8('{}\n');
+    // The archive states 60 MiB for each: what its central directory says is what is checked first.
+    const zip = withStatedSizes(zipSync(tree), 60 * 1024 * 1024);
+    const e = refusal(() => harnessFilesFromZip(zip, 'bomb.zip'));
+    expect(e.notice.code).toBe('import.zip-too-large');
+    expect(e.message).toMatch(/^bomb\.zip: the harness files in the zip archive would inflate to 2400\.0 MiB/);
+  });
+
+  it('stops an entry that inflates past the size it states, long before it is whole (header: 100 bytes)', () => {
+    const name = 'out/samples_aclue_poetry_appreciate_2025-03-04T05-06-07.891011.jsonl';
+    const bomb = new Uint8Array(32 * 1024 * 1024); // zeros: 32 KiB compressed
+    const zip = withStatedSizes(zipSync({ [name]: bomb, [`out/${files[0].name}`]: files[0].bytes }), 100, name);
+    const e = refusal(() => harnessFilesFromZip(zip, 'liar.zip'));
+    expect(e.notice.code).toBe('import.zip-entry-overrun');
+    expect(e.message).toContain('samples_aclue_poetry_appreciate_2025-03-04T05-06-07.891011.jsonl: this entry of liar.zip says it is 100 bytes');
+    // Stopped after one step of the inflater, not at 32 MiB.
+    expect(e.notice.params.inflatedAtLeast as number).toBeLessThan(20 * 1024 * 1024);
+  });
+
+  it('reads an archive whose stated sizes are true', () => {
+    const zip = withStatedSizes(zipSync({ [`out/${files[0].name}`]: files[0].bytes }), files[0].bytes.length);
+    expect(harnessFilesFromZip(zip, 'true.zip').map((f) => f.name)).toEqual([files[0].name]);
+  });
 });
+
+/**
+ * The zip with the uncompressed size its central directory and local headers state set to `bytes`
+ * (for the entry `only`, or every one), as a hostile archive would: the data stays as it is.
+ */
+function withStatedSizes(zip: Uint8Array, bytes: number, only?: string): Uint8Array {
+  const out = zip.slice();
+  const view = new DataView(out.buffer);
+  let eocd = out.length - 22;
+  while (view.getUint32(eocd, true) !== 0x06054b50) eocd--;
+  const count = view.getUint16(eocd + 10, true);
+  let at = view.getUint32(eocd + 16, true);
+  for (let i = 0; i < count; i++) {
+    const nameLength = view.getUint16(at + 28, true);
+    const name = new TextDecoder().decode(out.subarray(at + 46, at + 46 + nameLength));
+    if (only === undefined || name === only) {
+      view.setUint32(at + 24, bytes, true);
+      view.setUint32(view.getUint32(at + 42, true) + 22, bytes, true);
+    }
+    at += 46 + nameLength + view.getUint16(at + 30, true) + view.getUint16(at + 32, true);
+  }
+  return out;
+}

@@ -68,12 +68,18 @@ const expectedHeaderEn = (p: HeaderParams) => `expected ${namesEn(p.required)}${
 const expectedHeaderZh = (p: HeaderParams) => `应为 ${namesZh(p.required)}${p.optional.length ? `（可选：${namesZh(p.optional)}）` : ''}`;
 
 const plural = (n: number, word: string) => (n === 1 ? word : `${word}s`);
+const mib = (bytes: number) => (bytes / (1024 * 1024)).toFixed(bytes < 10 * 1024 * 1024 ? 1 : 0);
 
 /** The problem in a data file, without its location. */
 const dataDetails = {
+  // In MiB (a size in raw bytes, "999292929 bytes", reads as noise): the file was not read.
   'data.file-too-large': {
-    en: (p: { bytes: number; limit: number }) => `the file is ${p.bytes} bytes, over the ${p.limit}-byte limit for one file`,
-    zh: (p: { bytes: number; limit: number }) => `文件有 ${p.bytes} 字节，超过了单个文件 ${p.limit} 字节的上限`,
+    en: (p: { bytes: number; limit: number }) => `the file is ${mib(p.bytes)} MiB, over the ${mib(p.limit)} MiB limit for one file; it was not read`,
+    zh: (p: { bytes: number; limit: number }) => `文件有 ${mib(p.bytes)} MiB，超过了单个文件 ${mib(p.limit)} MiB 的上限；没有读取`,
+  },
+  'data.file-unreadable': {
+    en: (p: { reason: string }) => `the browser could not read the file (${p.reason}); check that it is still there and not locked, or copy it somewhere else and choose it again`,
+    zh: (p: { reason: string }) => `浏览器无法读取这个文件（${p.reason}）；请确认文件仍在原处且未被占用，或把它复制到别处后重新选择`,
   },
   'data.not-utf8': {
     en: (p: { offset: number }) => `not valid UTF-8 (first bad byte at offset ${p.offset}); save the file as UTF-8 and import it again`,

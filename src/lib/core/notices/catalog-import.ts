@@ -435,6 +435,19 @@ export const importRefusals = {
     en: (p: { reason: string }) => `is not a zip archive this site can read (${p.reason}); unpack it and choose the folder lm_eval --output_path wrote`,
     zh: (p: { reason: string }) => `不是本站能读的 zip 压缩包（${p.reason}）；请解压后选择 lm_eval --output_path 写出的文件夹`,
   },
+  'import.zip-too-many-entries': {
+    en: (p: { entries: number; limit: number }) => `the zip archive lists ${p.entries} entries, more than the ${p.limit} this site reads; nothing was inflated. Zip only the folder lm_eval --output_path wrote`,
+    zh: (p: { entries: number; limit: number }) => `zip 压缩包列出了 ${p.entries} 个条目，超过本站读取的上限 ${p.limit} 个；没有解压任何内容。请只压缩 lm_eval --output_path 写出的文件夹`,
+  },
+  'import.zip-too-large': {
+    en: (p: { mib: string; limitMib: number }) => `the harness files in the zip archive would inflate to ${p.mib} MiB together, over the ${p.limitMib} MiB this site reads at once; nothing was inflated. Import the models' subfolders one at a time`,
+    zh: (p: { mib: string; limitMib: number }) => `zip 压缩包中的评测框架文件解压后共 ${p.mib} MiB，超过本站一次读取的上限 ${p.limitMib} MiB；没有解压任何内容。请逐个导入各模型的子文件夹`,
+  },
+  // The file name is the entry's: the archive's own name is a parameter.
+  'import.zip-entry-overrun': {
+    en: (p: { zipName: string; stated: number; inflatedAtLeast: number }) => `this entry of ${p.zipName} says it is ${p.stated} bytes but inflates to more (${p.inflatedAtLeast} bytes and counting): the archive is damaged or made to flood memory, and was stopped there. Nothing was stored`,
+    zh: (p: { zipName: string; stated: number; inflatedAtLeast: number }) => `${p.zipName} 中的这个条目自称 ${p.stated} 字节，解压后却更大（已达 ${p.inflatedAtLeast} 字节）：压缩包已损坏或意在耗尽内存，已在此停止。没有保存任何内容`,
+  },
   'import.lm-eval-zip-empty': {
     en: () => 'the zip archive holds no results_<date>.json nor samples_<task>_<date>.jsonl; zip the folder lm_eval --output_path wrote',
     zh: () => 'zip 压缩包里没有 results_<date>.json，也没有 samples_<task>_<date>.jsonl；请压缩 lm_eval --output_path 写出的文件夹',
