@@ -11,6 +11,10 @@ export const exportNotices = {
     en: (p: { value: string }) => `The most new tokens to generate must be a whole number of at least 1, got ${q(p.value)}.`,
     zh: (p: { value: string }) => `最多生成词元数须为不小于 1 的整数，收到的是 ${q(p.value)}。`,
   },
+  'export.worker-failed': {
+    en: (p: { detail: string }) => `The export stopped in its background worker (${p.detail}); nothing was downloaded. Reload the page and try again.`,
+    zh: (p: { detail: string }) => `导出在后台线程中停止了（${p.detail}）；没有下载任何内容。请刷新页面后重试。`,
+  },
   'export.no-items': {
     en: (p: { dataset: string }) => `Export of ${p.dataset}: there are no test items to export. Import the dataset first (Data page).`,
     zh: (p: { dataset: string }) => `导出 ${p.dataset}：没有可导出的测试题目。请先在“数据”页导入该数据集。`,
