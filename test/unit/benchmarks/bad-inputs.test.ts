@@ -114,7 +114,7 @@ describe('bad inputs', () => {
 
   it('a file over the size limit', () => {
     const error = catchDataError(() => adaptWenMind([{ path: WENMIND, bytes: new Uint8Array(MAX_FILE_BYTES + 1) }]));
-    expect(error.message).toBe(`${WENMIND}: the file is ${MAX_FILE_BYTES + 1} bytes, over the ${MAX_FILE_BYTES}-byte limit for one file`);
+    expect(error.message).toBe(`${WENMIND}: the file is 64.0 MiB (${MAX_FILE_BYTES + 1} bytes), over the 64 MiB limit for one file`);
   });
 
   it('WenMind options that cannot be parsed refuse the whole file, naming the item id', () => {

@@ -93,7 +93,7 @@ describe('parseCsv', () => {
 
   it('refuses a file over the size limit before decoding it', () => {
     const error = catchDataError(() => parseCsv({ path: 'big.csv', bytes: new Uint8Array(MAX_FILE_BYTES + 1) }, SPEC));
-    expect(error.message).toBe(`big.csv: the file is ${MAX_FILE_BYTES + 1} bytes, over the ${MAX_FILE_BYTES}-byte limit for one file`);
+    expect(error.message).toBe(`big.csv: the file is 64.0 MiB (${MAX_FILE_BYTES + 1} bytes), over the 64 MiB limit for one file`);
   });
 });
 

@@ -68,14 +68,23 @@ const expectedHeaderEn = (p: HeaderParams) => `expected ${namesEn(p.required)}${
 const expectedHeaderZh = (p: HeaderParams) => `应为 ${namesZh(p.required)}${p.optional.length ? `（可选：${namesZh(p.optional)}）` : ''}`;
 
 const plural = (n: number, word: string) => (n === 1 ? word : `${word}s`);
-const mib = (bytes: number) => (bytes / (1024 * 1024)).toFixed(bytes < 10 * 1024 * 1024 ? 1 : 0);
+const mib = (bytes: number) => {
+  const m = bytes / (1024 * 1024);
+  return Number.isInteger(m) ? String(m) : m.toFixed(1);
+};
+/** A size in MiB; with its bytes too where MiB alone would not show it is over `limit` (64 MiB and a byte). */
+const size = (bytes: number, limit: number, lang: 'en' | 'zh') => {
+  const m = mib(bytes);
+  if (Number(m) > limit / (1024 * 1024)) return `${m} MiB`;
+  return lang === 'en' ? `${m} MiB (${bytes} bytes)` : `${m} MiB（${bytes} 字节）`;
+};
 
 /** The problem in a data file, without its location. */
 const dataDetails = {
   // In MiB (a size in raw bytes, "999292929 bytes", reads as noise): the file was not read.
   'data.file-too-large': {
-    en: (p: { bytes: number; limit: number }) => `the file is ${mib(p.bytes)} MiB, over the ${mib(p.limit)} MiB limit for one file; it was not read`,
-    zh: (p: { bytes: number; limit: number }) => `文件有 ${mib(p.bytes)} MiB，超过了单个文件 ${mib(p.limit)} MiB 的上限；没有读取`,
+    en: (p: { bytes: number; limit: number }) => `the file is ${size(p.bytes, p.limit, 'en')}, over the ${mib(p.limit)} MiB limit for one file`,
+    zh: (p: { bytes: number; limit: number }) => `文件有 ${size(p.bytes, p.limit, 'zh')}，超过了单个文件 ${mib(p.limit)} MiB 的上限`,
   },
   'data.file-unreadable': {
     en: (p: { reason: string }) => `the browser could not read the file (${p.reason}); check that it is still there and not locked, or copy it somewhere else and choose it again`,
