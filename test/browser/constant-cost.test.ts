@@ -62,8 +62,9 @@ async function untilDone(page: Page, runId: string, n: number): Promise<void> {
 async function blocksPerItem(page: Page, runId: string, cdp: CDPSession, origin: string, from: number): Promise<{ perItem: number; items: number }> {
   await untilDone(page, runId, from);
   await blocksSinceLastTake(cdp, origin);
+  // The run goes on while the page moves: a window may start past `from`, and never runs past the end.
   const start = await done(page, runId);
-  await untilDone(page, runId, start + WINDOW);
+  await untilDone(page, runId, Math.min(start + WINDOW, ITEMS - DEV));
   const blocks = await blocksSinceLastTake(cdp, origin);
   const items = (await done(page, runId)) - start;
   return { perItem: blocks / items, items };
@@ -92,14 +93,14 @@ describe('a long run on its run page', () => {
     await page.goto(`${session.url}/#/data`);
     await page.locator('[data-testid=catalog][data-loaded=true]').waitFor();
     const dataEarly = await blocksPerItem(page, runId, cdp, origin, 400);
-    const dataLate = await blocksPerItem(page, runId, cdp, origin, 2_000);
+    const dataLate = await blocksPerItem(page, runId, cdp, origin, 1_700);
     await page.goto(runPage);
     await page.getByTestId('run-progress').waitFor();
-    const late = await blocksPerItem(page, runId, cdp, origin, ITEMS - DEV - WINDOW - 50);
+    const late = await blocksPerItem(page, runId, cdp, origin, 2_400);
     await cdp.send('Profiler.stopPreciseCoverage');
     console.log(`blocks executed on the page per item: run page ${early.perItem.toFixed(0)} early, ${late.perItem.toFixed(0)} late (ratio ${(late.perItem / early.perItem).toFixed(2)}); Data page ${dataEarly.perItem.toFixed(0)} early, ${dataLate.perItem.toFixed(0)} late (ratio ${(dataLate.perItem / dataEarly.perItem).toFixed(2)})`);
-    for (const w of [early, dataEarly, dataLate, late]) expect(w.items).toBeGreaterThanOrEqual(WINDOW);
-    // The run gets about 14 times longer between the run page's windows: work per item over all
+    for (const w of [early, dataEarly, dataLate, late]) expect(w.items).toBeGreaterThanOrEqual(WINDOW / 2);
+    // The run gets about 12 times longer between the run page's windows: work per item over all
     // results would show here many times over; the same work per item gives a ratio near 1.
     expect(late.perItem / early.perItem).toBeLessThan(1.2);
     expect(dataLate.perItem / dataEarly.perItem).toBeLessThan(1.2);
