@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { strToU8, zipSync, type Zippable } from 'fflate';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { withStatedSizes } from '../fixtures/zip-stated-sizes.ts';
 import { useBrowserSession } from './session.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'jiangu-hostile-'));
@@ -24,23 +25,6 @@ function sparse(name: string, bytes: number): string {
   return path;
 }
 
-/** The zip with the uncompressed size its central directory and local headers state set to `bytes` (entry `only`, or all). */
-function withStatedSizes(zip: Uint8Array, bytes: number, only?: string): Uint8Array {
-  const out = zip.slice();
-  const view = new DataView(out.buffer);
-  let eocd = out.length - 22;
-  while (view.getUint32(eocd, true) !== 0x06054b50) eocd--;
-  let at = view.getUint32(eocd + 16, true);
-  for (let i = 0; i < view.getUint16(eocd + 10, true); i++) {
-    const nameLength = view.getUint16(at + 28, true);
-    if (only === undefined || new TextDecoder().decode(out.subarray(at + 46, at + 46 + nameLength)) === only) {
-      view.setUint32(at + 24, bytes, true);
-      view.setUint32(view.getUint32(at + 42, true) + 22, bytes, true);
-    }
-    at += 46 + nameLength + view.getUint16(at + 30, true) + view.getUint16(at + 32, true);
-  }
-  return out;
-}
 
 /** Counts of what is stored: datasets, items, runs, results. */
 async function storeCounts(page: Page): Promise<Record<string, number>> {

@@ -4,6 +4,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { strToU8, zipSync, type Zippable } from 'fflate';
 import { describe, expect, it } from 'vitest';
+import { withStatedSizes } from '../../fixtures/zip-stated-sizes.ts';
 import { RunImportError } from '../../../src/lib/core/record/import-validate.ts';
 import { readLmEvalFiles } from '../../../src/lib/core/record/lm-eval-files.ts';
 import { harnessFilesFromZip, ZIP_LIMITS } from '../../../src/lib/core/record/lm-eval-zip.ts';
@@ -91,26 +92,3 @@ describe('an lm_eval output folder as a zip', () => {
     expect(harnessFilesFromZip(zip, 'true.zip').map((f) => f.name)).toEqual([files[0].name]);
   });
 });
-
-/**
- * The zip with the uncompressed size its central directory and local headers state set to `bytes`
- * (for the entry `only`, or every one), as a hostile archive would: the data stays as it is.
- */
-function withStatedSizes(zip: Uint8Array, bytes: number, only?: string): Uint8Array {
-  const out = zip.slice();
-  const view = new DataView(out.buffer);
-  let eocd = out.length - 22;
-  while (view.getUint32(eocd, true) !== 0x06054b50) eocd--;
-  const count = view.getUint16(eocd + 10, true);
-  let at = view.getUint32(eocd + 16, true);
-  for (let i = 0; i < count; i++) {
-    const nameLength = view.getUint16(at + 28, true);
-    const name = new TextDecoder().decode(out.subarray(at + 46, at + 46 + nameLength));
-    if (only === undefined || name === only) {
-      view.setUint32(at + 24, bytes, true);
-      view.setUint32(view.getUint32(at + 42, true) + 22, bytes, true);
-    }
-    at += 46 + nameLength + view.getUint16(at + 30, true) + view.getUint16(at + 32, true);
-  }
-  return out;
-}

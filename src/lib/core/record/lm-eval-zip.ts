@@ -9,6 +9,7 @@
 // the bytes actually produced are counted, and an entry that grows past what it stated (a zip bomb
 // whose header says 100 bytes) is stopped there and refused.
 import { Unzip, UnzipInflate, UnzipPassThrough, unzipSync } from 'fflate';
+import { concatBytes } from '../bytes.ts';
 import { RUN_IMPORT_LIMITS, RunImportError, refusal } from './import-validate.ts';
 import { resultsDateId, samplesFileParts, type HarnessFileText } from './lm-eval-files.ts';
 
@@ -104,18 +105,7 @@ export function harnessFilesFromZip(zip: Uint8Array, zipName: string, onProgress
   }
   if (failure !== null) throw unreadable(zipName, failure);
   const decoder = new TextDecoder('utf-8', { fatal: false });
-  const files = inflated.map(({ path, chunks }) => ({ name: baseName(path), text: decoder.decode(concat(chunks)) }));
+  const files = inflated.map(({ path, chunks }) => ({ name: baseName(path), text: decoder.decode(concatBytes(chunks)) }));
   if (files.length === 0) throw new RunImportError(zipName, refusal('import.lm-eval-zip-empty'));
   return files;
-}
-
-function concat(chunks: readonly Uint8Array[]): Uint8Array {
-  if (chunks.length === 1) return chunks[0];
-  const out = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.length;
-  }
-  return out;
 }

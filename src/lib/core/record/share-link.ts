@@ -29,21 +29,12 @@ import { SHARE_LIMITS, SHARE_LINK_VERSION, ShareLinkError, shareLinkError, type 
 import { environment, genConfig, hash, int, isoDate, mcConfig, object, summary } from './share-validate.ts';
 import { maxRotationBytes, packRotations, unpackRotations } from './share-rotations.ts';
 import { notice, noticeOf, renderNotice } from '../notices/index.ts';
+import { concatBytes as concat } from '../bytes.ts';
 
 const LETTERS: readonly OptionLetter[] = ['A', 'B', 'C', 'D'];
 const STATUS_LETTER = 0;
 const STATUS_NULL = 1;
 const STATUS_UNSCORED = 2;
-
-function concat(parts: readonly Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((sum, p) => sum + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-}
 
 export { SHARE_LIMITS, SHARE_LINK_VERSION, ShareLinkError };
 export type { SharedEnvironment, SharedGenConfig, SharedGenRun, SharedMcConfig, SharedMcRun, SharedPride, SharedRotation, SharedRun } from './share-types.ts';
