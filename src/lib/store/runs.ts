@@ -95,6 +95,10 @@ export async function importRun(db: JianguDatabase, imported: ImportedRun): Prom
   };
   // Read before the transaction opens: nothing else may be awaited while it is.
   const checked = checkAgainstLocalKey({ ...imported.run, origin: fileOrigin }, imported.results, await localKey(db, imported.run.datasetId));
+  if (checked.results.length === 0 && imported.results.length > 0) {
+    // Not one result names an item of the stored copy: another version of the benchmark, or not it at all.
+    throw new RunImportError(fileName, refusal('import.no-item-in-local-copy', { results: imported.results.length, datasetId: imported.run.datasetId, first: checked.check.setApartIds?.[0] ?? '' }));
+  }
   const run = { ...imported.run, id, origin: checked.origin } as RunRecord;
   const results = checked.results.map((result) => ({ ...result, runId: id }));
 
@@ -144,14 +148,25 @@ async function localKey(db: JianguDatabase, datasetId: DatasetId): Promise<Local
  */
 export async function recheckImportedKey(db: JianguDatabase, runId: string): Promise<RunRecord | undefined> {
   const run = await getRun(db, runId);
-  if (!run?.origin || (run.origin.keyCheck && run.origin.keyCheck.status !== 'no-local-data')) return run;
+  const check = run?.origin?.keyCheck;
+  // A check of an older version left results of items the local copy lacks in the run: check again, to set them apart.
+  const leftForeignIn = check !== undefined && check.setApart === undefined && check.missing > 0;
+  if (!run?.origin || (check && check.status !== 'no-local-data' && !leftForeignIn)) return run;
   const local = await localKey(db, run.datasetId);
   if (!local && run.origin.keyCheck) return run;
-  const checked = checkAgainstLocalKey({ ...run, origin: run.origin }, await loadResults(db, runId), local);
-  const next = { ...run, origin: checked.origin } as RunRecord;
+  const before = await loadResults(db, runId);
+  const checked = checkAgainstLocalKey({ ...run, origin: run.origin }, before, local);
+  // Checked before (its results already carry the local key): what that check found about the file's key stays.
+  const origin = check && check.status !== 'no-local-data' && checked.origin.keyCheck
+    ? { ...checked.origin, keyCheck: { ...checked.origin.keyCheck, status: check.status, disagreements: check.disagreements, fileOverall: check.fileOverall, compared: check.compared } }
+    : checked.origin;
+  const next = { ...run, origin } as RunRecord;
+  const kept = new Set(checked.results.map((r) => r.itemId));
   const tx = db.transaction(['runs', 'results'], 'readwrite');
   const results = tx.objectStore('results');
-  await Promise.all([tx.objectStore('runs').put(next), ...checked.results.map((r) => results.put(r)), tx.done]);
+  // Results set apart (items the stored copy does not have) leave the run, so they enter no number.
+  const gone = before.filter((r) => !kept.has(r.itemId)).map((r) => results.delete([runId, r.itemId]));
+  await Promise.all([tx.objectStore('runs').put(next), ...checked.results.map((r) => results.put(r)), ...gone, tx.done]);
   return next;
 }
 

@@ -125,6 +125,7 @@ const SAMPLES: { [C in ImportCode]: ParamsOf<C> } = {
   'import.unknown-format': { fileName: FILE, path: 'format', ...FOUND.string },
   'import.format-version': { fileName: FILE, ...FOUND.other },
   'import.unreadable': { fileName: FILE, detail: 'TypeError: x is undefined' },
+  'import.no-item-in-local-copy': { fileName: FILE, results: 110000, datasetId: 'aclue', first: '古文单字多义/test/500' },
   'import.failed': { fileName: FILE, detail: '写入失败' },
   'import.storage-full': { fileName: FILE, results: 5321 },
   'import.store-failed': { fileName: FILE, itemId: '通假字/test/0', detail: 'DataCloneError: could not be cloned' },

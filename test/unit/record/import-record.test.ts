@@ -321,7 +321,7 @@ describe('malformed files are refused with a message that names the place', () =
       [(f) => (f.run.datasetId = 'mmlu'), 'run.datasetId: expected one of aclue, cmmlu-ancient, ac-eval, wenmind, ancientbench, c3bench, got "mmlu"'],
       [(f) => (f.run.config.protocolId = 'cmmlu'), 'run.config.protocolId: expected "aclue" (the protocol of dataset aclue), got "cmmlu"'],
       [(f) => (f.run.config.templateHash = 'lm-eval'), 'run.config.templateHash: expected 64 lower-case hex digits (a sha256), got "lm-eval"'],
-      [(f) => (f.results[0].itemId = 'a\u202eb'), 'results[0].itemId: contains the control character U+202E at position 1; names and ids may not hold control characters'],
+      [(f) => (f.results[0].itemId = 'a\u202eb'), 'results[0].itemId: contains the invisible or control character U+202E at position 1; names and ids may not hold control, invisible or direction characters'],
       [(f) => (f.summary.overall = 'high'), 'summary.overall: expected a finite number, got "high"'],
       [(f) => (f.results = {}), 'results: expected a list, got an object'],
     ];

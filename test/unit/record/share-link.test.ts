@@ -220,6 +220,8 @@ describe('share link refusals', () => {
     const { header, packed } = await validMc();
     expect(await rejection(await craft({ ...header, createdAt: 'a\u0000b' }, packed))).toMatch(/`createdAt` contains the control character U\+0000 at position 1/);
     expect(await rejection(await craft({ ...header, summary: { 'a\u202eb': 1 } }, packed))).toMatch(/control character U\+202E/);
+    // The run importer's rule (text-safety.ts): a zero-width space would make 部首 and 部首\u200b two tasks that look alike.
+    expect(await rejection(await craft({ ...header, summary: { '部首\u200b': 1 } }, packed))).toMatch(/control character U\+200B at position 2/);
   });
 
   it('refuses an unknown version', async () => {

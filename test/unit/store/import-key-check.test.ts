@@ -99,13 +99,69 @@ describe('imported answer keys', () => {
     expect(((await loadResults(db, stored.id)) as McItemResult[]).filter((r) => r.correct).length).toBe(3);
   });
 
-  it('counts items missing from the local copy apart and names other data files', () => {
+  it('sets results of items missing from the local copy apart (out of every number) and names other data files', () => {
     const { run, results } = makeMcRun('partial');
     const items = localItems().slice(0, 3);
     const imported = { ...run, origin: { kind: 'jiangu-file' as const, fileName: 'f.json', importedAt: run.createdAt, originalRunId: run.id, storedSummary: null, summaryMismatches: [] } };
     const checked = checkAgainstLocalKey(imported, results, { items: new Map(items.map((i) => [i.id, i])), files: [{ path: 'data/other.csv', sha256: 'ff'.repeat(32) }] });
-    expect(checked.check).toMatchObject({ status: 'agrees', compared: 3, missing: 2, filesDiffer: true });
-    expect(checked.results[4]).toEqual(results[4]);
+    expect(checked.check).toMatchObject({ status: 'agrees', compared: 3, missing: 0, setApart: 2, setApartIds: [results[3].itemId, results[4].itemId], filesDiffer: true });
+    expect(checked.results.map((r) => r.itemId)).toEqual(results.slice(0, 3).map((r) => r.itemId));
+  });
+
+  /** makeMcRun's file with `extra` more results in 古文单字多义, ids the benchmark never had (issue 23: 110,000 in a 500-item task). */
+  async function inflatedFile(extra: number) {
+    const { run, results } = makeMcRun('inflated');
+    const template = results[0] as McItemResult;
+    const more = Array.from({ length: extra }, (_, k): McItemResult => ({ ...template, itemId: `古文单字多义/test/${1000 + k}`, order: 1000 + k, index: results.length + k }));
+    const all = [...results, ...more];
+    const inflated = { ...run, config: { ...run.config, itemIds: all.map((r) => r.itemId) } } as McRunRecord;
+    return parseRunFile(runJson(inflated, all), 'inflated.json');
+  }
+
+  it('never lets a task\'s n exceed what the stored benchmark has: 2,000 invented ids are left out of every figure', async () => {
+    await storeLocal(localItems());
+    const file = await inflatedFile(2000);
+    expect(file.results.length).toBe(2005);
+    const stored = await importRun(db, file);
+    expect(stored.origin!.keyCheck).toMatchObject({ status: 'agrees', compared: 5, setApart: 2000 });
+    expect(stored.origin!.keyCheck!.setApartIds).toHaveLength(20);
+    expect(stored.origin!.keyCheck!.setApartIds![0]).toBe('古文单字多义/test/1000');
+    const kept = await loadResults(db, stored.id);
+    expect(kept).toHaveLength(5);
+    const summary = runSummary(stored, kept);
+    expect(summary['task:古文单字多义']).toBeCloseTo(200 / 3, 6);
+  });
+
+  it('refuses a file none of whose results name a stored item, storing nothing', async () => {
+    await storeLocal(localItems().slice(0, 1).map((i) => ({ ...i, id: 'other/test/0' })));
+    await expect(importRun(db, await forgedFile())).rejects.toMatchObject({ refusal: { code: 'import.no-item-in-local-copy', params: { results: 5, first: '古文单字多义/test/0' } } });
+    expect(await db.count('runs')).toBe(0);
+    expect(await db.count('results')).toBe(0);
+  });
+
+  it('sets invented ids apart once the benchmark is stored, when the run was imported before it', async () => {
+    const stored = await importRun(db, await inflatedFile(30));
+    expect(await loadResults(db, stored.id)).toHaveLength(35);
+    await storeLocal(localItems());
+    const rechecked = await recheckImportedKey(db, stored.id);
+    expect(rechecked!.origin!.keyCheck).toMatchObject({ status: 'agrees', compared: 5, setApart: 30 });
+    expect(await loadResults(db, stored.id)).toHaveLength(5);
+  });
+
+  it('sets apart what a check of an older version left in, keeping what that check found about the file\'s key', async () => {
+    await storeLocal(localItems());
+    const stored = await importRun(db, await forgedFile());
+    // As an older version stored it: the foreign results in the run, counted as "missing".
+    const old = { ...stored.origin!.keyCheck!, missing: 1 } as Record<string, unknown>;
+    delete old.setApart;
+    delete old.setApartIds;
+    const foreign = { ...((await loadResults(db, stored.id))[0] as McItemResult), itemId: '古文单字多义/test/999', order: 999 };
+    await db.put('runs', { ...stored, origin: { ...stored.origin!, keyCheck: old } } as never);
+    await db.put('results', foreign as never);
+    const rechecked = await recheckImportedKey(db, stored.id);
+    expect(rechecked!.origin!.keyCheck).toMatchObject({ status: 'disagrees', fileOverall: 100, setApart: 1, setApartIds: ['古文单字多义/test/999'] });
+    expect(rechecked!.origin!.keyCheck!.disagreements).toHaveLength(2);
+    expect((await loadResults(db, stored.id)).map((r) => r.itemId)).not.toContain('古文单字多义/test/999');
   });
 
   it('keeps an item that was never scored unscored under the local key', () => {

@@ -1,6 +1,8 @@
 // Bytes to text for every adapter: the size limit, UTF-8 only (a file in GBK or Big5 would decode to
-// mojibake that looks like data), a UTF-8 BOM accepted and dropped, empty files refused.
+// mojibake that looks like data), a UTF-8 BOM accepted and dropped, empty files refused, and a file
+// name that breaks the id rule refused (it is stored with the dataset and written into run files).
 import { DataError } from './errors.ts';
+import { checkName } from './names.ts';
 
 /** One downloaded or imported file, as the adapters receive it. */
 export interface RawFile {
@@ -17,6 +19,7 @@ export const MAX_FILE_BYTES = 64 * 1024 * 1024;
 
 /** Decodes a whole file as UTF-8, or throws a DataError naming the file (and the first bad byte). */
 export function decodeUtf8(file: RawFile): string {
+  checkName('file-name', file.path, { file: file.path });
   if (file.bytes.length > MAX_FILE_BYTES) {
     throw new DataError({ file: file.path }, 'data.file-too-large', { bytes: file.bytes.length, limit: MAX_FILE_BYTES });
   }

@@ -5,6 +5,7 @@
 // written once below, without the location; `located` puts "file, line N, field "x": " (or
 // "file，第 N 行，字段“x”：") in front of each, so every refusal reads the same way in both languages.
 import { formatBytes } from '../benchmarks/byte-text.ts';
+import { escapeInvisible } from '../text-safety.ts';
 
 /** Where in a data file; `file` '' leaves the location out (a preview that already says where). */
 export interface DataWhere {
@@ -42,11 +43,16 @@ const whereZh = (p: DataWhere): string =>
     .filter((part) => part !== '')
     .join('，');
 
-/** A value from a file, quoted: "E" in English, “E” in Chinese (escapes kept, so nothing hides). */
+/** A value from a file, quoted: "E" in English, “E” in Chinese (JSON's escapes kept; renderNotice escapes invisible characters). */
 const qEn = (value: string) => JSON.stringify(value);
 const qZh = (value: string) => `“${JSON.stringify(value).slice(1, -1)}”`;
 const namesEn = (names: readonly string[]) => names.map((name) => JSON.stringify(name)).join(', ');
 const namesZh = (names: readonly string[]) => names.map((name) => `“${name}”`).join('、');
+
+/** The kinds of name a data file gives (benchmarks/names.ts). */
+type NameWhat = 'id' | 'task' | 'file-name';
+const NAME_EN: Record<NameWhat, string> = { id: 'id', task: 'task name', 'file-name': 'file name' };
+const NAME_ZH: Record<NameWhat, string> = { id: 'ID', task: '任务名', 'file-name': '文件名' };
 
 const shapeEn = (p: JsonShapeParams): string => {
   if (p.shape === 'null') return 'null';
@@ -244,6 +250,24 @@ const dataDetails = {
     zh: (p: { letter: string; count: number; last: string }) => `答案是 ${p.letter}，但这道题只有 ${p.count} 个选项（A–${p.last}）`,
   },
   'data.empty-question': { en: () => 'the question is empty', zh: () => '题干是空的' },
+  // The id rule (text-safety.ts nameProblem), the run importer's too: `value` is shown escaped.
+  'data.name-invisible': {
+    en: (p: { what: NameWhat; value: string; codePoint: string; position: number }) =>
+      `the ${NAME_EN[p.what]} ${qEn(p.value)} holds the invisible or direction character ${p.codePoint} at position ${p.position}, which hides or reorders what is shown; remove it and import the file again`,
+    zh: (p: { what: NameWhat; value: string; codePoint: string; position: number }) =>
+      `${NAME_ZH[p.what]}${qZh(p.value)}在位置 ${p.position}（从 0 起）含不可见字符或文字方向字符 ${p.codePoint}，会让显示的文字与实际不同；请删去后重新导入`,
+  },
+  'data.name-too-long': {
+    en: (p: { what: NameWhat; value: string; max: number; length: number }) => `the ${NAME_EN[p.what]} ${qEn(p.value)} is ${p.length} characters long; at most ${p.max} are allowed`,
+    zh: (p: { what: NameWhat; value: string; max: number; length: number }) => `${NAME_ZH[p.what]}${qZh(p.value)}有 ${p.length} 个字符，最多只能有 ${p.max} 个`,
+  },
+  /** `codePoints`: `U+200B`, …; `option`: the letter when the field holds several options (WenMind's question). */
+  'data.only-invisible': {
+    en: (p: { codePoints: readonly string[]; option: string | null }) =>
+      `${p.option ? `option ${p.option} ` : ''}holds nothing but invisible characters (${p.codePoints.join(', ')}): it is empty once they are removed`,
+    zh: (p: { codePoints: readonly string[]; option: string | null }) =>
+      `${p.option ? `选项 ${p.option} ` : ''}只含不可见字符（${p.codePoints.join('、')}）：去掉它们就是空的`,
+  },
 };
 
 export type DataDetails = typeof dataDetails;
@@ -257,7 +281,8 @@ type Located<T> = {
 
 /** The detail alone, in `language` (what DataError.detail holds, in English). */
 export function renderDataDetail(code: DataDetailCode, params: object, language: 'en' | 'zh'): string {
-  return (dataDetails[code][language] as (p: object) => string)(params);
+  // Escaped as renderNotice escapes a whole notice (see there).
+  return escapeInvisible((dataDetails[code][language] as (p: object) => string)(params), { keepLineBreaks: true });
 }
 
 function located(details: DataDetails): Located<DataDetails> {

@@ -211,8 +211,10 @@ export const importRefusals = {
   },
   /** `codePoint`: `U+202E`; `position`: 0-based, in UTF-16 code units. */
   'import.control-character': {
-    en: (p: Place & { codePoint: string; position: number }) => `${p.path}: contains the control character ${p.codePoint} at position ${p.position}; names and ids may not hold control characters`,
-    zh: (p: Place & { codePoint: string; position: number }) => `${zhPlace(p.path)}：在位置 ${p.position}（从 0 起）有控制字符 ${p.codePoint}；名称和 ID 不能含控制字符`,
+    en: (p: Place & { codePoint: string; position: number }) =>
+      `${p.path}: contains the invisible or control character ${p.codePoint} at position ${p.position}; names and ids may not hold control, invisible or direction characters`,
+    zh: (p: Place & { codePoint: string; position: number }) =>
+      `${zhPlace(p.path)}：在位置 ${p.position}（从 0 起）有不可见字符或控制字符 ${p.codePoint}；名称和 ID 不能含控制字符、不可见字符或文字方向字符`,
   },
   /** `character`: JSON-quoted. line and column within the text parsed (a JSON Lines line: within that line). */
   'import.not-json': {
@@ -246,6 +248,12 @@ export const importRefusals = {
   'import.unreadable': {
     en: (p: { detail: string }) => `could not be read: ${p.detail}`,
     zh: (p: { detail: string }) => `无法读取：${p.detail}`,
+  },
+  'import.no-item-in-local-copy': {
+    en: (p: { results: number; datasetId: string; first: string }) =>
+      `none of its ${p.results} ${p.results === 1 ? 'result names an item' : 'results name items'} of this browser's copy of ${p.datasetId} (the first is ${JSON.stringify(p.first)}): it was made on other data. Nothing was stored.`,
+    zh: (p: { results: number; datasetId: string; first: string }) =>
+      `其 ${p.results} 条结果没有一条对应本浏览器中 ${p.datasetId} 的题目（第一条为 ${JSON.stringify(p.first)}）：它是在别的数据上做的。未存储任何内容。`,
   },
   /** A sentence made without a code (RunImportError given a string): shown as it is. */
   'import.failed': {

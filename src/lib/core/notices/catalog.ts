@@ -12,6 +12,7 @@ import { checkNotices } from './catalog-check.ts';
 import { exportNotices } from './catalog-export.ts';
 import { siteNotices } from './catalog-site.ts';
 import type { Notice, NoticeText, NoticeTexts } from './notice.ts';
+import { escapeInvisible } from '../text-safety.ts';
 
 export const catalog = {
   ...generalNotices,
@@ -40,16 +41,25 @@ export function notice<C extends NoticeCode>(code: C, ...params: ParamArgs<C>): 
 
 export type Language = 'en' | 'zh';
 
+const LINES = { keepLineBreaks: true };
+
 /**
  * The sentence for a notice in `language`. A code this build does not know (a record written by a
  * newer version) is shown as its code and parameters rather than dropped.
+ *
+ * Parameters quote ids, file names, task names and cells from files and links: an invisible or
+ * direction character among them (`部首\u200b`, `sample\u202egnp.exe`) is shown as its escape. It is
+ * done here, on the sentence, rather than on each parameter: the catalog's own text holds no such
+ * character, a parameter that is itself a rendered sentence is not escaped twice (the escapes are
+ * plain ASCII), and a message that JSON-quotes its parameter does not double the backslash. Line
+ * breaks stay: a multi-line engine error reads as it was written.
  */
 export function renderNotice(n: Notice, language: Language): string {
   const entry = (catalog as Record<string, NoticeText<never> | undefined>)[n.code];
-  if (!entry) return `${n.code} ${JSON.stringify(n.params)}`;
+  if (!entry) return escapeInvisible(`${n.code} ${JSON.stringify(n.params)}`, LINES);
   try {
-    return entry[language](n.params as never);
+    return escapeInvisible(entry[language](n.params as never), LINES);
   } catch {
-    return `${n.code} ${JSON.stringify(n.params)}`;
+    return escapeInvisible(`${n.code} ${JSON.stringify(n.params)}`, LINES);
   }
 }

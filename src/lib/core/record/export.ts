@@ -1,8 +1,9 @@
 // A run's results as files: per-item predictions as CSV (AC-EVAL test predictions can only be
 // submitted this way, its keys being unreleased), a generation run's outputs as CSV, and the whole
 // run as JSON. An item that could not run has a row with its reason (`failed`), in English, and its
-// code in `failed_code`: a spreadsheet has no interface language.
-import Papa from 'papaparse';
+// code in `failed_code`: a spreadsheet has no interface language. Both CSVs go through csvDocument,
+// which neutralises text cells that would start a formula (see csv-cell.ts).
+import { csvDocument, type CsvValue } from '../csv-cell.ts';
 import { runSummary } from '../metrics/run-summary.ts';
 import type { GenItemResult, ItemResult, McItemResult, RunRecord } from './run.ts';
 import { renderNotice, type Notice } from '../notices/index.ts';
@@ -22,7 +23,7 @@ const LETTERS = ['A', 'B', 'C', 'D'] as const;
 /** One row per item: id, task, the pick, the gold letter (empty when unreleased), and each letter's numbers. */
 export function predictionsCsv(results: readonly McItemResult[]): string {
   const rows = results.map((r) => {
-    const row: Record<string, string | number> = {
+    const row: Record<string, CsvValue> = {
       item_id: r.itemId,
       task: r.task,
       prediction: r.prediction ?? '',
@@ -40,13 +41,13 @@ export function predictionsCsv(results: readonly McItemResult[]): string {
     return row;
   });
   const columns = ['item_id', 'task', 'prediction', 'gold', 'correct', ...LETTERS.flatMap((l) => [`p_${l}`, `logp_${l}`]), 'prompt_sha256', 'failed_code', 'failed'];
-  return Papa.unparse({ fields: columns, data: rows.map((row) => columns.map((c) => row[c])) }, { newline: '\n' });
+  return csvDocument(columns, rows.map((row) => columns.map((c) => row[c])));
 }
 
 /** One row per generated item: id, task, the output, its references (joined by a blank line), how it stopped. */
 export function generationCsv(results: readonly GenItemResult[]): string {
   const columns = ['item_id', 'task', 'generation_task', 'output', 'references', 'stopped_by', 'output_tokens', 'prompt_sha256', 'failed_code', 'failed'];
-  const data = results.map((r) => [
+  const data = results.map((r): CsvValue[] => [
     r.itemId,
     r.task,
     r.generationTask,
@@ -58,7 +59,7 @@ export function generationCsv(results: readonly GenItemResult[]): string {
     r.failure?.code ?? '',
     failedText(r.failure),
   ]);
-  return Papa.unparse({ fields: columns, data }, { newline: '\n' });
+  return csvDocument(columns, data);
 }
 
 /**

@@ -19,6 +19,7 @@ import { scoreLetters } from '../protocols/mc-scoring.ts';
 import { sha256Hex } from '../protocols/template-hash.ts';
 import { LM_EVAL_TEMPLATE_HASH, recomputeSummary } from './import-jiangu.ts';
 import { notice, type Notice } from '../notices/index.ts';
+import { stripInvisible } from '../text-safety.ts';
 import { FieldProblem, RUN_IMPORT_LIMITS, anyObject, fail, failFound, finite, parseJson, problem, text, type ImportedRun, type Obj } from './import-validate.ts';
 import type { McItemResult, McRotationResult, McRunRecord, RunOrigin } from './run.ts';
 import { rotatedLetter, rotationCount } from '../protocols/rotation.ts';
@@ -284,7 +285,8 @@ const DTYPE_NAMES: Readonly<Record<string, Dtype>> = { float32: 'fp32', fp32: 'f
  */
 const BFLOAT16_NAMES = new Set(['bfloat16', 'bf16', 'torch.bfloat16']);
 
-export const shortName = (value: string): string => value.replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, '').slice(0, RUN_IMPORT_LIMITS.shortChars);
+/** A name from the harness's files, made to pass the run importer's name rule (text-safety.ts), so the run exports and reads back. */
+export const shortName = (value: string): string => stripInvisible(value).slice(0, RUN_IMPORT_LIMITS.shortChars);
 
 export function modelOf(facts: HarnessFacts, warnings: Notice[]): { source: ModelSource; dtype: Dtype; contextLimit: number } {
   const args = modelArgs(facts.config?.model_args);

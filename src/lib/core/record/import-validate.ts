@@ -5,6 +5,7 @@
 // Every problem is a refusal (a code and parameters, catalog-import.ts), worded where it is shown.
 import { importRefusals, type Expected, type Found } from '../notices/catalog-import.ts';
 import { JianguError, notice, type Notice, type NoticeParam, type NoticeParams } from '../notices/index.ts';
+import { MAX_NAME_CHARS, nameProblem } from '../text-safety.ts';
 import type { ItemResult, RunRecord } from './run.ts';
 
 /** A run read from a file, with `run.origin` set and every result's runId equal to `run.id`; not yet stored. */
@@ -73,8 +74,8 @@ export const RUN_IMPORT_LIMITS = {
   bytes: 64 * 1024 * 1024,
   /** Per-item results (lm-eval: samples) in one file, and item ids in one run. */
   results: 200_000,
-  /** Ids, task keys, hashes, names, versions, paths. */
-  shortChars: 500,
+  /** Ids, task keys, hashes, names, versions, paths: the benchmark importers' limit for ids too. */
+  shortChars: MAX_NAME_CHARS,
   /** Prompts, outputs, references, warnings. */
   textChars: 1_000_000,
   /** Short lists: tasks, dataset files, warnings, exemplars, references, summary keys. */
@@ -83,8 +84,6 @@ export const RUN_IMPORT_LIMITS = {
 
 export type Obj = Record<string, unknown>;
 
-/** C0 and C1 controls, and the bidirectional overrides that make text display differently from what it is. */
-const FORBIDDEN_IN_NAMES = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
 const SHA256_HEX = /^[0-9a-f]{64}$/;
 /** What lenient JSON parsing turns Python's bare NaN and infinities into (see parseJson). */
 const NON_FINITE_STRINGS = new Set(['NaN', 'Infinity', '-Infinity']);
@@ -139,15 +138,15 @@ export function anyObject(value: unknown, path: string): Obj {
   return value as Obj;
 }
 
-/** A name-like string: an id, a task key, a path, a version. No control or direction characters. */
+/**
+ * A name-like string: an id, a task key, a path, a version. The rule is the benchmark importers'
+ * (text-safety.ts nameProblem): no invisible or direction character, so what they store can be read back.
+ */
 export function name(value: unknown, path: string, max: number = RUN_IMPORT_LIMITS.shortChars): string {
   if (typeof value !== 'string') fail(path, { expected: 'string' }, value);
-  if (value.length > max) throw problem('import.too-long', { path, max, length: value.length });
-  const bad = FORBIDDEN_IN_NAMES.exec(value);
-  if (bad) {
-    const code = bad[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0');
-    throw problem('import.control-character', { path, codePoint: `U+${code}`, position: bad.index });
-  }
+  const bad = nameProblem(value, max);
+  if (bad?.kind === 'too-long') throw problem('import.too-long', { path, max, length: value.length });
+  if (bad) throw problem('import.control-character', { path, codePoint: bad.codePoint, position: bad.position });
   return value;
 }
 

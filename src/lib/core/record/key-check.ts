@@ -3,7 +3,10 @@
 // counts is the local one. checkAgainstLocalKey compares the file's key with it item by item and
 // rescores the results with the local key, so every number the page shows (table, charts, Compare,
 // classroom, a share link made from the import) comes from this browser's answers; what the file
-// said is kept in the check, so nothing it claimed is lost.
+// said is kept in the check, so nothing it claimed is lost. A result for an item the local copy does
+// not have (an id the benchmark never had, or of the other kind) is set apart: it is not stored with
+// the run, so it enters no number; the check counts it and keeps its first ids (issue 23: a file with
+// 110,000 results for a 500-item task showed n = 110,000).
 import type { Item, OptionLetter } from '../benchmarks/types.ts';
 import { runSummary } from '../metrics/run-summary.ts';
 import type { GenItemResult, ItemResult, McItemResult, RunOrigin, RunRecord } from './run.ts';
@@ -30,8 +33,15 @@ export interface KeyCheck {
   filesDiffer: boolean;
   /** Results whose item is stored here and was compared. */
   compared: number;
-  /** Results whose item is not in the local copy (left as the file has them). */
+  /**
+   * Results that could not be compared: with no local copy, every result (left as the file has
+   * them, unchecked); with one, always 0 (such results are set apart instead).
+   */
   missing: number;
+  /** Results whose item is not in the local copy, left out of the stored run and of every number (absent in checks of older versions). */
+  setApart?: number;
+  /** The first SET_APART_IDS_KEPT of their item ids, in file order. */
+  setApartIds?: string[];
   /** Every disagreeing item, in run order, with both answers. */
   disagreements: KeyDisagreement[];
   /** The overall score as the file's own key gives it, before rescoring (percent; null if none). */
@@ -43,6 +53,9 @@ export interface LocalKey {
   items: ReadonlyMap<string, Item>;
   files: readonly { path: string; sha256: string | null }[];
 }
+
+/** How many set-apart ids a check keeps (enough to see what the file claimed; a file may hold 200,000). */
+export const SET_APART_IDS_KEPT = 20;
 
 const sameReferences = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((r, i) => r === b[i]);
 
@@ -82,34 +95,43 @@ export function checkAgainstLocalKey(
     return { results: [...results], origin: { ...run.origin, keyCheck: check }, check };
   }
   let compared = 0;
-  let missing = 0;
+  let setApart = 0;
+  const setApartIds: string[] = [];
   const disagreements: KeyDisagreement[] = [];
-  const rescored = results.map((result): ItemResult => {
+  const rescored: ItemResult[] = [];
+  const putApart = (itemId: string) => {
+    setApart++;
+    if (setApartIds.length < SET_APART_IDS_KEPT) setApartIds.push(itemId);
+  };
+  for (const result of results) {
     const item = local.items.get(result.itemId);
     if ('gold' in result) {
       if (!item || item.kind !== 'multiple-choice') {
-        missing++;
-        return result;
+        putApart(result.itemId);
+        continue;
       }
       compared++;
       if (item.answer !== result.gold) disagreements.push({ itemId: result.itemId, file: result.gold, local: item.answer });
-      return rescoreMc(result, item.answer);
+      rescored.push(rescoreMc(result, item.answer));
+      continue;
     }
     const gen = result as GenItemResult;
     if (!item || item.kind !== 'generation') {
-      missing++;
-      return gen;
+      putApart(gen.itemId);
+      continue;
     }
     compared++;
     if (!sameReferences(gen.references, item.references)) disagreements.push({ itemId: gen.itemId, file: gen.references, local: item.references });
-    return { ...gen, references: [...item.references] };
-  });
+    rescored.push({ ...gen, references: [...item.references] });
+  }
   const check: KeyCheck = {
     checkedAt: now,
     status: disagreements.length > 0 ? 'disagrees' : 'agrees',
     filesDiffer: filesDiffer(run, local),
     compared,
-    missing,
+    missing: 0,
+    setApart,
+    setApartIds,
     disagreements,
     fileOverall,
   };

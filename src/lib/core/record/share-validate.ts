@@ -6,6 +6,7 @@ import type { DatasetId } from '../benchmarks/types.ts';
 import type { Backend, BackendChoice, Dtype, ModelSource } from '../models/model-types.ts';
 import { isSiteModelName } from '../models/model-names.ts';
 import type { McProtocolId } from '../protocols/mc-protocols.ts';
+import { nameProblem } from '../text-safety.ts';
 import type { Decoding, McRunConfig, RunModel } from './run.ts';
 import { SHARE_LIMITS, shareLinkError, type SharedEnvironment, type SharedGenConfig, type SharedMcConfig, type SharedPride } from './share-types.ts';
 
@@ -19,8 +20,6 @@ const BACKEND_CHOICES: Record<BackendChoice, true> = { auto: true, webgpu: true,
 const BACKENDS: Record<Backend, true> = { webgpu: true, wasm: true };
 const SCORINGS: Record<McRunConfig['scoring'], true> = { 'letter-logits': true, 'generate-extract': true };
 
-/** C0 and C1 controls, and the bidirectional overrides that make text display differently from what it is. */
-const FORBIDDEN_CHARS = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
 const SHA256_HEX = /^[0-9a-f]{64}$/;
 
 function fail(path: string, expected: string, value: unknown): never {
@@ -49,8 +48,9 @@ export function object(value: unknown, path: string, keys: readonly string[], op
 export function text(value: unknown, path: string): string {
   if (typeof value !== 'string') fail(path, 'a string', value);
   if (value.length > SHARE_LIMITS.stringChars) throw shareLinkError('link.field-too-long', { path, chars: value.length, max: SHARE_LIMITS.stringChars });
-  const bad = FORBIDDEN_CHARS.exec(value);
-  if (bad) throw shareLinkError('link.field-control-char', { path, codepoint: bad[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0'), at: bad.index });
+  // The site's one rule for names (text-safety.ts), the run importer's: no invisible or direction character.
+  const bad = nameProblem(value, Infinity);
+  if (bad?.kind === 'invisible') throw shareLinkError('link.field-control-char', { path, codepoint: bad.codePoint.slice(2), at: bad.position });
   return value;
 }
 

@@ -13,6 +13,7 @@
 // file: both mean the mapping is wrong.
 import { DataError, type DataErrorLocation } from '../errors.ts';
 import { isJsonObject, jsonShape, parseJsonList } from '../json.ts';
+import { checkVisible } from '../names.ts';
 import type { Notice } from '../../notices/index.ts';
 import type { RawFile } from '../text.ts';
 import type { GenerationItem, GenerationTask } from '../types.ts';
@@ -138,6 +139,7 @@ function recordItems(record: unknown, index: number, mapping: C3Mapping, file: s
   };
   if (isAbsent(record[mapping.text])) throw new DataError({ ...at, field: mapping.text }, 'data.c3-text-missing');
   const text = read(mapping.text, textValue);
+  checkVisible(text, { ...at, field: mapping.text });
   const unpunctuated = stripPunctuation(text);
   if (unpunctuated === '') throw new DataError({ ...at, field: mapping.text }, 'data.c3-only-punctuation');
   const item = (task: GenerationTask, input: string, reference: string): GenerationItem => ({
@@ -157,6 +159,7 @@ function recordItems(record: unknown, index: number, mapping: C3Mapping, file: s
     const field = mapping[role];
     if (field === undefined || isAbsent(record[field])) continue;
     const reference = read(field, convert);
+    checkVisible(reference, { ...at, field });
     if (reference !== '') items.push(item(task, text, reference));
   }
   return items;

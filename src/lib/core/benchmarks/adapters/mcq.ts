@@ -1,5 +1,6 @@
 // Options and answer letters of a multiple-choice row, checked the same way for every source.
 import { DataError, shorten, type DataErrorLocation } from '../errors.ts';
+import { checkVisible } from '../names.ts';
 import type { OptionLetter } from '../types.ts';
 
 export const OPTION_LETTERS: readonly OptionLetter[] = ['A', 'B', 'C', 'D'];
@@ -10,6 +11,8 @@ export const OPTION_LETTERS: readonly OptionLetter[] = ['A', 'B', 'C', 'D'];
  */
 export function readOptions(values: Readonly<Record<string, string>>, at: DataErrorLocation): string[] {
   const options = OPTION_LETTERS.map((letter) => values[letter] ?? '');
+  // Before trailing empties are dropped: a D of U+200B is a mistake to show, not a missing option.
+  options.forEach((option, k) => checkVisible(option, { ...at, field: OPTION_LETTERS[k] }));
   while (options.length > 0 && options[options.length - 1].trim() === '') options.pop();
   const gap = options.findIndex((option) => option.trim() === '');
   if (gap >= 0) throw new DataError({ ...at, field: OPTION_LETTERS[gap] }, 'data.option-gap');
@@ -28,8 +31,9 @@ export function readAnswer(raw: string, optionCount: number, at: DataErrorLocati
   return OPTION_LETTERS[index];
 }
 
-/** Refuses a blank question. */
+/** Refuses a blank question, and one of nothing but invisible characters. */
 export function readQuestion(raw: string, at: DataErrorLocation): string {
   if (raw.trim() === '') throw new DataError(at, 'data.empty-question');
+  checkVisible(raw, at);
   return raw;
 }

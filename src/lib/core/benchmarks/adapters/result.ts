@@ -1,6 +1,7 @@
 // What every adapter returns, and the bookkeeping they share: item order within (task, split),
 // unique ids, and counts of what was deliberately not imported.
 import { DataError, type DataErrorLocation } from '../errors.ts';
+import { checkName } from '../names.ts';
 import type { Item, Split } from '../types.ts';
 
 /** Why a source item was not imported (it is counted, never silently dropped). */
@@ -58,11 +59,12 @@ export class OrderCounter {
   }
 }
 
-/** Refuses a second item with an id already seen, naming both places. */
+/** Refuses an id that breaks the id rule (names.ts), and a second item with an id already seen, naming both places. */
 export class IdRegistry {
   private readonly seen = new Map<string, DataErrorLocation>();
 
   claim(id: string, at: DataErrorLocation): void {
+    checkName('id', id, at);
     const first = this.seen.get(id);
     if (first) {
       const firstAt: { firstFile: string; firstLine?: number; firstRecord?: number } = { firstFile: first.file };

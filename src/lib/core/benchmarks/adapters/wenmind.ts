@@ -9,6 +9,7 @@ import { WENMIND_TOPIC_LABELS } from '../catalog-tasks.ts';
 import { DataError, shorten, type DataErrorLocation } from '../errors.ts';
 import type { DataDetailArgs } from '../../notices/catalog-data.ts';
 import { isJsonObject, parseJsonList, type JsonObject } from '../json.ts';
+import { checkName, checkVisible } from '../names.ts';
 import type { RawFile } from '../text.ts';
 import type { GenerationItem, GenerationTask, Item, MultipleChoiceItem } from '../types.ts';
 import { OPTION_LETTERS, readAnswer } from './mcq.ts';
@@ -72,10 +73,14 @@ function readRecord(value: unknown, at: DataErrorLocation): WenMindRecord {
   };
   const id = value.id;
   if (typeof id !== 'number' && (typeof id !== 'string' || id === '')) throw new DataError({ ...at, field: 'id' }, 'data.id-missing');
+  // Ids and task names become keys of runs and run files (and of the skipped counts): the id rule.
+  checkName('id', String(id), { ...at, field: 'id' });
+  const task = text(value, 'coarse_grained_task_zh');
+  checkName('task', task, { ...at, field: 'coarse_grained_task_zh' });
   return {
     id: String(id),
     format: text(value, 'question_format'),
-    task: text(value, 'coarse_grained_task_zh'),
+    task,
     question: text(value, 'question'),
     answer: text(value, 'answer'),
   };
@@ -126,6 +131,8 @@ function multipleChoice(record: WenMindRecord, at: DataErrorLocation, index: num
     skipped.add(record.task, 'more-than-four-options', record.id);
     return null;
   }
+  checkVisible(parsed.stem, { ...at, field: 'question' });
+  parsed.options.forEach((option, k) => checkVisible(option, { ...at, field: 'question' }, OPTION_LETTERS[k]));
   return {
     kind: 'multiple-choice',
     id: record.id,
@@ -145,11 +152,13 @@ function generation(record: WenMindRecord, at: DataErrorLocation, index: number,
   if (!record.question.startsWith(rule.instruction) || record.question.length === rule.instruction.length) {
     throw new DataError({ ...at, field: 'question' }, 'data.wenmind-no-instruction', { id: record.id, instruction: shorten(rule.instruction.trim()) });
   }
+  checkVisible(record.question.slice(rule.instruction.length), { ...at, field: 'question' });
   const references = rule.references(record.answer, record.id);
   if (!Array.isArray(references)) {
     const [code, params] = references.problem;
     throw new DataError({ ...at, field: 'answer' }, code, params as never);
   }
+  for (const reference of references) checkVisible(reference, { ...at, field: 'answer' });
   return {
     kind: 'generation',
     id: record.id,
