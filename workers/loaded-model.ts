@@ -1,7 +1,8 @@
 // What the worker holds for a loaded model, and the small helpers every request uses.
 import { DynamicCache, Tensor, type PreTrainedModel, type PreTrainedTokenizer } from '@huggingface/transformers';
-import type { LoadResult, ModelErrorInfo } from '../src/lib/engine/messages.ts';
+import type { LoadResult } from '../src/lib/engine/messages.ts';
 import { modelError, type LoadContext } from '../src/lib/engine/model-errors.ts';
+import { RequestError } from './request-error.ts';
 import { CHAT_TEMPLATE_OPTIONS } from '../src/lib/core/protocols/chat-template.ts';
 import type { LetterInContext } from '../src/lib/core/protocols/letter-tokens.ts';
 
@@ -28,12 +29,7 @@ export interface Loaded {
   recentEncodings: Map<string, number[]>;
 }
 
-/** A failure with a message for the user; anything else thrown is classified by the dispatcher. */
-export class RequestError extends Error {
-  constructor(readonly info: ModelErrorInfo) {
-    super(info.message);
-  }
-}
+export { RequestError } from './request-error.ts';
 
 export function encode(tokenizer: PreTrainedTokenizer, text: string, addSpecialTokens: boolean): number[] {
   return tokenizer.encode(text, { add_special_tokens: addSpecialTokens });

@@ -15,8 +15,6 @@ import {
   type PreTrainedTokenizer,
 } from '@huggingface/transformers';
 import type {
-  AdapterSummary,
-  BackendInfo,
   CancelMessage,
   GenerateParams,
   GenerateResult,
@@ -36,13 +34,15 @@ import { guardSessionCreation } from './session-guard.ts';
 import { applyChatTemplate, encode, GQA_WEBGPU_PASS_ROWS, idsTensor, onesTensor, prefillRowsFor, RequestError, type Loaded } from './loaded-model.ts';
 import { buildItemPrompt, prefill, refuseOverLimit, score, scoreItem } from './scoring.ts';
 import { modelContextOf } from '../src/lib/core/protocols/context-limit.ts';
-import { JianguError, notice, renderNotice, type Notice } from '../src/lib/core/notices/index.ts';
+import { JianguError, notice } from '../src/lib/core/notices/index.ts';
 import { decodingOptions } from '../src/lib/core/protocols/decoding.ts';
 import { resolveHubRevision } from './hub-revision.ts';
 import { checkLoadedModel } from './model-check.ts';
 import { installLogitsRewrite, withLogitsRewrite } from './logits-rewrite-hook.ts';
 import { checkRewrittenLogits, checkTolerance, logitsPathOf } from './logits-path.ts';
 import { ReadAhead } from './read-ahead.ts';
+import { chooseBackend } from './backend-choice.ts';
+import { FetchWatch } from './fetch-watch.ts';
 
 declare const self: DedicatedWorkerGlobalScope;
 
@@ -54,6 +54,14 @@ ortWasm.wasmPaths = {
   wasm: new URL('ort/ort-wasm-simd-threaded.asyncify.wasm', base).href,
 };
 env.localModelPath = new URL('models/', base).pathname;
+// Every model file transformers.js fetches goes through here, so a load that fails offline can say so.
+const fetchWatch = new FetchWatch({
+  fetch: (...args) => fetch(...args),
+  online: () => navigator.onLine !== false,
+  stored: async (url) => typeof caches !== 'undefined' && (await caches.match(url)) !== undefined,
+  base: self.location.href,
+});
+env.fetch = fetchWatch.fetch;
 
 // Counts the GPU buffers ORT creates and destroys. ORT pools buffers, so a steady workload stops
 // creating new ones; a request that leaks its GPU outputs keeps creating them. Tests read this.
@@ -119,51 +127,6 @@ function transferOf(result: WireResult<RequestKind>): Transferable[] {
   return row && row.byteOffset === 0 && row.byteLength === row.buffer.byteLength && row.buffer instanceof ArrayBuffer ? [row.buffer] : [];
 }
 
-// ---- backend choice -------------------------------------------------------------------------
-
-async function describeAdapter(): Promise<AdapterSummary | null> {
-  const gpu = (navigator as Navigator & { gpu?: GPU }).gpu;
-  if (!gpu) return null;
-  const adapter = await gpu.requestAdapter({ powerPreference: 'high-performance' });
-  if (!adapter) return null;
-  const info = adapter.info as GPUAdapterInfo & { isFallbackAdapter?: boolean };
-  return {
-    vendor: info.vendor,
-    architecture: info.architecture,
-    device: info.device,
-    description: info.description,
-    isFallbackAdapter: info.isFallbackAdapter ?? (adapter as GPUAdapter & { isFallbackAdapter?: boolean }).isFallbackAdapter ?? false,
-    shaderF16: adapter.features.has('shader-f16'),
-  };
-}
-
-async function chooseBackend(params: LoadParams): Promise<BackendInfo> {
-  const common = { wasmThreads: Number(ortWasm.numThreads ?? 1), crossOriginIsolated: self.crossOriginIsolated };
-  if (params.backend === 'wasm') return { backend: 'wasm', ...common };
-  let adapter: AdapterSummary | null = null;
-  let why = notice('model.fallback-no-webgpu');
-  try {
-    adapter = await describeAdapter();
-    if (!adapter && 'gpu' in navigator) why = notice('model.fallback-no-adapter');
-  } catch (error) {
-    why = notice('model.fallback-webgpu-failed', { detail: String(error) });
-  }
-  // The record keeps the English; the page words the notice in its language.
-  const fallback = (n: Notice): BackendInfo => ({ backend: 'wasm', fallbackReason: renderNotice(n, 'en'), fallbackNotice: n, ...common });
-  // float16 weights need shader-f16 on WebGPU (SwiftShader has none); transformers.js checks it for
-  // fp16 only, and q4f16 would fail later inside ORT, so both are decided here.
-  const needsF16 = params.dtype === 'fp16' || params.dtype === 'q4f16';
-  if (adapter && needsF16 && !adapter.shaderF16) {
-    if (params.backend === 'webgpu') throw new RequestError(modelError('unsupported-dtype', 'model.no-shader-f16', [{ dtype: params.dtype }]));
-    return fallback(notice('model.fallback-no-shader-f16', { dtype: params.dtype }));
-  }
-  if (adapter) return { backend: 'webgpu', adapter, ...common };
-  if (params.backend === 'webgpu') {
-    throw new RequestError(modelError('webgpu-unavailable', 'model.webgpu-requested', [{ reason: renderNotice(why, 'en') }]));
-  }
-  return fallback(why);
-}
-
 // ---- load -----------------------------------------------------------------------------------
 
 async function unload(): Promise<boolean> {
@@ -181,7 +144,11 @@ async function load(id: number, params: LoadParams): Promise<LoadResult> {
   guardSessionCreation();
   await unload();
   const started = performance.now();
-  const backendInfo = await chooseBackend(params);
+  fetchWatch.reset();
+  const backendInfo = await chooseBackend(params, (navigator as Navigator & { gpu?: GPU }).gpu, {
+    wasmThreads: Number(ortWasm.numThreads ?? 1),
+    crossOriginIsolated: self.crossOriginIsolated,
+  });
   const context: LoadContext = { source: params.source, dtype: params.dtype, backend: backendInfo.backend };
   const source = params.source;
   const onSite = source.kind === 'site';
@@ -193,6 +160,9 @@ async function load(id: number, params: LoadParams): Promise<LoadResult> {
   else env.remoteHost = 'https://huggingface.co/';
   const modelId = onSite ? source.name : source.id;
   const revision = source.kind === 'hub' ? source.revision || 'main' : 'main';
+  const folderUrl = onSite
+    ? new URL(`${env.localModelPath}${modelId}/`, self.location.origin).href
+    : `${env.remoteHost}${modelId}/resolve/${encodeURIComponent(revision)}/`;
   const progress_callback = (p: { status: string; file?: string; loaded?: number; total?: number; progress?: number }) => {
     if (!p.file || !['initiate', 'download', 'progress', 'done'].includes(p.status)) return;
     const progress: LoadProgress = {
@@ -212,13 +182,10 @@ async function load(id: number, params: LoadParams): Promise<LoadResult> {
     // External data the config does not declare is found here and named to transformers.js, which
     // would otherwise never fetch it. Keyed by file, so only this dtype's file is affected.
     const onnxFile = modelFileFor(params.dtype).slice('onnx/'.length);
-    const folderUrl = onSite
-      ? new URL(`${env.localModelPath}${modelId}/`, self.location.origin).href
-      : `${env.remoteHost}${modelId}/resolve/${encodeURIComponent(revision)}/`;
     const lookup = {
       // Hub files are kept in Cache Storage, so a model loaded before is found offline too.
       cached: onSite ? undefined : async (url: string) => (typeof caches === 'undefined' ? undefined : (await caches.open(env.cacheKey)).match(url)),
-      fetch: (...args: Parameters<typeof fetch>) => fetch(...args),
+      fetch: fetchWatch.fetch,
     };
     const externalData = await findExternalData(folderUrl, onnxFile, config as unknown as Record<string, unknown>, lookup, backendInfo.backend);
     context.externalFiles = externalData?.files;
@@ -287,7 +254,8 @@ async function load(id: number, params: LoadParams): Promise<LoadResult> {
     loaded = { model, tokenizer, context, info, prefixCache: null, mergeChecks: new Map(), recentEncodings: new Map(), maxLogitsRows, maxPassRows };
     return info;
   } catch (error) {
-    throw new RequestError(classifyLoadError(error, context));
+    const unreachable = await fetchWatch.unreachable(folderUrl);
+    throw new RequestError(classifyLoadError(error, unreachable ? { ...context, unreachable } : context));
   }
 }
 

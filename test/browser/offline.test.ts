@@ -1,7 +1,8 @@
 // Deploying anywhere, in Chromium with a real service worker: the built site, served from /jiangu/
 // by a plain static host that sends no COOP/COEP (static-host.ts), becomes crossOriginIsolated
 // after the service worker's one reload; with the network gone after a first visit it opens, opens
-// a stored run, and runs a fixture evaluation from the cached data and model; a new build deployed
+// a stored run, and runs a fixture evaluation from the cached data and model, while a model never
+// loaded says it is not stored and the site cannot be reached; a new build deployed
 // while a run goes on waits (the run completes on the same page and the same worker) and takes over
 // only when the page applies it; a first visit whose service worker takes over during a run does not
 // reload, and offers the reload instead; a deploy that lost sw.js says why there is no service worker.
@@ -162,6 +163,58 @@ describe('the built site on a plain static host under /jiangu/', () => {
       // The same model and items give the same letters, offline as online.
       expect(results.map((r) => r.prediction)).toEqual(first.results.map((r) => r.prediction));
       expect(run.environment?.backendInfo.crossOriginIsolated).toBe(true);
+    } catch (error) {
+      throw new Error(`${(error as Error).message}\n${log.slice(-30).join('\n')}\nhost saw: ${host.requests.slice(-20).join(', ')}`);
+    } finally {
+      host.setDown(false);
+      await context.setOffline(false);
+    }
+  });
+
+  it('offline, a model never loaded here says it is not stored and the site cannot be reached (not "no model found"), and its run claims nothing about its config.json', async () => {
+    const load = async (choice: string, dtype: string) => {
+      await page.getByTestId('model-choice').selectOption(choice);
+      await page.getByTestId('dtype').selectOption(dtype);
+      await page.getByTestId('backend').selectOption('wasm');
+      await page.getByTestId('load').click();
+      await page.getByTestId('model-error').waitFor({ timeout: 60_000 });
+      return (await page.getByTestId('model-error').textContent()) ?? '';
+    };
+    const site = new URL(host.url).host;
+    await context.setOffline(true);
+    host.setDown(true);
+    try {
+      await page.goto(`${host.url}#/playground`);
+      await page.reload();
+      await page.locator('[data-testid=model-choice] option[value="site:jiangu-tiny-gqa"]').waitFor({ state: 'attached' });
+      // Never loaded: not even its config.json is stored.
+      const never = await load('site:jiangu-tiny-gqa', 'fp32');
+      expect(never).toContain(`the site's model folder /models/jiangu-tiny-gqa/ is not stored in this browser for offline use (config.json is not kept here), and the site (${site}) cannot be reached: the browser is offline. Connect to the network once and load the model`);
+      expect(never).not.toContain('No model found');
+      // Loaded before in fp32 only: its q8 weights were never fetched, which is not "has no q8 weights".
+      const otherDtype = await load('site:jiangu-tiny', 'q8');
+      expect(otherDtype).toContain('(onnx/model_quantized.onnx is not kept here)');
+      expect(otherDtype).not.toContain('has no q8 weights');
+      await page.getByTestId('lang-zh').click();
+      expect(await page.getByTestId('model-error').textContent()).toContain(`没有保存在此浏览器中以供离线使用（这里没有 onnx/model_quantized.onnx），而且无法连接本站（${site}）`);
+      await page.getByTestId('lang-en').click();
+      // A hub model through a mirror, never loaded: the mirror's host is named.
+      await page.getByTestId('model-choice').selectOption('custom');
+      await page.getByTestId('custom-id').fill('jiangu/jiangu-tiny');
+      await page.getByTestId('model-host').fill(`${host.url}hub/`);
+      await page.getByTestId('load').click();
+      await expect.poll(() => page.getByTestId('model-error').textContent(), { timeout: 60_000 }).toContain(
+        `is not stored in this browser for offline use (config.json is not kept here), and the model host ${site} cannot be reached: the browser is offline.`,
+      );
+
+      const runId = await startFixtureRun(page, { ...RUN, model: 'jiangu-tiny-gqa' });
+      await waitForStatus(page, 'failed', 60_000);
+      expect(await page.getByTestId('run-status').textContent()).toContain('/models/jiangu-tiny-gqa/ is not stored in this browser for offline use');
+      const limit = await page.getByTestId('run-context-limit').textContent();
+      expect(limit).toContain('the default, until the model’s config.json is read');
+      expect(limit).not.toContain('states no positions');
+      const { run } = await readStoredRun<McRunRecord>(page, runId);
+      expect(run.error).toMatchObject({ code: 'model.not-stored-offline', params: { source: 'site', name: 'jiangu-tiny-gqa', file: 'config.json', host: site, offline: true } });
     } catch (error) {
       throw new Error(`${(error as Error).message}\n${log.slice(-30).join('\n')}\nhost saw: ${host.requests.slice(-20).join(', ')}`);
     } finally {

@@ -1,6 +1,7 @@
-// The playground as a new user meets it: the fixture model is preselected, loads on WebGPU (or WASM
-// when there is none), the letter bars show the reference's numbers, a generation streams in, and
-// every failure leaves a message and a page that still works.
+// The playground as a new user meets it: the fixture model is preselected, loads on WebGPU when
+// chosen (Auto takes WASM over a software adapter, or when there is none), the letter bars show the
+// reference's numbers, a generation streams in, and every failure leaves a message and a page that
+// still works.
 import { cpSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -59,7 +60,9 @@ describe('playground with WebGPU', () => {
     // A new user: nothing chosen by hand, the fixture served by the site is the default.
     await expect.poll(() => page.getByTestId('model-choice').inputValue()).toBe('site:jiangu-tiny');
     expect(await page.getByTestId('dtype').inputValue()).toBe('fp32');
-    await loadModel(page);
+    // WebGPU by name: this browser's only adapter is SwiftShader, which Auto passes over for WASM
+    // (load-status.test.ts); this test is about the WebGPU path.
+    await loadModel(page, { backend: 'webgpu' });
     expect(await modelError(page)).toBeNull();
     expect(await page.getByTestId('backend-used').textContent()).toBe('WebGPU');
     expect(await page.getByTestId('adapter').textContent()).toContain('swiftshader');

@@ -31,7 +31,7 @@ export interface FixtureRunOptions {
   limit?: number;
   /** Clears the limit field (a first run of a large selection gets FIRST_RUN_LIMIT filled in). */
   allItems?: boolean;
-  backend?: 'wasm' | 'webgpu';
+  backend?: 'wasm' | 'webgpu' | 'auto';
   tasks?: string[];
   scoring?: 'letter-logits' | 'generate-extract';
   /** A model folder this site serves (/models/<name>/); jiangu-tiny when absent. */

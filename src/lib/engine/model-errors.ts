@@ -21,6 +21,23 @@ export interface LoadContext {
   backend: 'webgpu' | 'wasm';
   /** The external data files the load asked for (declared or found), to name them in errors. */
   externalFiles?: readonly string[];
+  /** Model files this load could not fetch because their host could not be reached, and no cache holds. */
+  unreachable?: UnreachableFiles;
+}
+
+/**
+ * The fetches of a load that failed as a network failure does (fetch threw: offline, the host down,
+ * a service worker with no copy answering with a network error), whose URLs no cache holds either.
+ * transformers.js turns such a failure of a site file into "not found locally", as if the model were
+ * missing; these tell the two apart.
+ */
+export interface UnreachableFiles {
+  /** Absolute URLs, in the order they failed. */
+  urls: readonly string[];
+  /** The model's folder URL (ending in '/'), to name a file by its path in the folder. */
+  folderUrl: string;
+  /** navigator.onLine was false. */
+  offline: boolean;
 }
 
 export function describeSource(source: ModelSource): string {
@@ -45,6 +62,36 @@ function textOf(error: unknown): string {
 /** Classifies an error thrown while loading a model. */
 export function classifyLoadError(error: unknown, ctx: LoadContext): ModelErrorInfo {
   const detail = textOf(error);
+  const info = classifyLoadDetail(error, detail, ctx);
+  return (ctx.unreachable && notStoredOffline(info, detail, ctx.source, ctx.unreachable)) || info;
+}
+
+/** The notices a file that could not be fetched reads as: a missing model, dtype or data file, or a network error. */
+const LOOKS_MISSING = new Set(['model.not-found', 'model.no-dtype', 'load.external-data-missing', 'model.network']);
+
+/**
+ * The offline notice in place of `info`, when `info` only looks like a missing file or a network error
+ * because a file the error names (or, for an error that names none, the last one) could not be fetched.
+ * A missing file whose fetch got an answer (a real 404) keeps its notice.
+ */
+function notStoredOffline(info: ModelErrorInfo, detail: string, source: ModelSource, unreachable: UnreachableFiles): ModelErrorInfo | null {
+  if (!LOOKS_MISSING.has(info.notice.code) || unreachable.urls.length === 0) return null;
+  const named = unreachable.urls.filter((url) => names(detail, url) || names(detail, new URL(url).pathname));
+  const url = info.notice.code === 'model.network' ? (named.at(-1) ?? unreachable.urls.at(-1)) : named.at(-1);
+  if (url === undefined) return null;
+  const file = url.startsWith(unreachable.folderUrl) ? decodeURIComponent(url.slice(unreachable.folderUrl.length)) : url;
+  return modelError('network', 'model.not-stored-offline', [{ ...whereOf(source), file, host: new URL(url).host, offline: unreachable.offline }], detail);
+}
+
+/** Whether `detail` names `path` whole: `…/model.onnx` is not named by `…/model.onnx_data`. */
+function names(detail: string, path: string): boolean {
+  for (let at = detail.indexOf(path); at >= 0; at = detail.indexOf(path, at + 1)) {
+    if (!/[\w.-]/.test(detail.charAt(at + path.length))) return true;
+  }
+  return false;
+}
+
+function classifyLoadDetail(error: unknown, detail: string, ctx: LoadContext): ModelErrorInfo {
   const where = whereOf(ctx.source);
   const file = modelFileFor(ctx.dtype);
   const external = classifyExternalDataError(detail, ctx, where, file);

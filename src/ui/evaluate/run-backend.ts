@@ -3,6 +3,7 @@
 // and device as its results file says them (issue 21: no backend of this site ran such a run, though
 // its record's `config.model.backend` holds a placeholder).
 import type { RunRecord } from '../../lib/core/record/run.ts';
+import { renderNotice } from '../../lib/core/notices/index.ts';
 
 type BackendOf = Pick<RunRecord, 'config' | 'environment' | 'origin'>;
 
@@ -16,11 +17,16 @@ export function harnessBackendText(run: BackendOf, zh: boolean, short = false): 
   return zh ? `lm-evaluation-harness（${parts.join('，')}）` : `lm-evaluation-harness (${parts.join(', ')})`;
 }
 
-/** The run page's backend: the one used with its adapter, or the harness's. */
+/**
+ * The run page's backend: the one used with its adapter, and why Auto chose WASM when it did (a
+ * software WebGPU adapter, no WebGPU, no shader-f16); or the harness's.
+ */
 export function runBackendText(run: BackendOf, zh: boolean): string {
   const harness = harnessBackendText(run, zh);
   if (harness) return harness;
   const info = run.environment?.backendInfo;
   if (!info) return run.config.model.backend;
-  return `${info.backend}${info.adapter ? ` (${info.adapter.architecture})` : ''}`;
+  const why = info.fallbackNotice ? renderNotice(info.fallbackNotice, zh ? 'zh' : 'en') : info.fallbackReason;
+  const auto = why ? (zh ? `（自动选择：${why}）` : ` (Auto: ${why})`) : '';
+  return `${info.backend}${info.adapter ? ` (${info.adapter.architecture})` : ''}${auto}`;
 }

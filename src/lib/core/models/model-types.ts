@@ -3,7 +3,7 @@ import type { Notice } from '../notices/index.ts';
 
 /** Where the model actually runs. */
 export type Backend = 'webgpu' | 'wasm';
-/** What the user asked for: `auto` is WebGPU when the browser gives an adapter, else WASM. */
+/** What the user asked for: `auto` is WebGPU on a hardware adapter, else WASM (workers/backend-choice.ts). */
 export type BackendChoice = 'auto' | Backend;
 /** transformers.js dtypes we offer; each maps to an `onnx/model{suffix}.onnx` file. */
 export type Dtype = 'fp32' | 'fp16' | 'q8' | 'q4' | 'q4f16';

@@ -88,6 +88,18 @@ const refusalReason = {
   },
 };
 
+/** A model file that could not be fetched: the model, the file, the host (as the URL names it) and whether the browser says it is offline. */
+export interface OfflineParams extends ModelWhere {
+  file: string;
+  host: string;
+  offline: boolean;
+}
+/** The site, the hub, or a mirror, named by its host. */
+const offlineHost = {
+  en: (p: OfflineParams) => (p.source === 'site' ? `the site (${p.host})` : /^(huggingface\.co|hf\.co)$/.test(p.host) ? `the Hugging Face hub (${p.host})` : `the model host ${p.host}`),
+  zh: (p: OfflineParams) => (p.source === 'site' ? `本站（${p.host}）` : /^(huggingface\.co|hf\.co)$/.test(p.host) ? ` Hugging Face hub（${p.host}）` : `模型主机 ${p.host}`),
+};
+
 export const modelNotices = {
   'model.not-found': {
     en: (p: ModelWhere) => `No model found at ${where.en(p)}: check the model id (for example onnx-community/Qwen3-0.6B-ONNX) or the folder name.`,
@@ -218,4 +230,18 @@ export const modelNotices = {
     en: () => 'The load-time rewrite to one logits row is turned off, so prompts are prefilled in chunks on the graph as its author wrote it.',
     zh: () => '加载时改写为只算一行 logits 的功能已关闭，因此在作者原来的计算图上把提示分块预填充。',
   },
+  // Why Auto chose WASM although WebGPU gave an adapter: it renders on the CPU (workers/backend-choice.ts).
+  'model.fallback-software-adapter': {
+    en: (p: { adapter: string }) => `WebGPU here is a software adapter (${p.adapter}), slower than WASM; using WASM. Choose WebGPU to use it anyway.`,
+    zh: (p: { adapter: string }) => `此处的 WebGPU 是软件模拟的适配器（${p.adapter}），比 WASM 慢；因此使用 WASM。如仍要使用它，请选择 WebGPU。`,
+  },
+  // A model file could not be fetched because its host could not be reached (a TypeError from fetch:
+  // offline, the host down, or the service worker with no copy), and no cache holds it. Not a 404.
+  'model.not-stored-offline': {
+    en: (p: OfflineParams) =>
+      `${where.en(p)} is not stored in this browser for offline use (${p.file} is not kept here), and ${offlineHost.en(p)} cannot be reached${p.offline ? ': the browser is offline' : ''}. Connect to the network once and load the model: it is then kept, and loads without a connection.`,
+    zh: (p: OfflineParams) =>
+      `${where.zh(p)} 没有保存在此浏览器中以供离线使用（这里没有 ${p.file}），而且无法连接${offlineHost.zh(p)}${p.offline ? '：浏览器处于离线状态' : ''}。请联网后加载一次此模型：之后它会被保存，没有网络也能加载。`,
+  },
 };
+

@@ -33,3 +33,15 @@ export function resolveContextLimit(asked: 'user' | 'default', askedTokens: numb
   if (model) return { tokens: model.tokens, from: `config.${model.key}`, asked, modelPositions };
   return { tokens: DEFAULT_CONTEXT_LIMIT, from: 'default', asked, modelPositions };
 }
+
+/**
+ * What a page may say a recorded limit came from. `from: 'default'` is also what a run holds from
+ * its creation until its model loads (run-setup.ts), and what a run whose model never loaded keeps;
+ * only once config.json was read (`modelLoaded`: the run's environment is recorded, in the same update
+ * as the applied limit) does `default` mean the config states no positions. `unread` says nothing of the file.
+ */
+export function limitSourceOf(limit: RunContextLimit, modelLoaded: boolean): 'user' | 'config' | 'default' | 'unread' {
+  if (limit.from === 'user') return 'user';
+  if (limit.from === 'default') return modelLoaded ? 'default' : 'unread';
+  return 'config';
+}
