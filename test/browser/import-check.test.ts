@@ -89,6 +89,35 @@ describe('imported answer keys', () => {
     expect(await page.locator('li.gold').getAttribute('data-letter')).toBe(first.local);
   });
 
+  it('leaves 1,000 invented ids out of every number, and says beside the numbers that 10 items had 4 of 5 exemplars', async () => {
+    const { page } = session.opened;
+    const { results } = await forgedRunFile();
+    const honest = JSON.parse((await forgedRunFile()).text) as { run: { config: { shots: number; itemIds: string[] } }; results: Record<string, unknown>[] };
+    // The file's own results are honest here (gold as the benchmark's), 5-shot, ten of them with 4 exemplars.
+    const real = results.map((r, i) => ({ ...r, shotsUsed: i < 10 ? 4 : 5 }));
+    const invented = Array.from({ length: 1000 }, (_, k) => ({ ...real[0], itemId: `ancient_chinese/test/${5000 + k}`, index: real.length + k, correct: true, gold: real[0].prediction }));
+    const all = [...real, ...invented];
+    const run = { ...honest.run, config: { ...honest.run.config, shots: 5, itemIds: all.map((r) => r.itemId) } };
+    const text = runJson(run as never, all as never);
+    await downloadCmmlu(page, session.url);
+    await importFile(page, session.url, text);
+    const apart = page.getByTestId('key-check-set-apart');
+    await apart.waitFor();
+    expect(await apart.getAttribute('data-count')).toBe('1000');
+    expect(await apart.textContent()).toContain('1,000 results of the file name items that this browser’s copy of CMMLU');
+    expect(await apart.textContent()).toContain('ancient_chinese/test/5000');
+    await page.getByTestId('results').waitFor();
+    expect(await page.getByTestId('acc-overall').textContent()).toBe(mcSummary('cmmlu-ancient', results).overall!.toFixed(2));
+    expect(await page.locator('tr:has([data-testid=acc-pooled]) td').first().textContent()).toBe(String(COUNT));
+    const short = page.getByTestId('run-shots-short');
+    expect(await short.textContent()).toMatch(/^5-shot; 10 items with 4 exemplars: context limit/);
+    expect(await page.getByTestId('run-shots').textContent()).toBe(await short.textContent());
+    await page.getByTestId('lang-zh').click();
+    expect(await short.textContent()).toMatch(/^5 个示例；10 题只有 4 个示例：上下文上限/);
+    expect(await apart.textContent()).toContain('文件中有 1,000 条结果对应的题目不在本浏览器的');
+    await page.getByTestId('lang-en').click();
+  });
+
   it('says a file could not be checked while the benchmark is not stored, and checks it once it is', async () => {
     const forged = await forgedRunFile();
     const fresh = await openPage(session.opened.context.browser()!, `${session.url}/#/evaluate`);

@@ -60,10 +60,20 @@ describe('playground with WebGPU', () => {
     // A new user: nothing chosen by hand, the fixture served by the site is the default.
     await expect.poll(() => page.getByTestId('model-choice').inputValue()).toBe('site:jiangu-tiny');
     expect(await page.getByTestId('dtype').inputValue()).toBe('fp32');
+    // "Start here" leads to the three things the site does, and says the chosen model is noise until a
+    // hub model is chosen; it goes once a model is loaded.
+    const start = page.getByTestId('start-here');
+    expect(await start.getByRole('link').evaluateAll((links) => links.map((a) => a.getAttribute('href')))).toEqual(['#/data', '#/evaluate', '#/compare']);
+    expect(await page.getByTestId('start-test-model').textContent()).toContain('weights are random');
+    await page.getByTestId('model-choice').selectOption({ index: (await page.locator('[data-testid=model-choice] option[value^="hub:"]').first().evaluate((o) => (o as HTMLOptionElement).index)) });
+    expect(await page.getByTestId('start-test-model').count()).toBe(0);
+    await page.getByTestId('model-choice').selectOption('site:jiangu-tiny');
+    await page.getByTestId('dtype').selectOption('fp32');
     // WebGPU by name: this browser's only adapter is SwiftShader, which Auto passes over for WASM
     // (load-status.test.ts); this test is about the WebGPU path.
     await loadModel(page, { backend: 'webgpu' });
     expect(await modelError(page)).toBeNull();
+    expect(await start.count()).toBe(0);
     expect(await page.getByTestId('backend-used').textContent()).toBe('WebGPU');
     expect(await page.getByTestId('adapter').textContent()).toContain('swiftshader');
     expect(await page.getByTestId('load-progress').textContent()).toContain('onnx/model.onnx');
@@ -124,6 +134,13 @@ describe('playground failures', () => {
     await page.getByTestId('model-host').fill(`${session.url}/hub/`); // a mirror that has no such model
     await loadModel(page, { dtype: 'fp32' });
     expect(await modelError(page)).toContain('No model found at nobody/no-such-model');
+    // A host typed (and failed) is used for this visit only unless the user ticks Remember: after a
+    // reload it is neither filled in nor trusted (issue 23: it was trusted for good, as a data mirror too).
+    expect(await page.getByTestId('model-host-remember').isChecked()).toBe(false);
+    await page.reload();
+    await page.getByTestId('model-choice').selectOption('custom');
+    expect(await page.getByTestId('model-host').inputValue()).toBe('');
+    expect(await page.evaluate(() => Object.keys(localStorage).filter((k) => /host/i.test(k) && localStorage.getItem(k)))).toEqual([]);
 
     await loadModel(page, { choice: 'site:broken-model', dtype: 'fp32' });
     expect(await modelError(page)).toMatch(/\/models\/broken-model\/ could not be read: onnx\/model\.onnx/);

@@ -11,6 +11,7 @@ import type { Page } from 'playwright-core';
 import { projectRoot } from '../../scripts/site-routes.ts';
 import { allRotationsCorrect, circularSummary, classroomTopLetter, letterBias, prideDebias } from '../../src/lib/core/metrics/index.ts';
 import { mcnemarExact } from '../../src/lib/core/metrics/mcnemar.ts';
+import { PRIDE_MIN_ESTIMATION_ITEMS } from '../../src/lib/core/protocols/estimation-set.ts';
 import type { McItemResult, McRunRecord } from '../../src/lib/core/record/run.ts';
 import { useBrowserSession } from './session.ts';
 import { readStoredRun, startFixtureRun, waitForStatus } from './runs.ts';
@@ -59,7 +60,7 @@ describe('robustness: letter bias, circular evaluation and PriDe on the run page
     expect(stored.results.every((r) => r.rotations?.length === r.letters.length - 1)).toBe(true);
   });
 
-  it('the letter bias drawn is letterBias of the stored results, and significant', async () => {
+  it('the letter bias drawn is letterBias of the stored results: the Stuart–Maxwell test, p written with its p', async () => {
     const { page } = session.opened;
     await page.goto(`${session.url}/#/run/${circularId}`);
     await page.getByTestId('lang-en').click();
@@ -70,14 +71,17 @@ describe('robustness: letter bias, circular evaluation and PriDe on the run page
     expect(await page.getByTestId('run-circular').locator('..').textContent()).toMatch(/-shot · (prefix KV reuse · )?circular \(every rotation of the options\) · PriDe \(/);
     expect(await page.getByTestId('run-pride').textContent()).toContain(`seed ${stored.run.config.pride!.seed}`);
     const bias = letterBias(stored.results).overall;
-    expect(bias.fit!.pValue).toBeLessThan(0.05);
+    // Eight items: the exact permutation test (version 1 printed X² = ∞ and p < 0.001 here).
+    expect(bias.fit!.method).toBe('exact-permutation');
     expectSame(await value(page, 'letter-bias-p'), bias.fit!.pValue, 'p');
+    expect(await page.getByTestId('letter-bias-p').textContent()).toBe(bias.fit!.pValue < 0.001 ? 'p < 0.001' : `p = ${bias.fit!.pValue.toFixed(3)}`);
     expect(await value(page, 'letter-bias-df')).toBe(bias.fit!.df);
+    expect(bias.fit!.df).toBeGreaterThan(0);
     expect(await page.getByTestId('letter-bias-method').getAttribute('data-value')).toBe(bias.fit!.method);
-    const statistic = await page.getByTestId('letter-bias-statistic').getAttribute('data-value');
-    if (statistic === 'Infinity') expect(bias.fit!.statistic).toBe(Infinity);
-    else expectSame(Number(statistic), bias.fit!.statistic, 'statistic');
-    await page.getByTestId('letter-bias-significant').waitFor();
+    expectSame(await value(page, 'letter-bias-statistic'), bias.fit!.statistic, 'statistic');
+    expect(await page.getByTestId('letter-bias-significant').count()).toBe(bias.fit!.pValue < 0.05 ? 1 : 0);
+    expect(await page.getByTestId('letter-bias-too-few').count()).toBe(bias.fit!.smallestPValue! >= 0.05 ? 1 : 0);
+    expect(await page.getByTestId('letter-bias-signature').textContent()).toBe(letterBias(stored.results).signature);
     expect(await value(page, 'letter-bias-baseline')).toBe(bias.constantBaseline!.accuracy);
     expect(await page.getByTestId('letter-bias-baseline').getAttribute('data-letter')).toBe(bias.constantBaseline!.letter);
     expectSame(await value(page, 'letter-bias-entropy'), bias.entropyBits!, 'entropy');
@@ -98,6 +102,10 @@ describe('robustness: letter bias, circular evaluation and PriDe on the run page
     await page.getByTestId('letter-bias-part').selectOption(TASKS[1]);
     await page.locator(`[data-testid=letter-bias-chart][data-key="${TASKS[1]}"]`).waitFor();
     expectSame(await value(page, 'letter-bias-p'), task.fit!.pValue, 'task p');
+    // Four items: however they fall, the exact test cannot reach 0.05, and the page says so.
+    expect(task.fit!.smallestPValue).toBeGreaterThanOrEqual(0.05);
+    expectSame(await value(page, 'letter-bias-too-few'), task.fit!.smallestPValue!, 'smallest p');
+    expect(await page.getByTestId('letter-bias-too-few').textContent()).toContain('Too few items to test');
     expect(await value(page, 'letter-bias-baseline')).toBe(task.constantBaseline!.accuracy);
     await page.getByTestId('letter-bias-part').selectOption('overall');
   });
@@ -114,22 +122,81 @@ describe('robustness: letter bias, circular evaluation and PriDe on the run page
     expect(atLeast).toEqual(summary.atLeast.map((a) => [a.rotations, a.accuracy]));
   });
 
-  // The estimation set is drawn with the run's random seed; some draws leave every prediction as it
-  // was (raw = debiased), so only the page's agreement with prideDebias is asserted, whatever the draw.
-  it('the PriDe numbers drawn are prideDebias of the stored results', async () => {
+  it('PriDe on the run’s one estimation item: no debiased accuracy, and the page says why', async () => {
     const { page } = session.opened;
-    const pride = prideDebias(stored.results, stored.run.config.pride!.estimationItemIds)!;
+    const config = stored.run.config.pride!;
+    expect(config.estimationItemIds).toHaveLength(1);
+    expect(prideDebias(stored.results, config.estimationItemIds)).toBeNull();
+    const tooFew = page.getByTestId('pride-too-few');
+    expect(Number(await tooFew.getAttribute('data-items'))).toBe(1);
+    expect(Number(await tooFew.getAttribute('data-required'))).toBe(PRIDE_MIN_ESTIMATION_ITEMS);
+    expect(await tooFew.textContent()).toContain(`PriDe needs at least ${PRIDE_MIN_ESTIMATION_ITEMS} estimation items`);
+    expect(await tooFew.textContent()).toContain('this run has 1.');
+    expect(await tooFew.textContent()).toContain('A run of 390 items or more');
+    expect(await page.getByTestId('pride-debiased').count()).toBe(0);
+    const estimation = page.getByTestId('pride-estimation');
+    expect(Number(await estimation.getAttribute('data-size'))).toBe(config.estimationItemIds.length);
+    expect(Number(await estimation.getAttribute('data-seed'))).toBe(config.seed);
+    await screenshot(page, 'robustness-run-en', 'robustness');
+  });
+
+  // A run of 390 items or more is too slow here: the circular run is stored again, in the raw
+  // IndexedDB API, with three copies of each item under new ids, the 24 copies its estimation set.
+  it('PriDe from 24 estimation items: the debiased interval drawn is prideDebias’s bootstrap, with the prior’s standard errors', async () => {
+    const { page } = session.opened;
+    const copies = [1, 2, 3].flatMap((k) => stored.results.map((r) => ({ ...r, itemId: `${r.itemId}~${k}`, index: r.index + k * stored.results.length })));
+    const results = [...stored.results, ...copies];
+    const estimationItemIds = copies.map((r) => r.itemId);
+    const run: McRunRecord = {
+      ...stored.run,
+      id: `${stored.run.id}-pride24`,
+      config: { ...stored.run.config, itemIds: results.map((r) => r.itemId), pride: { ...stored.run.config.pride!, estimationItemIds } },
+    };
+    await page.evaluate(
+      async ({ run, results }) => {
+        const db = await new Promise<IDBDatabase>((resolve, reject) => {
+          const request = indexedDB.open('jiangu');
+          request.onsuccess = () => resolve(request.result);
+          request.onerror = () => reject(request.error);
+        });
+        const tx = db.transaction(['runs', 'results'], 'readwrite');
+        tx.objectStore('runs').put(run);
+        for (const r of results) tx.objectStore('results').put({ ...r, runId: run.id });
+        await new Promise<void>((resolve, reject) => {
+          tx.oncomplete = () => resolve();
+          tx.onerror = () => reject(tx.error);
+        });
+        db.close();
+      },
+      { run, results },
+    );
+    const pride = prideDebias(results, estimationItemIds)!;
+    expect(pride.priors[0].estimationItems).toBe(24);
+    await page.goto(`${session.url}/#/run/${run.id}`);
+    await page.getByTestId('pride-debiased').waitFor();
     expect(await value(page, 'pride-raw')).toBe(pride.raw.accuracy);
     expect(await value(page, 'pride-debiased')).toBe(pride.debiased.accuracy);
     expect(await value(page, 'pride-changed')).toBe(pride.changed);
-    const estimation = page.getByTestId('pride-estimation');
-    expect(Number(await estimation.getAttribute('data-size'))).toBe(stored.run.config.pride!.estimationItemIds.length);
-    expect(Number(await estimation.getAttribute('data-seed'))).toBe(stored.run.config.pride!.seed);
-    const prior = await page.getByTestId('pride-prior-position').evaluateAll((els) => els.map((el) => Number(el.getAttribute('data-value'))));
-    const want = pride.priors.flatMap((p) => p.prior);
+    const drawn = page.getByTestId('pride-debiased-interval');
+    expectSame(Number(await drawn.getAttribute('data-low')), pride.debiased.interval!.low, 'interval low');
+    expectSame(Number(await drawn.getAttribute('data-high')), pride.debiased.interval!.high, 'interval high');
+    const note = page.getByTestId('pride-interval-note');
+    expect(Number(await note.getAttribute('data-resamples'))).toBe(1000);
+    expect(await note.textContent()).toContain('re-estimates the prior in each');
+    const prior = await page.getByTestId('pride-prior-position').evaluateAll((els) => els.map((el) => [Number(el.getAttribute('data-value')), Number(el.getAttribute('data-se'))]));
+    const want = pride.priors.flatMap((p) => p.prior.map((x, j) => [x, p.standardError[j]]));
     expect(prior).toHaveLength(want.length);
-    prior.forEach((p, i) => expectSame(p, want[i], `prior ${i}`));
-    await screenshot(page, 'robustness-run-en', 'robustness');
+    prior.forEach(([p, se], i) => {
+      expectSame(p, want[i][0], `prior ${i}`);
+      expectSame(se, want[i][1], `standard error ${i}`);
+    });
+    expect(await page.getByTestId('pride-signature').textContent()).toBe(pride.signature);
+    await screenshot(page, 'robustness-pride24-en', 'pride');
+    await page.getByTestId('lang-zh').click();
+    expect(await page.getByTestId('pride-interval-note').textContent()).toContain('每次重抽估计题并重新估计先验');
+    await page.getByTestId('lang-en').click();
+    await page.goto(`${session.url}/#/run/${circularId}`);
+    await page.getByTestId('robustness').waitFor();
   });
 
   it('renders in Chinese: the headings and the sentence', async () => {
@@ -140,6 +207,7 @@ describe('robustness: letter bias, circular evaluation and PriDe on the run page
     await part.getByRole('heading', { name: '稳健性' }).waitFor();
     for (const heading of ['字母偏好', '循环评测', '去偏准确率（PriDe）']) await part.getByRole('heading', { name: heading }).waitFor();
     expect(await page.getByTestId('letter-bias-sentence').textContent()).toContain(`模型在 100% 的题目中选了 ${top.letter}`);
+    expect(await page.getByTestId('pride-too-few').textContent()).toContain(`PriDe 需要至少 ${PRIDE_MIN_ESTIMATION_ITEMS} 道`);
     await screenshot(page, 'robustness-run-zh', 'robustness');
     await page.getByTestId('lang-en').click();
     await part.getByRole('heading', { name: 'Robustness' }).waitFor();

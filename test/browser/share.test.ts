@@ -176,9 +176,13 @@ describe('share links', () => {
     const fresh = await openPage(session.opened.context.browser()!, `${session.url}/${mirror}#/shared/${honest.payload}`);
     try {
       await fresh.page.getByTestId('shared').waitFor();
+      // Nothing stored here yet: the link's numbers are its claim, and the page says so.
+      expect(await fresh.page.getByTestId('shared-summary-status').getAttribute('data-status')).toBe('unchecked');
+      expect(await fresh.page.getByTestId('shared-overall-here').count()).toBe(0);
       await fresh.page.getByTestId('shared-show-items').click();
       await fresh.page.getByTestId('shared-items').waitFor({ timeout: 60_000 });
       expect(await fresh.page.getByTestId('shared-summary-verified').count()).toBe(1);
+      expect(await fresh.page.getByTestId('shared-summary-status').getAttribute('data-status')).toBe('verified');
       const rows = await shownRows(fresh.page);
       expect(rows).toEqual(honest.rows.map((r) => ({ itemId: r.itemId, prediction: r.prediction, correct: r.correct === null ? '' : String(r.correct) })));
       await fresh.page.getByTestId('shared-items-only-wrong').check();
@@ -187,6 +191,9 @@ describe('share links', () => {
       // The same link with an inflated overall: the page says so (the dataset is now stored: no download).
       await fresh.page.goto(`${session.url}/${mirror}#/shared/${tampered.payload}`);
       await fresh.page.reload();
+      // With the data stored, the claim is checked at once, before any click: the page shows what its letters score.
+      await fresh.page.locator('[data-testid=shared-summary-status][data-status=mismatch]').waitFor();
+      expect(await fresh.page.getByTestId('shared-overall-here').textContent()).not.toBe(await fresh.page.getByTestId('shared-overall').textContent());
       await fresh.page.getByTestId('shared-show-items').click();
       const mismatch = fresh.page.getByTestId('shared-summary-mismatch');
       await mismatch.waitFor();

@@ -1,8 +1,8 @@
 // Runs and their per-item results. A run is written before its first item and each result the
 // moment it exists, so closing the tab loses at most the item in flight.
 import { RunImportError, refusal, type ImportedRun } from '../core/record/import-validate.ts';
-import type { ItemResult, McRunRecord, RunRecord, RunStatus } from '../core/record/run.ts';
-import { jianguError } from '../core/notices/index.ts';
+import type { ItemResult, McRunRecord, RunOrigin, RunRecord, RunStatus } from '../core/record/run.ts';
+import { jianguError, notice } from '../core/notices/index.ts';
 import { checkAgainstLocalKey, type LocalKey } from '../core/record/key-check.ts';
 import type { DatasetId } from '../core/benchmarks/types.ts';
 import { getDataset, loadItems } from './datasets.ts';
@@ -99,7 +99,10 @@ export async function importRun(db: JianguDatabase, imported: ImportedRun): Prom
     // Not one result names an item of the stored copy: another version of the benchmark, or not it at all.
     throw new RunImportError(fileName, refusal('import.no-item-in-local-copy', { results: imported.results.length, datasetId: imported.run.datasetId, first: checked.check.setApartIds?.[0] ?? '' }));
   }
-  const run = { ...imported.run, id, origin: checked.origin } as RunRecord;
+  // The same file imported again makes another copy, and says so (a word, not a refusal: the user may want two).
+  const copies = await earlierCopies(db, imported.run, fileOrigin);
+  const warnings = copies.length > 0 ? [...imported.run.warnings, notice('run.imported-before', { copies: copies.length, firstImportedAt: copies[0] })] : imported.run.warnings;
+  const run = { ...imported.run, id, origin: checked.origin, warnings } as RunRecord;
   const results = checked.results.map((result) => ({ ...result, runId: id }));
 
   const tx = db.transaction(['runs', 'results'], 'readwrite');
@@ -131,6 +134,20 @@ export async function importRun(db: JianguDatabase, imported: ImportedRun): Prom
   }
   const detail = cause instanceof Error || cause instanceof DOMException ? `${cause.name}: ${cause.message}` : String(cause ?? 'the transaction was aborted');
   throw new RunImportError(fileName, refusal('import.store-failed', { itemId: failed?.itemId || null, detail }), { cause });
+}
+
+/** When runs imported earlier from the same file (same name, run, date and items) were imported, oldest first. */
+async function earlierCopies(db: JianguDatabase, run: RunRecord, origin: RunOrigin): Promise<string[]> {
+  const same = (await db.getAll('runs')).filter(
+    (r) =>
+      r.origin?.kind === origin.kind &&
+      r.origin.fileName === origin.fileName &&
+      (r.origin.originalRunId ?? null) === (origin.originalRunId ?? null) &&
+      r.datasetId === run.datasetId &&
+      r.createdAt === run.createdAt &&
+      r.config.itemIds.length === run.config.itemIds.length,
+  );
+  return same.map((r) => r.origin!.importedAt).sort();
 }
 
 /** This browser's copy of a benchmark, as the key imported runs are checked against; null when not stored. */

@@ -7,11 +7,13 @@ import type { RunRecord } from '../../lib/core/record/run.ts';
 import { decodeShareLink, SHARED_ROUTE, type SharedRun } from '../../lib/core/record/share-link.ts';
 import { resolveSharedItems, type SharedItemRow } from '../../lib/engine/shared-items.ts';
 import { listRuns, loadResults } from '../../lib/store/runs.ts';
+import { heldRunIds } from '../../lib/engine/run-scheduler.ts';
 import { openJianguDb, type JianguDatabase } from '../../lib/store/schema.ts';
 import { notice, noticeOf, type Notice } from '../../lib/core/notices/index.ts';
 import { fmt, locale, t } from '../i18n/locale.svelte.ts';
 import { router } from '../router.svelte.ts';
 import { fromSharedRun, fromStoredRun, sharedRunId } from './comparable.ts';
+import { interruptedRunIds } from './run-list.ts';
 import { describedShared, describedStored, distinguishingLabels, sharedDescription, type DescribedRun, type LabelWords, type RunLabel } from './run-label.ts';
 import type { DatasetId } from '../../lib/core/benchmarks/types.ts';
 
@@ -71,8 +73,14 @@ export class CompareState {
   private comparables = $state.raw<Record<string, ComparableRun>>({});
   /** Each loaded stored run's updatedAt: a run that has moved on since (resumed, finished) is read again. */
   private loadedVersion = new Map<string, string>();
+  /** Runs stored as `running` that no tab runs now (interruptedRunIds): listed as interrupted. */
+  interrupted = $state.raw<ReadonlySet<string>>(new Set());
+  /** Per stored run, how many of its planned items have a result (a paused run has fewer). */
+  done = $state.raw<Record<string, number>>({});
   /** An error to show, as a notice: worded by the page, so a change of language rewords it. */
   error = $state<Notice | null>(null);
+  /** Why the last pasted link was not added: shown under the link box. */
+  linkError = $state<Notice | null>(null);
   /** Stored ids named in the URL that this browser does not hold. */
   missing = $state<string[]>([]);
   adding = $state(false);
@@ -86,7 +94,14 @@ export class CompareState {
 
   async refresh(): Promise<void> {
     try {
-      this.runs = await listRuns(await this.db());
+      const db = await this.db();
+      const runs = await listRuns(db);
+      const held = runs.some((r) => r.status === 'running') ? await heldRunIds() : null;
+      // A count per run from the results index: no result is read.
+      const done = await Promise.all(runs.map((r) => db.countFromIndex('results', 'by-run', r.id)));
+      this.interrupted = interruptedRunIds(runs, held);
+      this.done = Object.fromEntries(runs.map((r, i) => [r.id, done[i]]));
+      this.runs = runs;
     } catch (e) {
       this.error = noticeOf(e);
     }
@@ -124,6 +139,9 @@ export class CompareState {
     return this.order.filter((id) => !this.isShared(id));
   }
 
+  /** Loaded runs as their labels describe them (with their results' exemplar counts). */
+  private describedRuns = $state<Record<string, DescribedRun>>({});
+
   private async load(runId: string): Promise<void> {
     const run = this.runs.find((r) => r.id === runId);
     if (!run) return;
@@ -132,6 +150,8 @@ export class CompareState {
       const results = await loadResults(await this.db(), runId);
       this.loadedVersion.set(runId, run.updatedAt);
       this.comparables = { ...this.comparables, [runId]: fromStoredRun(run, results) };
+      // Its label says how many items had fewer exemplars than its shots (the results say it).
+      this.describedRuns = { ...this.describedRuns, [runId]: describedStored(run, results) };
     } catch (e) {
       this.error = noticeOf(e);
     }
@@ -194,12 +214,12 @@ export class CompareState {
     this.syncUrl();
   }
 
-  /** Adds a pasted share URL or payload. Errors go to `error`; a link whose items cannot be matched here joins as summary-only. */
+  /** Adds a pasted share URL or payload. Errors go to `linkError`; a link whose items cannot be matched here joins as summary-only. */
   async addLink(text: string): Promise<boolean> {
-    this.error = null;
+    this.linkError = null;
     const payload = payloadOf(text);
     if (payload.length === 0) {
-      this.error = notice('compare.link-empty');
+      this.linkError = notice('compare.link-empty');
       return false;
     }
     this.adding = true;
@@ -207,12 +227,12 @@ export class CompareState {
       const shared = await decodeShareLink(payload);
       const id = sharedRunId(shared);
       if (this.order.includes(id)) {
-        this.error = notice('compare.link-already-added');
+        this.linkError = notice('compare.link-already-added');
         return false;
       }
       const ref = this.reference;
       if (ref && (shared.datasetId !== ref.datasetId || shared.kind !== ref.kind)) {
-        this.error = notice('compare.link-other-benchmark', { datasetId: shared.datasetId, kind: shared.kind, referenceId: ref.datasetId, referenceKind: ref.kind });
+        this.linkError = notice('compare.link-other-benchmark', { datasetId: shared.datasetId, kind: shared.kind, referenceId: ref.datasetId, referenceKind: ref.kind });
         return false;
       }
       let rows: SharedItemRow[] | null = null;
@@ -230,7 +250,7 @@ export class CompareState {
       this.order = [...this.order, id];
       return true;
     } catch (e) {
-      this.error = noticeOf(e);
+      this.linkError = noticeOf(e);
       return false;
     } finally {
       this.adding = false;
@@ -247,7 +267,7 @@ export class CompareState {
     const entry = this.shared.find((s) => s.id === id);
     if (entry) return describedShared(entry.shared);
     const run = this.runs.find((r) => r.id === id);
-    return run ? describedStored(run) : null;
+    return run ? (this.describedRuns[id] ?? describedStored(run)) : null;
   }
 
   /** Each chosen run's label: what differs between the chosen runs, the full description on hover. */
@@ -266,7 +286,7 @@ export class CompareState {
     const groups = new Map<string, RunRecord[]>();
     for (const run of this.runs) groups.set(`${run.datasetId}|${run.config.kind}`, [...(groups.get(`${run.datasetId}|${run.config.kind}`) ?? []), run]);
     for (const group of groups.values()) {
-      const labels = distinguishingLabels(group.map(describedStored), labelWords());
+      const labels = distinguishingLabels(group.map((run) => describedStored(run)), labelWords());
       group.forEach((run, i) => (out[run.id] = labels[i]));
     }
     return out;

@@ -4,7 +4,9 @@
 // language and its formatters in, so Node tests can check both languages.
 import type { Locale } from '../i18n/choose.ts';
 import { modelLabel } from '../i18n/model-label.ts';
-import type { RunRecord } from '../../lib/core/record/run.ts';
+import type { ItemResult, McItemResult, RunRecord } from '../../lib/core/record/run.ts';
+import { shortfallFromSummary, shotShortfall, type ShotShortfall } from '../../lib/core/metrics/shots-used.ts';
+import { shotsText } from '../evaluate/shots-text.ts';
 import type { SharedRun } from '../../lib/core/record/share-link.ts';
 import { harnessBackendText } from '../evaluate/run-backend.ts';
 
@@ -18,6 +20,8 @@ export interface DescribedRun {
   backendUsed?: string | null;
   /** An lm-eval import's --limit, in docs, where it is not items (config.limitPerTask null). */
   harnessLimit?: number;
+  /** Items asked with fewer exemplars than the shots (the context limit), when any and known. */
+  shortfall?: Pick<ShotShortfall, 'fewer' | 'fewest'>;
 }
 
 /** The page's formatters in the interface language (fmt.countOf and fmt.dateTime on the page). */
@@ -43,9 +47,12 @@ export interface RunLabel {
 
 const SEP = ' · ';
 
-export function describedStored(run: RunRecord): DescribedRun {
+/** `results`: the run's, when loaded, to say how many items had fewer exemplars than its shots. */
+export function describedStored(run: RunRecord, results?: readonly ItemResult[]): DescribedRun {
+  const shortfall = results && run.config.kind === 'multiple-choice' ? shotShortfall(run.config.shots, results as readonly McItemResult[]) : null;
   return {
     config: run.config,
+    ...(shortfall ? { shortfall } : {}),
     createdAt: run.createdAt,
     // An import from lm-evaluation-harness ran there (its config.model.backend is a placeholder).
     backendUsed: harnessBackendText(run, false, true) ?? run.environment?.backendInfo.backend ?? null,
@@ -54,7 +61,8 @@ export function describedStored(run: RunRecord): DescribedRun {
 }
 
 export function describedShared(shared: SharedRun): DescribedRun {
-  return { config: shared.config, createdAt: shared.createdAt, backendUsed: shared.environment?.backend ?? null };
+  const shortfall = shared.config.kind === 'multiple-choice' ? shortfallFromSummary(shared.config.shots, shared.summary) : null;
+  return { config: shared.config, createdAt: shared.createdAt, backendUsed: shared.environment?.backend ?? null, ...(shortfall ? { shortfall } : {}) };
 }
 
 /** The run's facets, in reading order, worded in `words.lang`. */
@@ -67,7 +75,7 @@ export function runFacets(run: DescribedRun, words: LabelWords): Facet[] {
     { key: 'backend', text: backendText(run.backendUsed ?? config.model.backend, zh) },
   ];
   if (config.kind === 'multiple-choice') {
-    facets.push({ key: 'shots', text: zh ? `${config.shots} 个示例` : `${config.shots}-shot` });
+    facets.push({ key: 'shots', text: shotsText(config.shots, run.shortfall ?? null, zh) });
     facets.push({
       key: 'scoring',
       text: config.scoring === 'generate-extract' ? (zh ? '生成后提取字母' : 'generate, extract letter') : zh ? '字母对数概率' : 'letter log-probs',

@@ -35,7 +35,7 @@ describe('predictionsCsv', () => {
       result({ itemId: 'x,"quoted"', letters: ['A', 'B', 'C'], logProbs: [-1, -2, -3], probs: [0.5, 0.3, 0.2], prediction: 'B', gold: 'B', correct: true }),
     ]);
     const parsed = Papa.parse<Record<string, string>>(csv, { header: true });
-    expect(parsed.meta.fields).toEqual(['item_id', 'task', 'prediction', 'gold', 'correct', 'p_A', 'logp_A', 'p_B', 'logp_B', 'p_C', 'logp_C', 'p_D', 'logp_D', 'prompt_sha256', 'failed_code', 'failed']);
+    expect(parsed.meta.fields).toEqual(['item_id', 'task', 'prediction', 'gold', 'correct', 'p_A', 'logp_A', 'p_B', 'logp_B', 'p_C', 'logp_C', 'p_D', 'logp_D', 'prompt_sha256', 'shots_used', 'failed_code', 'failed']);
     expect(parsed.data[0]).toMatchObject({ item_id: 'translation/test/0', prediction: 'A', gold: '', correct: '', p_A: '0.6', logp_D: '-4' });
     expect(parsed.data[1]).toMatchObject({ item_id: 'x,"quoted"', prediction: 'B', gold: 'B', correct: '1', p_D: '', logp_D: '' });
   });

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { downloadBytes, DownloadError, type DownloadProgress } from '../../../src/lib/data/download.ts';
 import { checkSha256, HashMismatchError, sha256Hex } from '../../../src/lib/data/hash.ts';
 import { normalizeMirror } from '../../../src/lib/data/settings.ts';
+import { renderNotice } from '../../../src/lib/core/notices/catalog.ts';
 
 const url = 'https://example.test/data/test/通假字.csv';
 
@@ -52,6 +53,15 @@ describe('downloadBytes', () => {
     }).catch((e) => e);
     expect(error).toMatchObject({ failure: 'network' });
     expect(error.message).toContain('broke off after 5 of 10 bytes');
+  });
+
+  it('says a large download\'s progress in MB, and in bytes where MB would hide that it fell short', () => {
+    const broke = renderNotice({ code: 'data.download-broke-off', params: { url, loaded: 12_345_678, total: 45_678_901, reason: 'network' } }, 'en');
+    expect(broke).toBe(`The download of ${url} broke off after 12.3 MB of 45.7 MB (network).`);
+    expect(renderNotice({ code: 'data.download-broke-off', params: { url, loaded: 12_345_678, total: null, reason: 'network' } }, 'zh')).toBe(`${url} 下载到 12.3 MB 时中断了（network）。`);
+    expect(renderNotice({ code: 'data.download-ended-early', params: { url, loaded: 45_678_900, total: 45_678_901 } }, 'en')).toBe(
+      `The download of ${url} ended after 45,678,900 of 45,678,901 bytes.`,
+    );
   });
 
   it('refuses a short body that promised more', async () => {

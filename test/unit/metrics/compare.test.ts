@@ -8,10 +8,12 @@ import {
   type CompareRow,
 } from '../../../src/lib/core/metrics/compare.ts';
 import { newcombePaired, newcombeUnpaired } from '../../../src/lib/core/metrics/difference-intervals.ts';
+import { pairedBootstrap } from '../../../src/lib/core/metrics/paired-bootstrap.ts';
 import { mcnemarExactFromCounts } from '../../../src/lib/core/metrics/mcnemar.ts';
 import { scoreGenerationRun } from '../../../src/lib/core/metrics/generation-run.ts';
 import { wilsonInterval } from '../../../src/lib/core/metrics/accuracy.ts';
 import type { DatasetId } from '../../../src/lib/core/benchmarks/types.ts';
+import { aggregateForDataset } from '../../../src/lib/core/metrics/mc-aggregate.ts';
 
 /** Items `${prefix}${i}` of a task with the given outcomes (null = no answer key). */
 function items(task: string, outcomes: readonly (boolean | null)[], prefix = `${task}/`): ComparableMcItem[] {
@@ -90,7 +92,7 @@ describe('compareRuns: two multiple-choice runs on the same items', () => {
 
   it('McNemar over the common items reproduces mcnemarExactFromCounts(b = 2, c = 12)', () => {
     const m = row(c.rows, T1).differences[1]!.mcnemar!;
-    expect(m).toEqual({ ...mcnemarExactFromCounts(2, 12), paired: 50 });
+    expect(m).toMatchObject({ ...mcnemarExactFromCounts(2, 12), paired: 50 });
     // 2 · (C(14,0) + C(14,1) + C(14,2)) / 2^14 = 212 / 16384
     expect(m.pValue).toBeCloseTo(212 / 16384, 14);
   });
@@ -106,13 +108,37 @@ describe('compareRuns: two multiple-choice runs on the same items', () => {
     expect(d.mcnemar).toEqual({ ...mcnemarExactFromCounts(6, 13), paired: 60 });
   });
 
-  it('group and overall rows: a difference in points, paired, without interval or test', () => {
+  it('group and overall rows: the difference with the paired bootstrap over both tasks, weighted as the mean of tasks', () => {
     const d = row(c.rows, 'overall').differences[1]!;
     // Other: T1 64, T2 40 → 52; baseline 57 → −5.
     expect(d.points).toBeCloseTo(-5, 10);
     expect(d.pairing).toBe('paired');
-    expect(d.interval).toBeNull();
     expect(d.mcnemar).toBeNull();
+    expect(d.intervalMethod).toBe('paired-bootstrap');
+    // ACLUE's overall is the mean of tasks: weight ½ on each task's difference; Lexical holds both tasks.
+    const tables = [
+      { both: 20, onlyThis: 12, onlyBaseline: 2, neither: 16 },
+      { both: 3, onlyThis: 1, onlyBaseline: 4, neither: 2 },
+    ];
+    const [want] = pairedBootstrap(tables, [[0.5, 0.5]]);
+    expect(d.interval!.low).toBeCloseTo(100 * want!.low, 10);
+    expect(d.interval!.high).toBeCloseTo(100 * want!.high, 10);
+    expect(d.bootstrap).toEqual({ pValue: want!.pValue, resamples: 10_000, seed: 12345 });
+    expect(d.common).toEqual({ n: 60, baseline: expect.closeTo(57, 10), other: expect.closeTo(52, 10), of: 2 });
+    expect(d.beyond).toEqual({ thisRun: 0, baseline: 0 });
+    expect(row(c.rows, 'group:Lexical').differences[1]!.interval).toEqual(d.interval);
+  });
+
+  it('task-row p-values are Holm-adjusted over the task rows, the raw p kept', () => {
+    // T1: b = 2, c = 12 → p = 212/16384; T2: b = 4, c = 1 → p = 2·6/32 = 0.375.
+    // Holm over 2: 2·212/16384 = 0.02588 for T1; max(0.02588, 1·0.375) = 0.375 for T2.
+    const t1 = row(c.rows, T1).differences[1]!.mcnemar!;
+    const t2 = row(c.rows, T2).differences[1]!.mcnemar!;
+    expect(t1.pValue).toBeCloseTo(212 / 16384, 14);
+    expect(t1.holm).toEqual({ pValue: expect.closeTo((2 * 212) / 16384, 14), family: 2 });
+    expect(t2.holm).toEqual({ pValue: expect.closeTo(0.375, 14), family: 2 });
+    // The pooled row is one test: not adjusted.
+    expect(row(c.rows, 'pooled').differences[1]!.mcnemar!.holm).toBeUndefined();
   });
 
   it('a signature that names the interval methods and the test', () => {
@@ -121,6 +147,10 @@ describe('compareRuns: two multiple-choice runs on the same items', () => {
     expect(c.signature).toContain('newcombe-1998a-method10');
     expect(c.signature).toContain('mcnemar|exact-binomial');
     expect(c.signature).toContain('overall:[acc|overall:mean-of-tasks');
+    expect(c.signature).toContain('task-p:holm-1979-step-down');
+    expect(c.signature).toContain('paired-bootstrap(strata:task');
+    expect(c.signature).toContain('bs:10000,seed:12345');
+    expect(c.signature).toContain('version:2');
   });
 
   it('unscored items (no answer key) neither count nor pair', () => {
@@ -147,19 +177,46 @@ describe('compareRuns: different items', () => {
     expect(d.mcnemar).toBeNull();
   });
 
-  it('overlapping items → partly paired: unpaired interval over all, McNemar over the shared ones', () => {
+  it('overlapping items → partly paired: difference, paired interval and McNemar all on the shared items', () => {
     // Baseline items 0..9, the other run 5..14 (ids shared: 5..9).
     const base = items(T1, repeat(6, 4));
     const other = items(T1, repeat(3, 7)).map((item, i) => ({ ...item, itemId: `${T1}/${i + 5}` }));
     const c = compareRuns([mcRun('base', base), mcRun('other', other)]);
-    const d = row(c.rows, T1).differences[1]!;
+    const t1 = row(c.rows, T1);
+    // The cells stay each run's own accuracy: 60 and 30.
+    expect(t1.cells.map((x) => x.score)).toEqual([60, 30]);
+    const d = t1.differences[1]!;
     expect(d.pairing).toBe('partly-paired');
-    const expected = newcombeUnpaired(3, 10, 6, 10)!;
+    // Shared items 5..9: baseline has item 5 right, 6..9 wrong; the other run has 5..9 = its 0..4: 3 right, 2 wrong.
+    // → both right 1 (5), only other right 2 (6, 7), neither 2: 20% against 60% on those five.
+    expect(d.common).toEqual({ n: 5, baseline: 20, other: 60 });
+    expect(d.beyond).toEqual({ thisRun: 5, baseline: 5 });
+    expect(d.points).toBeCloseTo(40, 10);
+    const expected = newcombePaired(1, 2, 0, 2)!;
+    expect(d.intervalMethod).toBe('newcombe-paired');
     expect(d.interval!.low).toBeCloseTo(100 * expected.low, 10);
     expect(d.interval!.high).toBeCloseTo(100 * expected.high, 10);
-    // Shared items 5..9: baseline has item 5 right, 6..9 wrong; the other run has 5..9 = its 0..4: 3 right, 2 wrong.
-    // → both right 1 (5), only other right 2 (6, 7), neither 2.
-    expect(d.mcnemar).toEqual({ ...mcnemarExactFromCounts(0, 2), paired: 5 });
+    expect(d.mcnemar).toMatchObject({ ...mcnemarExactFromCounts(0, 2), paired: 5 });
+  });
+
+  it("the walk's case: the first 10 and the first 20 items, the 10 common ones predicted alike, read 0 on those 10", () => {
+    // 古音学 (Ancient Phonetics): the baseline's 10 items all wrong; the other run the same on them
+    // and 5 right of its 10 more: cells 0.00 and 25.00, but on the common items 0.00 against 0.00.
+    const task = '古音学';
+    const c = compareRuns([mcRun('first-10', items(task, repeat(0, 10))), mcRun('first-20', items(task, [...repeat(0, 10), ...repeat(5, 5)]))]);
+    const r = row(c.rows, task);
+    expect(r.cells.map((x) => x.score)).toEqual([0, 25]);
+    const d = r.differences[1]!;
+    expect(d.pairing).toBe('partly-paired');
+    expect(d.points).toBe(0);
+    expect(d.common).toEqual({ n: 10, baseline: 0, other: 0 });
+    expect(d.beyond).toEqual({ thisRun: 10, baseline: 0 });
+    // Paired Newcombe on a = b = c = 0, d = 10: phi = 0 (a margin is 0), so ± the Wilson upper bound of 0/10,
+    // python3 -c "z=1.959963984540054; n=10; print(z*z/(n+z*z))" → 0.2775327998628892
+    expect(d.intervalMethod).toBe('newcombe-paired');
+    expect(d.interval!.low).toBeCloseTo(-27.75327998628892, 10);
+    expect(d.interval!.high).toBeCloseTo(27.75327998628892, 10);
+    expect(d.mcnemar).toMatchObject({ b: 0, c: 0, pValue: 1, paired: 10 });
   });
 
   it('a task only one run has: the other cell is empty and there is no difference', () => {
@@ -170,8 +227,22 @@ describe('compareRuns: different items', () => {
     expect(t3.differences[1]!.points).toBeNull();
     expect(t3.differences[1]!.interval).toBeNull();
     expect(t3.differences[1]!.pairing).toBe('unpaired');
-    // Overall differs in its task set: partly paired.
-    expect(row(c.rows, 'overall').differences[1]!.pairing).toBe('partly-paired');
+    // Overall differs in its task set: partly paired, and measured on the common coverage (T1's two items).
+    const overall = row(c.rows, 'overall');
+    expect(overall.differences[1]!.pairing).toBe('partly-paired');
+    expect(overall.cells.map((x) => x.coverage)).toEqual([{ of: 1, total: 15 }, { of: 2, total: 15 }]);
+    expect(overall.differences[1]!.common).toEqual({ n: 2, baseline: 50, other: 100, of: 1 });
+    expect(overall.differences[1]!.points).toBeCloseTo(50, 10);
+    expect(overall.differences[1]!.beyond).toEqual({ thisRun: 1, baseline: 0 });
+  });
+
+  it('no common items and a different coverage: no Overall difference; the same coverage: the cells’ difference, no interval', () => {
+    const other = compareRuns([mcRun('a', items(T1, [true, false], 'x')), mcRun('b', [...items(T1, [true, true], 'y'), ...items(T3, [true], 'y')])]);
+    const withheld = row(other.rows, 'overall').differences[1]!;
+    expect(withheld).toMatchObject({ points: null, pairing: 'unpaired', interval: null, withheld: 'coverage-differs' });
+    const same = compareRuns([mcRun('a', items(T1, [true, false], 'x')), mcRun('b', items(T1, [true, true], 'y'))]);
+    expect(row(same.rows, 'overall').differences[1]).toMatchObject({ points: 50, pairing: 'unpaired', interval: null });
+    expect(row(same.rows, 'overall').differences[1]!.withheld).toBeUndefined();
   });
 });
 
@@ -234,6 +305,16 @@ describe('compareRuns: a summary-only run', () => {
     const d = row(c.rows, T1).differences[1]!;
     expect(d).toEqual({ points: 40 - 75, interval: null, intervalMethod: null, pairing: 'summary-only', mcnemar: null });
     expect(row(c.rows, 'pooled').differences[1]!.pairing).toBe('summary-only');
+  });
+
+  it('an Overall over other tasks than the link’s is not differenced; a group over the same tasks is', () => {
+    // The local run covers T1, T2, T3; the link's summary T1 and T2 only (T3 null).
+    const overall = row(c.rows, 'overall');
+    expect(overall.cells.map((x) => x.coverage)).toEqual([{ of: 3, total: 15 }, { of: 2, total: 15 }]);
+    expect(overall.differences[1]).toMatchObject({ points: null, pairing: 'summary-only', withheld: 'coverage-differs' });
+    // Lexical: local (75 + 50)/2 = 62.5, the link (40 + 80)/2 = 60, both over T1 and T2.
+    expect(row(c.rows, 'group:Lexical').differences[1]!.points).toBeCloseTo(-2.5, 10);
+    expect(row(c.rows, 'group:Syntactic').differences[1]!.points).toBeNull();
   });
 });
 
@@ -338,14 +419,17 @@ describe('compareRuns: robustness rows (circular, PriDe, letter bias)', () => {
     expect(perf.cells[0].interval!.low).toBeCloseTo(100 * w.low, 10);
     expect(perf.cells[0].interval!.high).toBeCloseTo(100 * w.high, 10);
     const d = perf.differences[1]!;
-    // Five common items out of 5 and 6: partly paired, so Newcombe's unpaired interval on 4/6 − 1/5.
-    expect(d.pairing).toBe('partly-paired');
-    expect(d.points).toBeCloseTo(100 * (4 / 6 - 1 / 5), 10);
-    const u = newcombeUnpaired(4, 6, 1, 5)!;
-    expect(d.intervalMethod).toBe('newcombe-unpaired');
-    expect(d.interval!.low).toBeCloseTo(100 * u.low, 10);
+    // Five common items out of 5 and 6: partly paired, so everything is on those five.
     // Common items 0, 1, 2, 3, 5: both right on 0; only the plain run right on 1 and 2 → b = 0, c = 2,
-    // p = 2 · P(X ≤ 0 | n = 2, ½) = 2 · ¼ = ½.
+    // p = 2 · P(X ≤ 0 | n = 2, ½) = 2 · ¼ = ½; 20% against 60%.
+    expect(d.pairing).toBe('partly-paired');
+    expect(d.common).toEqual({ n: 5, baseline: 20, other: 60 });
+    expect(d.beyond).toEqual({ thisRun: 1, baseline: 0 });
+    expect(d.points).toBeCloseTo(40, 10);
+    const paired = newcombePaired(1, 2, 0, 2)!;
+    expect(d.intervalMethod).toBe('newcombe-paired');
+    expect(d.interval!.low).toBeCloseTo(100 * paired.low, 10);
+    expect(d.interval!.high).toBeCloseTo(100 * paired.high, 10);
     expect(d.mcnemar).toMatchObject({ b: 0, c: 2, paired: 5 });
     expect(d.mcnemar!.pValue).toBeCloseTo(0.5, 14);
   });
@@ -360,7 +444,7 @@ describe('compareRuns: robustness rows (circular, PriDe, letter bias)', () => {
     expect(d.points).toBeCloseTo(25, 10);
     expect(d.interval!.low).toBeCloseTo(100 * expected.low, 10);
     expect(d.interval!.high).toBeCloseTo(100 * expected.high, 10);
-    expect(d.mcnemar).toEqual({ ...mcnemarExactFromCounts(1, 2), paired: 4 });
+    expect(d.mcnemar).toMatchObject({ ...mcnemarExactFromCounts(1, 2), paired: 4 });
   });
 
   it('mean circular, PriDe and letter-bias rows carry the runs’ own numbers in percent, differences in points only', () => {
@@ -382,11 +466,20 @@ describe('compareRuns: robustness rows (circular, PriDe, letter bias)', () => {
     expect(row(c.rows, 'pride:debiased').cells[0]).toMatchObject({ score: 25, correct: 1, n: 4, interval: { low: 5, high: 70 } });
     const share = row(c.rows, 'bias:top-share');
     expect(share.cells.map((x) => [x.score, x.letter])).toEqual([[100, 'C'], [50, 'A']]);
-    expect(share.differences[1]).toMatchObject({ points: -50, interval: null, mcnemar: null, pairing: 'paired' });
+    // A share of C less a share of A: no difference.
+    expect(share.differences[1]).toMatchObject({ points: null, interval: null, mcnemar: null, pairing: 'paired', withheld: 'letters-differ' });
     const p = row(c.rows, 'bias:p-value');
     expect(p.cells.map((x) => x.score)).toEqual([0.0123, 0.8]);
     expect(p.differences[1]!.points).toBeNull();
     expect(c.signature).toContain('robustness:perf(all-rotations-right');
+  });
+
+  it('the top-letter share is differenced when both runs most often predict the same letter', () => {
+    const bias = (letter: string, share: number): ComparableRun['robustness'] => ({ letterBias: { n: 4, letter, share, pValue: 0.5 } });
+    const c = compareRuns([{ ...mcRun('a', items(T1, [true])), robustness: bias('B', 0.9) }, { ...mcRun('b', items(T1, [true])), robustness: bias('B', 0.75) }]);
+    const d = row(c.rows, 'bias:top-share').differences[1]!;
+    expect(d.points).toBeCloseTo(-15, 10);
+    expect(d.withheld).toBeUndefined();
   });
 
   it('a summary-only run has empty robustness cells, marked summary-only', () => {
@@ -395,5 +488,96 @@ describe('compareRuns: robustness rows (circular, PriDe, letter bias)', () => {
     const perf = row(compareRuns([circular, link]).rows, 'circular:perf');
     expect(perf.cells[1]).toEqual({ score: null, interval: null, n: null, correct: null });
     expect(perf.differences[1]).toMatchObject({ pairing: 'summary-only', points: null, mcnemar: null });
+  });
+});
+
+describe('compareRuns: Overall on the common coverage (AncientBench, mean of competencies)', () => {
+  const ab = (id: string, mcItems: ComparableMcItem[]) => mcRun(id, mcItems, 'ancientbench');
+
+  it('a paused run over one competency against a complete one: each cell says what it covers, the difference is on the common items', () => {
+    const complete = ab('complete', [
+      ...items('Radical', [true, true, false, true, false, false]),
+      ...items('Radical Meaning', [true, false, true, false]),
+      ...items('Pronunciation', [true, false, false, false]),
+      ...items('TraDoc Word', [true, true, true, false]),
+      ...items('Cloze', [true, false, true, false]),
+    ]);
+    // Paused in Glyph: the first four Radical items, all right.
+    const paused = ab('paused', items('Radical', [true, true, true, true]));
+    const c = compareRuns([complete, paused]);
+    const overall = row(c.rows, 'overall');
+    expect(overall.cells.map((x) => x.coverage)).toEqual([{ of: 4, total: 4 }, { of: 1, total: 4 }]);
+    // The paused run's own Overall is its Glyph: 100.
+    expect(overall.cells[1].score).toBe(100);
+    const d = overall.differences[1]!;
+    // Common: Radical items 0..3, the complete run right on 0, 1, 3 → 75 against 100, over one competency.
+    expect(d.pairing).toBe('partly-paired');
+    expect(d.common).toEqual({ n: 4, baseline: 75, other: 100, of: 1 });
+    expect(d.points).toBeCloseTo(25, 10);
+    expect(d.beyond).toEqual({ thisRun: 0, baseline: 18 });
+    expect(d.intervalMethod).toBe('paired-bootstrap');
+    // The baseline's score on the common items is what the benchmark's own aggregation gives on them.
+    const common = complete.mcItems!.filter((i) => i.task === 'Radical' && Number(i.itemId.split('/')[1]) < 4);
+    expect(d.common!.baseline).toBeCloseTo(100 * aggregateForDataset('ancientbench', common).overall.accuracy!, 10);
+    // Competencies the paused run has no item of have no difference (no common items, other coverage).
+    expect(row(c.rows, 'group:pronunciation').differences[1]).toMatchObject({ points: null, pairing: 'unpaired' });
+  });
+
+  it('the paired bootstrap of Overall and each competency agrees with a numpy bootstrap of the same items', () => {
+    // Per task: both right, only this run right, only the baseline right, both wrong.
+    const tables: Record<string, [number, number, number, number]> = {
+      Radical: [30, 12, 5, 13],
+      'Radical Meaning': [20, 4, 9, 7],
+      Pronunciation: [10, 8, 3, 29],
+      Homophone: [25, 5, 5, 15],
+      'TraDoc Word': [40, 6, 2, 12],
+      Cloze: [15, 9, 4, 12],
+    };
+    const base: ComparableMcItem[] = [];
+    const other: ComparableMcItem[] = [];
+    for (const [task, [both, onlyThis, onlyBaseline, neither]] of Object.entries(tables)) {
+      const [o, b] = pairedOutcomes(both, onlyThis, onlyBaseline, neither);
+      base.push(...items(task, b));
+      other.push(...items(task, o));
+    }
+    const c = compareRuns([ab('base', base), ab('other', other)]);
+    // Items resampled with replacement within each task, both runs' outcomes kept together; the
+    // Overall is the mean of the four competencies' means of tasks; B = 200,000:
+    // python3 -c "
+    // import numpy as np
+    // T={'Radical':(30,12,5,13),'Radical Meaning':(20,4,9,7),'Pronunciation':(10,8,3,29),'Homophone':(25,5,5,15),'TraDoc Word':(40,6,2,12),'Cloze':(15,9,4,12)}
+    // G={'glyph':['Radical','Radical Meaning'],'pronunciation':['Pronunciation','Homophone'],'meaning':['TraDoc Word'],'context':['Cloze']}
+    // rng=np.random.default_rng(20240601); B=200000; d={}
+    // for t,(a,b,c,z) in T.items():
+    //     other=np.r_[np.ones(a),np.ones(b),np.zeros(c),np.zeros(z)]; base=np.r_[np.ones(a),np.zeros(b),np.ones(c),np.zeros(z)]
+    //     n=len(base); idx=rng.integers(0,n,size=(B,n)); d[t]=other[idx].mean(1)-base[idx].mean(1)
+    // g={k:np.mean([d[t] for t in v],0) for k,v in G.items()}; o=np.mean(list(g.values()),0)
+    // def rep(name,x):
+    //     lo,hi=np.percentile(x,[2.5,97.5]); p=min(1,2*(1+min((x<=1e-12).sum(),(x>=-1e-12).sum()))/(B+1))
+    //     print(name, round(100*lo,3), round(100*hi,3), round(p,4))
+    // [rep(k,v) for k,v in g.items()]; rep('overall',o)"
+    // glyph -11.25 10.417 0.9697
+    // pronunciation -4.0 14.0 0.3176
+    // meaning -1.667 16.667 0.1974
+    // context -5.0 30.0 0.2
+    // overall -0.063 11.979 0.0528
+    const numpy: Record<string, [number, number, number]> = {
+      'group:glyph': [-11.25, 10.417, 0.9697],
+      'group:pronunciation': [-4.0, 14.0, 0.3176],
+      'group:meaning': [-1.667, 16.667, 0.1974],
+      'group:context': [-5.0, 30.0, 0.2],
+      overall: [-0.063, 11.979, 0.0528],
+    };
+    for (const [key, [low, high, p]] of Object.entries(numpy)) {
+      const d = row(c.rows, key).differences[1]!;
+      expect(d.intervalMethod, key).toBe('paired-bootstrap');
+      // Monte Carlo error of a 2.5% quantile at B = 10,000 is about 0.1 point here; of p near 0.05, 0.002.
+      expect(Math.abs(d.interval!.low - low), `${key} low`).toBeLessThan(0.5);
+      expect(Math.abs(d.interval!.high - high), `${key} high`).toBeLessThan(0.5);
+      expect(Math.abs(d.bootstrap!.pValue - p), `${key} p`).toBeLessThan(0.012);
+    }
+    // The point estimate by hand: glyph (12−5)/60 and (4−9)/40, pronunciation 5/50 and 0, meaning 4/60,
+    // context 5/40 → mean of the four competencies' means = 5.9375 points.
+    expect(row(c.rows, 'overall').differences[1]!.points).toBeCloseTo(5.9375, 10);
   });
 });

@@ -35,15 +35,23 @@ describe('letterBias', () => {
     expect(t2.predicted).toEqual({ A: 2, B: 0 });
   });
 
-  it('t1: fit, baseline, entropy and top worked by hand', () => {
+  // The fit is the Stuart–Maxwell test of the gold × predicted table, checked against numpy with the
+  // reference functions in marginal-homogeneity.test.ts (reduced, pinv, exact_items).
+  it('t1: table, fit, baseline, entropy and top', () => {
     const t1 = bias.tasks[0];
-    // Expected = gold counts (1, 1, 2, 0); D has none expected and none observed, so cells A, B, C, df 2.
-    // X² = 0²/1 + 1²/1 + 1²/2 = 1.5. Exact: the 15 compositions of 4 into p = (¼, ¼, ½);
-    // P(obs = 1,0,3) = 4·¼·⅛ = 0.125; only (1,1,2) is more likely (12·¼·¼·¼ = 0.1875): p = 1 − 0.1875.
-    expect(t1.fit!.method).toBe('exact-multinomial');
-    expect(t1.fit!.df).toBe(2);
-    expect(t1.fit!.statistic).toBeCloseTo(1.5, 12);
-    expect(t1.fit!.pValue).toBeCloseTo(0.8125, 12);
+    expect(t1.table).toEqual([
+      [0, 0, 1, 0],
+      [0, 0, 1, 0],
+      [1, 0, 1, 0],
+      [0, 0, 0, 0],
+    ]);
+    // reduced([[0,0,1,0],[0,0,1,0],[1,0,1,0],[0,0,0,0]]) → (1.0, 2, 0.6065306597126334)
+    // exact_items(same) → (1.0, 1.0, 0.5): 3 discordant items (A→C, B→C, C→A); pairs {A,C} 2, {B,C} 1: 3 × 2 arrangements.
+    expect(t1.fit).toMatchObject({ method: 'exact-permutation', df: 2, discordant: 3, arrangements: 6 });
+    expect(t1.fit!.statistic).toBeCloseTo(1, 12);
+    expect(t1.fit!.pValue).toBeCloseTo(1, 12);
+    expect(t1.fit!.smallestPValue).toBeCloseTo(0.5, 12);
+    expect(t1.untestable).toBeNull();
     expect(t1.constantBaseline).toEqual({ letter: 'C', correct: 2, n: 4, accuracy: 0.5 });
     // H(¼, ¾) = ¼·2 + ¾·log2(4/3).
     expect(t1.entropyBits).toBeCloseTo(0.5 + 0.75 * Math.log2(4 / 3), 12);
@@ -53,9 +61,10 @@ describe('letterBias', () => {
 
   it('t2: two letters, ties go to the first letter', () => {
     const t2 = bias.tasks[1];
-    // Observed (2, 0) against (1, 1): P(2,0) = P(0,2) = ¼ ≤ P(obs) = ¼, P(1,1) = ½: p = 0.5; X² = 2.
-    expect(t2.fit).toMatchObject({ statistic: 2, df: 1, method: 'exact-multinomial' });
-    expect(t2.fit!.pValue).toBeCloseTo(0.5, 12);
+    // One discordant item (B→A): McNemar, X² 1, exact p 1. reduced([[1,0],[1,0]]) → (1.0, 1, 0.3173…)
+    expect(t2.fit).toMatchObject({ df: 1, method: 'exact-permutation', discordant: 1 });
+    expect(t2.fit!.statistic).toBeCloseTo(1, 12);
+    expect(t2.fit!.pValue).toBeCloseTo(1, 12);
     expect(t2.constantBaseline).toEqual({ letter: 'A', correct: 1, n: 2, accuracy: 0.5 });
     expect(t2.entropyBits).toBe(0);
     expect(t2.maxEntropyBits).toBe(1);
@@ -68,32 +77,54 @@ describe('letterBias', () => {
     expect(o.n).toBe(6);
     expect(o.predicted).toEqual({ A: 3, B: 0, C: 3, D: 0 });
     expect(o.gold).toEqual({ A: 2, B: 2, C: 2, D: 0 });
-    // Observed (3, 0, 3) against thirds: X² = ½ + 2 + ½ = 3. P(x) = 6!/(a!b!c!)/3⁶; P(obs) = 20/729;
-    // outcomes with coefficient ≤ 20: 3 × 1 + 6 × 6 + 6 × 15 + 3 × 20 = 189: p = 189/729.
-    expect(o.fit!.statistic).toBeCloseTo(3, 12);
-    expect(o.fit!.pValue).toBeCloseTo(189 / 729, 12);
+    // reduced([[1,0,1,0],[1,0,1,0],[1,0,1,0],[0,0,0,0]]) → (2.0, 2, 0.3679)
+    // exact_items(same) → (2.000000000000001, 0.625, 0.375)
+    expect(o.fit).toMatchObject({ df: 2, method: 'exact-permutation', discordant: 4 });
+    expect(o.fit!.statistic).toBeCloseTo(2, 12);
+    expect(o.fit!.pValue).toBeCloseTo(0.625, 12);
+    expect(o.fit!.smallestPValue).toBeCloseTo(0.375, 12);
     expect(o.constantBaseline).toEqual({ letter: 'A', correct: 2, n: 6, accuracy: 2 / 6 });
     expect(o.entropyBits).toBeCloseTo(1, 12);
     expect(o.top).toEqual({ letter: 'A', share: 0.5, goldShare: 2 / 6 });
-    expect(bias.signature).toMatch(/^letter-bias\|fit:/);
+    expect(bias.signature).toMatch(/^letter-bias\|test:stuart-maxwell\(.*\|p:exact-permutation-within-items<=50000-arrangements-else-chi-square\|.*\|version:2$/);
   });
 
-  it('a letter predicted that is never gold: p = 0, X² = Infinity', () => {
-    const fit = letterBias([item('t', ABCD, 'D', 'A'), item('t', ABCD, 'A', 'A'), item('t', ABCD, 'B', 'B')]).overall.fit!;
-    expect(fit.statistic).toBe(Infinity);
-    expect(fit.pValue).toBe(0);
+  it('the walk’s 3 items, a letter chosen that is never gold: p 1 on one discordant item, not ∞ and p = 0', () => {
+    // Gold A, A, B; chosen D, A, B. Version 1: X² = ∞, df 1, p = 0.
+    // pinv([[1,0,0,1],[0,1,0,0],[0,0,0,0],[0,0,0,0]]) → (0.9999999999999998, 1, …); exact_items → p 1.0
+    const o = letterBias([item('t', ABCD, 'D', 'A'), item('t', ABCD, 'A', 'A'), item('t', ABCD, 'B', 'B')]).overall;
+    expect(o.fit).toMatchObject({ df: 1, method: 'exact-permutation', discordant: 1, pValue: 1, smallestPValue: 1 });
+    expect(o.fit!.statistic).toBeCloseTo(1, 12);
+  });
+
+  it('the walk’s 5 items all gold A: df 2 when other letters are chosen, untestable when not, never df 0', () => {
+    // reduced([[3,1,1,0],[0,0,0,0],[0,0,0,0],[0,0,0,0]]) → (2.0, 2, 0.3679); exact_items → p 1.0
+    const chosen: OptionLetter[] = ['A', 'A', 'A', 'B', 'C'];
+    const o = letterBias(chosen.map((c) => item('t', ABCD, c, 'A'))).overall;
+    expect(o.fit).toMatchObject({ df: 2, method: 'exact-permutation', discordant: 2 });
+    expect(o.fit!.statistic).toBeCloseTo(2, 12);
+    expect(o.fit!.pValue).toBeCloseTo(1, 12);
+    const allA = letterBias(chosen.map(() => item('t', ABCD, 'A', 'A'))).overall;
+    expect(allA).toMatchObject({ n: 5, fit: null, untestable: 'one-letter' });
+  });
+
+  it('every letter chosen is its item’s answer: untestable (no discordant item), not p = 1', () => {
+    const o = letterBias(ABCD.map((l) => item('t', ABCD, l, l))).overall;
+    expect(o).toMatchObject({ n: 4, fit: null, untestable: 'no-discordant' });
   });
 
   it('a model that always says C over 40 items spread evenly is significantly biased', () => {
     const items = Array.from({ length: 40 }, (_, i) => item('t', ABCD, 'C', ABCD[i % 4]));
     const o = letterBias(items).overall;
-    expect(o.fit!.pValue).toBeLessThan(1e-20);
+    // exact_pairs([[0,0,10,0],[0,0,10,0],[0,0,10,0],[0,0,10,0]]) → p 7.4505805969238165e-09 (8 of 2^30 outcomes)
+    expect(o.fit!.method).toBe('exact-permutation');
+    expect(Math.abs(o.fit!.pValue - 7.4505805969238165e-9)).toBeLessThan(1e-18);
     expect(o.top).toEqual({ letter: 'C', share: 1, goldShare: 0.25 });
     expect(o.constantBaseline!.accuracy).toBe(0.25);
   });
 
   it('no counted item: nulls, never zeros', () => {
     const o = letterBias([item('t', ABCD, null, 'A')]).overall;
-    expect(o).toMatchObject({ n: 0, fit: null, constantBaseline: null, entropyBits: null, top: null, maxEntropyBits: 2 });
+    expect(o).toMatchObject({ n: 0, fit: null, untestable: null, constantBaseline: null, entropyBits: null, top: null, maxEntropyBits: 2 });
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_ESTIMATION_SHARE, drawEstimationSet, estimationSetSize } from '../../../src/lib/core/protocols/estimation-set.ts';
+import { DEFAULT_ESTIMATION_SHARE, drawEstimationSet, estimationSetSize, itemsForMinimumEstimationSet, PRIDE_MIN_ESTIMATION_ITEMS } from '../../../src/lib/core/protocols/estimation-set.ts';
 
 const ids = Array.from({ length: 200 }, (_, i) => `item-${String(i).padStart(3, '0')}`);
 
@@ -12,6 +12,23 @@ describe('estimationSetSize', () => {
     expect(estimationSetSize(4, 0.05)).toBe(1);
     expect(estimationSetSize(3, 2)).toBe(3);
     expect(estimationSetSize(0, 0.05)).toBe(0);
+  });
+});
+
+describe('PRIDE_MIN_ESTIMATION_ITEMS', () => {
+  it('is 20, which the default 5% reaches from 390 items; the draw itself is not raised to it', () => {
+    expect(PRIDE_MIN_ESTIMATION_ITEMS).toBe(20);
+    expect(estimationSetSize(390, DEFAULT_ESTIMATION_SHARE)).toBe(20);
+    expect(estimationSetSize(389, DEFAULT_ESTIMATION_SHARE)).toBe(19);
+    expect(itemsForMinimumEstimationSet(DEFAULT_ESTIMATION_SHARE)).toBe(390);
+    // The fewest items, checked against the size rule itself for shares whose products round near .5.
+    for (const share of [0.05, 0.1, 0.3, 0.4, 0.5, 0.07, 1]) {
+      const count = itemsForMinimumEstimationSet(share);
+      expect(estimationSetSize(count, share), `share ${share}`).toBeGreaterThanOrEqual(20);
+      expect(estimationSetSize(count - 1, share), `share ${share}`).toBeLessThan(20);
+    }
+    // Stored runs and share links recompute their set from share and seed: its size must not move.
+    expect(drawEstimationSet(ids.slice(0, 30), DEFAULT_ESTIMATION_SHARE, 1)).toHaveLength(2);
   });
 });
 

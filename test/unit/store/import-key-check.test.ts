@@ -112,7 +112,7 @@ describe('imported answer keys', () => {
   async function inflatedFile(extra: number) {
     const { run, results } = makeMcRun('inflated');
     const template = results[0] as McItemResult;
-    const more = Array.from({ length: extra }, (_, k): McItemResult => ({ ...template, itemId: `古文单字多义/test/${1000 + k}`, order: 1000 + k, index: results.length + k }));
+    const more = Array.from({ length: extra }, (_, k): McItemResult => ({ ...template, itemId: `古文单字多义/test/${1000 + k}`, index: results.length + k }));
     const all = [...results, ...more];
     const inflated = { ...run, config: { ...run.config, itemIds: all.map((r) => r.itemId) } } as McRunRecord;
     return parseRunFile(runJson(inflated, all), 'inflated.json');
@@ -155,7 +155,7 @@ describe('imported answer keys', () => {
     const old = { ...stored.origin!.keyCheck!, missing: 1 } as Record<string, unknown>;
     delete old.setApart;
     delete old.setApartIds;
-    const foreign = { ...((await loadResults(db, stored.id))[0] as McItemResult), itemId: '古文单字多义/test/999', order: 999 };
+    const foreign = { ...((await loadResults(db, stored.id))[0] as McItemResult), itemId: '古文单字多义/test/999', index: 999 };
     await db.put('runs', { ...stored, origin: { ...stored.origin!, keyCheck: old } } as never);
     await db.put('results', foreign as never);
     const rechecked = await recheckImportedKey(db, stored.id);
@@ -185,5 +185,19 @@ describe('imported answer keys', () => {
     expect(checked.check.status).toBe('disagrees');
     expect(checked.check.disagreements).toEqual([{ itemId: 'c3-fake-1', file: ['儒'], local: ['史'] }]);
     expect((checked.results[1] as GenItemResult).references).toEqual(['史']);
+  });
+
+  it('says when the same file was imported before, on the new copy', async () => {
+    const { run, results } = makeMcRun('twice');
+    const text = runJson(run, results);
+    const first = await importRun(db, await parseRunFile(text, 'twice.json'));
+    expect(first.warnings).toEqual(run.warnings);
+    const second = await importRun(db, await parseRunFile(text, 'twice.json'));
+    expect(second.warnings.at(-1)).toMatchObject({ code: 'run.imported-before', params: { copies: 1, firstImportedAt: first.origin!.importedAt } });
+    const third = await importRun(db, await parseRunFile(text, 'twice.json'));
+    expect(third.warnings.at(-1)).toMatchObject({ code: 'run.imported-before', params: { copies: 2 } });
+    // Another file is not a copy.
+    const other = await importRun(db, await parseRunFile(runJson({ ...run, createdAt: '2026-02-01T00:00:00.000Z' }, results), 'twice.json'));
+    expect(other.warnings).toEqual(run.warnings);
   });
 });

@@ -22,13 +22,15 @@ function withRotations(result: McItemResult): McItemResult {
 describe('fromStoredRun: robustness', () => {
   it('a circular run: every item’s all-rotations-right outcome, and the run’s circular, PriDe and letter-bias numbers', () => {
     const { run: plain, results: plainResults } = makeMcRun();
-    const pride = { share: 0.05, seed: 3, estimationItemIds: [plain.config.itemIds[0]] };
+    // PriDe needs 20 estimation items: item 0 and 19 copies of it under other ids.
+    const copies = Array.from({ length: 19 }, (_, k) => ({ ...plainResults[0], itemId: `${plainResults[0].itemId}-copy${k}`, index: plainResults.length + k }));
+    const pride = { share: 0.05, seed: 3, estimationItemIds: [plainResults[0], ...copies].map((r) => r.itemId) };
     const run: McRunRecord = { ...plain, config: { ...plain.config, circular: true, pride } };
     // Item 4 (gold D) raw answers A; the prior from item 0, which likes A, turns it into D.
     const logProbs = [-0.5, -2.2, -2.6, -0.9];
     const total = logProbs.reduce((sum, lp) => sum + Math.exp(lp), 0);
     const probs = logProbs.map((lp) => Math.exp(lp) / total);
-    const leaning = plainResults.map((r, i) => (i === 4 ? { ...r, logProbs, probs, prediction: 'A' as const, correct: false } : r));
+    const leaning = [...plainResults, ...copies].map((r, i) => (i === 4 ? { ...r, logProbs, probs, prediction: 'A' as const, correct: false } : r));
     const results = leaning.map(withRotations);
     const comparable = fromStoredRun(run, results);
     expect(comparable.mcItems!.map((i) => i.allRotationsCorrect)).toEqual(results.map((r) => allRotationsCorrect(r)));

@@ -4,27 +4,35 @@
 //
 // Rules:
 //  - Runs must share dataset and kind; anything else is refused (a RangeError naming the run).
-//  - A difference is always "this run − baseline" in points, from the two cells as shown.
+//  - A cell is the run's own score over all it scored under the row (what its run page shows).
 //  - Items are matched by (task, item id), scored items only (correct ≠ null). A row is `paired`
 //    when both runs scored exactly the same items under it, `partly-paired` when they share some,
 //    `unpaired` when they share none, `summary-only` when either run has no per-item results.
-//  - Multiple-choice task and pooled rows get a 95% interval for the difference: Newcombe's paired
-//    method 10 when paired, his unpaired method 10 otherwise. Unpaired on overlapping item sets is
-//    not independent sampling; with the positive correlation two models' answers have, the
-//    unpaired interval errs wide, which we accept rather than silently narrowing to common items.
-//  - Those rows also get the exact McNemar test over the items both runs scored, with A = baseline,
-//    B = this run (b = only the baseline right, c = only this run right), whenever any are shared.
-//  - Group and overall rows are means of means: no interval (a mean of task accuracies has none of
-//    the Wilson kind). Generation rows carry the metric's own interval per run and none for
-//    differences (a bootstrap of F1 or BLEU differences would need paired resampling).
+//  - A difference ("this run − baseline", points) is measured on the items both runs scored: for a
+//    paired row that is the two cells' difference; for a partly paired one it is the two runs'
+//    scores on the common items, stated with it (`common`), with the items each run has beyond them
+//    (`beyond`). An unpaired interval is never set beside a paired test, nor a score over more items
+//    against one over fewer.
+//  - Task, pooled and perf rows with common items: Newcombe's paired method 10 interval and the
+//    exact McNemar test (A = baseline, B = this run) on the common items. With none (unpaired): the
+//    two cells' difference, Newcombe's unpaired method 10 interval, no test. Task-row McNemar
+//    p-values are also given Holm-adjusted over the task rows of their run (holm.ts); the raw p stays.
+//  - Group and Overall rows: both runs scored on their common coverage (the common items, task by
+//    task, aggregated by the benchmark's rule: compare-paired.ts), with a paired, task-stratified
+//    bootstrap interval and p (paired-bootstrap.ts). Each cell states the groups or tasks its own
+//    score covers (`coverage`). Unpaired or summary-only: the cells' difference only when both
+//    cover the same tasks, else none (`withheld: 'coverage-differs'`); no interval.
+//  - Generation rows carry the metric's own interval per run and none for differences (a bootstrap
+//    of F1 or BLEU differences would need paired resampling).
 //  - Robustness rows (issue 13), present when any run has them: circular `perf` (right under every
-//    rotation) is an accuracy over items, with a Wilson interval, Newcombe's interval and McNemar on
-//    the all-rotations-right outcome, paired as the pooled row. A run asked in one order only enters it
-//    with its plain outcome (right under the one order it was asked in), flagged `oneOrderOnly`, so a
-//    circular run can be tested against a plain run of the same items. Mean circular accuracy and
-//    PriDe's debiased accuracy come from the run's own metrics (circularSummary, prideDebias) with their
-//    intervals and a difference in points only (their items differ from perf's, so no pairing); letter
-//    bias shows the top letter's share of predictions (a difference in points) and the fit's p-value.
+//    rotation) is an accuracy over items, tested as the task rows on the all-rotations-right
+//    outcome. A run asked in one order only enters it with its plain outcome (right under the one
+//    order it was asked in), flagged `oneOrderOnly`, so a circular run can be tested against a plain
+//    run of the same items. Mean circular accuracy and PriDe's debiased accuracy come from the run's
+//    own metrics (circularSummary, prideDebias) with their intervals and a difference in points only
+//    (their items differ from perf's, so no pairing); letter bias shows the top letter's share of
+//    predictions, with a difference only when both runs' top letter is the same letter
+//    (`withheld: 'letters-differ'` otherwise), and the fit's p-value.
 //  - Published rows (C3Bench, AncientBench only) are mapped onto the rows they name and labelled as
 //    the paper's; they are never computed with.
 import { findTask, getDataset } from '../benchmarks/catalog.ts';
@@ -35,8 +43,11 @@ import { DIFFERENCE_INTERVAL_METHODS, newcombePaired, newcombeUnpaired } from '.
 import { scoreGenerationRun, type GenerationResultLike } from './generation-run.ts';
 import { aggregateForDataset, aggregationFor, overallSignature, type McAggregate } from './mc-aggregate.ts';
 import { mcnemarExactFromCounts, mcnemarSignature, type McnemarResult } from './mcnemar.ts';
+import { pairedAggregates, type AggregateRow, type PairedAggregate, type TaskPairing } from './compare-paired.ts';
+import { pairedBootstrapSignature, type PairedBootstrapResult } from './paired-bootstrap.ts';
+import { HOLM_SIGNATURE, holmAdjust } from './holm.ts';
 
-export const COMPARE_VERSION = 1;
+export const COMPARE_VERSION = 2;
 
 export type ComparableOrigin = 'local' | 'imported' | 'shared';
 export type ComparableKind = 'multiple-choice' | 'generation';
@@ -60,7 +71,7 @@ export interface ComparableRobustness {
   /** circularSummary's mean accuracy over rotations and its interval; absent: no rotations. */
   circularMean?: { accuracy: number | null; interval: Interval | null; n: number };
   /** prideDebias's debiased accuracy on the items outside the estimation set; absent: no PriDe. */
-  pride?: { k: number; n: number; accuracy: number | null; wilson: Interval | null };
+  pride?: { k: number; n: number; accuracy: number | null; wilson: Interval | null; /** prideDebias's bootstrap, with the prior's error; shown instead of Wilson. */ interval?: Interval | null };
   /** letterBias's overall part: the most predicted letter, its share and the fit's p-value. */
   letterBias?: { n: number; letter: string | null; share: number | null; pValue: number | null };
 }
@@ -101,6 +112,11 @@ export interface CompareCell {
   oneOrderOnly?: boolean;
   /** The letter-bias share row: which letter the share is of. */
   letter?: string | null;
+  /**
+   * Group and Overall rows: how many tasks (group; mean-of-tasks Overall) or groups (mean-of-groups
+   * Overall) the score is a mean of, out of how many the benchmark has there.
+   */
+  coverage?: { of: number; total: number };
 }
 
 /** How a run's items relate to the baseline's under one row. */
@@ -109,18 +125,39 @@ export type Pairing = 'paired' | 'partly-paired' | 'unpaired' | 'summary-only';
 export interface CompareMcnemar extends McnemarResult {
   /** Items both runs scored, the test's sample. */
   paired: number;
+  /** Task rows: the p-value Holm-adjusted over the task rows tested for this run (`family` of them). */
+  holm?: { pValue: number; family: number };
+}
+
+/** The group and Overall rows' paired bootstrap (see paired-bootstrap.ts), in points. */
+export interface CompareBootstrap {
+  pValue: number;
+  resamples: number;
+  seed: number;
 }
 
 export interface CompareDifference {
-  /** This run − baseline, points; null when either score is missing. */
+  /** This run − baseline, points, on the common items where there are any; null when either score is missing. */
   points: number | null;
-  /** 95% interval of the difference, points (MC task and pooled rows only). */
+  /** 95% interval of the difference, points. */
   interval: Interval | null;
   /** Which method gave `interval`. */
-  intervalMethod: 'newcombe-paired' | 'newcombe-unpaired' | null;
+  intervalMethod: 'newcombe-paired' | 'newcombe-unpaired' | 'paired-bootstrap' | null;
   pairing: Pairing;
   /** Exact McNemar over the common scored items, A = baseline, B = this run. */
   mcnemar: CompareMcnemar | null;
+  /**
+   * The items both runs scored under the row and each run's score on them (percent; group and
+   * Overall rows by the benchmark's rule, over `of` tasks or groups): what `points` is the difference of.
+   * Absent for summary-only and non-accuracy rows.
+   */
+  common?: { n: number; baseline: number | null; other: number | null; of?: number };
+  /** Scored items beyond the common ones: only in this run, only in the baseline. */
+  beyond?: { thisRun: number; baseline: number };
+  /** Group and Overall rows: the paired bootstrap's p (its interval is `interval`). */
+  bootstrap?: CompareBootstrap | null;
+  /** Why there is no difference though both cells have a score. */
+  withheld?: 'coverage-differs' | 'letters-differ';
 }
 
 export interface CompareRow {
@@ -204,13 +241,17 @@ function checkRuns(runs: readonly ComparableRun[]): void {
 /** Scored items per row key, for pairing; null for a summary-only run. */
 type ItemSets = Map<string, Map<string, boolean>> | null;
 
-/** Task key → its scored items (key → correct; generation results count as scored, correct = false). */
+/**
+ * Task key → its scored items (key → correct; generation results count as scored, correct = false).
+ * Multiple-choice maps are keyed by item id alone (each map is one task's; a built key per item
+ * cost a third of a 28,707-item comparison), generation ones by task and id, as their rows merge tasks.
+ */
 function scoredByTask(run: ComparableRun): Map<string, Map<string, boolean>> | null {
   const out = new Map<string, Map<string, boolean>>();
   const add = (task: string, itemId: string, correct: boolean) => {
     let set = out.get(task);
     if (!set) out.set(task, (set = new Map()));
-    set.set(itemKey(task, itemId), correct);
+    set.set(run.kind === 'multiple-choice' ? itemId : itemKey(task, itemId), correct);
   };
   if (run.kind === 'multiple-choice' && run.mcItems) {
     for (const item of run.mcItems) if (item.correct !== null) add(item.task, item.itemId, item.correct);
@@ -242,11 +283,25 @@ interface PairCounts {
   onlyThis: number;
   onlyBaseline: number;
   d: number;
+  /** Scored items of each run under the row. */
+  baseSize: number;
+  otherSize: number;
+}
+
+const pairingOf = (c: Pick<PairCounts, 'common' | 'baseSize' | 'otherSize'>): Pairing =>
+  c.common > 0 && c.common === c.baseSize && c.common === c.otherSize ? 'paired' : c.common > 0 ? 'partly-paired' : 'unpaired';
+
+/** The counts of several rows' items together (the pooled row from its tasks'). */
+function sumCounts(list: readonly PairCounts[]): PairCounts {
+  const sum = (f: (c: PairCounts) => number) => list.reduce((total, c) => total + f(c), 0);
+  const counts = { common: sum((c) => c.common), a: sum((c) => c.a), onlyThis: sum((c) => c.onlyThis), onlyBaseline: sum((c) => c.onlyBaseline), d: sum((c) => c.d), baseSize: sum((c) => c.baseSize), otherSize: sum((c) => c.otherSize) };
+  return { ...counts, pairing: pairingOf(counts) };
 }
 
 function pairCounts(base: Map<string, boolean> | undefined, other: Map<string, boolean> | undefined, summary: boolean): PairCounts {
-  const counts: PairCounts = { pairing: 'summary-only', common: 0, a: 0, onlyThis: 0, onlyBaseline: 0, d: 0 };
-  if (summary || !base || !other) return counts;
+  const counts: PairCounts = { pairing: 'summary-only', common: 0, a: 0, onlyThis: 0, onlyBaseline: 0, d: 0, baseSize: base?.size ?? 0, otherSize: other?.size ?? 0 };
+  if (summary) return counts;
+  if (!base || !other) return { ...counts, pairing: 'unpaired' };
   for (const [key, baseRight] of base) {
     const thisRight = other.get(key);
     if (thisRight === undefined) continue;
@@ -256,8 +311,7 @@ function pairCounts(base: Map<string, boolean> | undefined, other: Map<string, b
     else if (baseRight) counts.onlyBaseline++;
     else counts.d++;
   }
-  const same = counts.common > 0 && counts.common === base.size && counts.common === other.size;
-  counts.pairing = same ? 'paired' : counts.common > 0 ? 'partly-paired' : 'unpaired';
+  counts.pairing = pairingOf(counts);
   return counts;
 }
 
@@ -268,6 +322,8 @@ interface RowSpec {
   metric: string;
   /** The tasks whose items the row covers (for pairing). */
   tasks: readonly string[];
+  /** Group rows: the group's key. */
+  group?: string;
 }
 
 /** Tasks in catalog order, then tasks the catalog does not list, in order of first appearance. */
@@ -301,27 +357,41 @@ function compareMultipleChoice(runs: readonly ComparableRun[]): { rows: CompareR
     ...tasks.map((key): RowSpec => ({ key, kind: 'task', name: taskName(datasetId, key), metric: 'accuracy', tasks: [key] })),
     ...groups.map((g): RowSpec => {
       const info = dataset.groups.find((x) => x.key === g.key);
-      return { key: `group:${g.key}`, kind: 'group', name: info ? { zh: info.zh, en: info.en } : null, metric: 'mean of tasks', tasks: g.tasks };
+      return { key: `group:${g.key}`, kind: 'group', name: info ? { zh: info.zh, en: info.en } : null, metric: 'mean of tasks', tasks: g.tasks, group: g.key };
     }),
     { key: 'overall', kind: 'overall', name: null, metric: overallMetric(rule.overallRule, rule.grouping.kind), tasks },
     { key: 'pooled', kind: 'pooled', name: null, metric: 'accuracy (micro)', tasks },
   ];
+  const grouped = new Set(rule.grouping.groups.flatMap((g) => g.tasks));
+  const mcTaskCount = dataset.tasks.filter((t) => t.kind === 'multiple-choice').length;
+  /** The tasks a row's mean is over, for a run whose task scores are `scoreOf`. */
+  const coveredTasks = (spec: RowSpec, scoreOf: (task: string) => number | null): string[] =>
+    spec.tasks.filter((task) => scoreOf(task) !== null && (spec.kind !== 'overall' || rule.overallRule === 'mean-of-tasks' || grouped.has(task)));
+  const coverageOf = (spec: RowSpec, scoreOf: (task: string) => number | null): { of: number; total: number } => {
+    const covered = coveredTasks(spec, scoreOf);
+    if (spec.kind === 'group') return { of: covered.length, total: spec.tasks.length };
+    if (rule.overallRule === 'mean-of-tasks') return { of: covered.length, total: Math.max(covered.length, mcTaskCount) };
+    const of = rule.grouping.groups.filter((g) => g.tasks.some((task) => covered.includes(task))).length;
+    return { of, total: rule.grouping.groups.length };
+  };
 
   const cellsFor = (run: ComparableRun, agg: McAggregate | null): Map<string, CompareCell> => {
     const cells = new Map<string, CompareCell>();
     if (agg) {
       const byTask = new Map(agg.tasks.map((t) => [t.task, t]));
+      const scoreOf = (task: string) => byTask.get(task)?.accuracy ?? null;
       for (const key of tasks) {
         const t = byTask.get(key);
         cells.set(key, t ? { score: pct(t.accuracy), interval: pctInterval(t.wilson), n: t.n, correct: t.correct } : EMPTY_CELL);
       }
-      for (const g of groups) {
-        const ga = agg.groups.find((x) => x.key === g.key);
-        const n = g.tasks.reduce((sum, task) => sum + (byTask.get(task)?.n ?? 0), 0);
-        const correct = g.tasks.reduce((sum, task) => sum + (byTask.get(task)?.correct ?? 0), 0);
-        cells.set(`group:${g.key}`, { score: pct(ga?.accuracy ?? null), interval: null, n, correct });
+      for (const spec of specs.filter((x) => x.kind === 'group')) {
+        const ga = agg.groups.find((x) => x.key === spec.group);
+        const n = spec.tasks.reduce((sum, task) => sum + (byTask.get(task)?.n ?? 0), 0);
+        const correct = spec.tasks.reduce((sum, task) => sum + (byTask.get(task)?.correct ?? 0), 0);
+        cells.set(spec.key, { score: pct(ga?.accuracy ?? null), interval: null, n, correct, coverage: coverageOf(spec, scoreOf) });
       }
-      cells.set('overall', { score: pct(agg.overall.accuracy), interval: null, n: agg.pooled.n, correct: agg.pooled.correct });
+      const overall = specs.find((x) => x.kind === 'overall')!;
+      cells.set('overall', { score: pct(agg.overall.accuracy), interval: null, n: agg.pooled.n, correct: agg.pooled.correct, coverage: coverageOf(overall, scoreOf) });
       cells.set('pooled', { score: pct(agg.pooled.accuracy), interval: pctInterval(agg.pooled.wilson), n: agg.pooled.n, correct: agg.pooled.correct });
       return cells;
     }
@@ -330,63 +400,135 @@ function compareMultipleChoice(runs: readonly ComparableRun[]): { rows: CompareR
     const taskScore = (key: string): number | null => summary[`task:${key}`] ?? null;
     const only = (score: number | null): CompareCell => ({ score, interval: null, n: null, correct: null });
     for (const key of tasks) cells.set(key, only(taskScore(key)));
-    for (const g of groups) {
-      const scores = g.tasks.flatMap((task) => {
+    for (const spec of specs.filter((x) => x.kind === 'group')) {
+      const scores = spec.tasks.flatMap((task) => {
         const s = taskScore(task);
         return s === null ? [] : [s];
       });
-      cells.set(`group:${g.key}`, only(mean(scores)));
+      cells.set(spec.key, { ...only(mean(scores)), coverage: coverageOf(spec, taskScore) });
     }
-    cells.set('overall', only(summary.overall ?? null));
+    cells.set('overall', { ...only(summary.overall ?? null), coverage: coverageOf(specs.find((x) => x.kind === 'overall')!, taskScore) });
     cells.set('pooled', only(summary.pooled ?? null));
     return cells;
   };
 
   const cellMaps = runs.map((run, i) => cellsFor(run, aggregates[i]));
-  const itemSets = runs.map((run) => rowItemSets(run.mcItems ? scoredByTask(run) : null, specs));
+  const byTask = runs.map((run) => (run.mcItems ? scoredByTask(run) : null));
+  const aggregateRows: AggregateRow[] = specs.flatMap((spec) => (spec.kind === 'group' || spec.kind === 'overall' ? [{ key: spec.key, kind: spec.kind, tasks: spec.tasks, group: spec.group }] : []));
+  // Per later run, each task's counts against the baseline (null: either is summary-only), once:
+  // the task rows, pooled (their sum), groups and Overall all read them.
+  const counts = runs.map((_, i) => {
+    const base = byTask[0];
+    const other = byTask[i];
+    if (i === 0 || !base || !other) return null;
+    return new Map(tasks.map((task) => [task, pairCounts(base.get(task), other.get(task), false)]));
+  });
+  // Per later run: its group and Overall rows against the baseline on their common coverage.
+  const paired = counts.map((byTaskCounts) => {
+    if (!byTaskCounts) return null;
+    const pairs = new Map<string, TaskPairing>([...byTaskCounts].map(([task, c]) => [task, taskPairing(c)]));
+    return pairedAggregates(pairs, aggregateRows, rule.grouping, rule.overallRule);
+  });
+  const SUMMARY: PairCounts = { pairing: 'summary-only', common: 0, a: 0, onlyThis: 0, onlyBaseline: 0, d: 0, baseSize: 0, otherSize: 0 };
   const rows = specs.map((spec): CompareRow => {
     const cells = cellMaps.map((m) => m.get(spec.key) ?? EMPTY_CELL);
-    const withIntervals = spec.kind === 'task' || spec.kind === 'pooled';
     const differences = runs.map((_, i): CompareDifference | null => {
       if (i === 0) return null;
-      const summary = itemSets[0] === null || itemSets[i] === null;
-      return accuracyDifference(cells[0], cells[i], itemSets[0]?.get(spec.key), itemSets[i]?.get(spec.key), summary, withIntervals);
+      const byTaskCounts = counts[i];
+      const summary = byTaskCounts === null;
+      if (spec.kind === 'task' || spec.kind === 'pooled') {
+        const rowCounts = byTaskCounts === null ? SUMMARY : spec.kind === 'task' ? byTaskCounts.get(spec.key)! : sumCounts([...byTaskCounts.values()]);
+        return accuracyDifference(cells[0], cells[i], rowCounts);
+      }
+      const covered = (m: Map<string, CompareCell>) => coveredTasks(spec, (task) => m.get(task)?.score ?? null).join('\u0000');
+      return aggregateDifference(cells[0], cells[i], paired[i]?.get(spec.key), summary, covered(cellMaps[0]) === covered(cellMaps[i]));
     });
     return { key: spec.key, kind: spec.kind, name: spec.name, metric: spec.metric, cells, differences };
   });
+  holmAcrossTasks(rows, runs.length);
   const pooledPairing = rows.find((r) => r.key === 'pooled')!.differences.map((d) => d?.pairing ?? 'paired');
   return { rows: [...rows, ...robustnessRows(runs, pooledPairing)], overall: overallSignature(rule.grouping.kind, rule.overallRule) };
 }
 
-/**
- * "This run − baseline" for an accuracy row; with intervals (task, pooled, perf rows): Newcombe's
- * paired interval when both runs scored exactly the same items, else his unpaired one, and exact
- * McNemar over the common items.
- */
-function accuracyDifference(
-  base: CompareCell,
-  cell: CompareCell,
-  baseSet: Map<string, boolean> | undefined,
-  set: Map<string, boolean> | undefined,
-  summary: boolean,
-  withIntervals: boolean,
-): CompareDifference {
-  const points = base.score !== null && cell.score !== null ? cell.score - base.score : null;
-  const counts = pairCounts(baseSet, set, summary);
-  let interval: Interval | null = null;
-  let intervalMethod: CompareDifference['intervalMethod'] = null;
-  let mcnemar: CompareMcnemar | null = null;
-  if (withIntervals && !summary) {
-    if (counts.pairing === 'paired') {
-      const r = newcombePaired(counts.a, counts.onlyThis, counts.onlyBaseline, counts.d);
-      if (r) [interval, intervalMethod] = [{ low: 100 * r.low, high: 100 * r.high }, 'newcombe-paired'];
-    } else if (base.n && cell.n && base.correct !== null && cell.correct !== null) {
-      const r = newcombeUnpaired(cell.correct, cell.n, base.correct, base.n);
-      if (r) [interval, intervalMethod] = [{ low: 100 * r.low, high: 100 * r.high }, 'newcombe-unpaired'];
-    }
-    if (counts.common > 0) mcnemar = { ...mcnemarExactFromCounts(counts.onlyBaseline, counts.onlyThis), paired: counts.common };
+/** Two runs' counts under one task as the paired table on their common items. */
+function taskPairing(c: PairCounts): TaskPairing {
+  return {
+    table: { both: c.a, onlyThis: c.onlyThis, onlyBaseline: c.onlyBaseline, neither: c.d },
+    common: c.common,
+    thisOnly: c.otherSize - c.common,
+    baselineOnly: c.baseSize - c.common,
+  };
+}
+
+/** Adds the Holm-adjusted p over each run's task rows to their McNemar results (pooled, group, Overall and robustness rows are single tests, left as they are). */
+function holmAcrossTasks(rows: readonly CompareRow[], runCount: number): void {
+  const taskRows = rows.filter((r) => r.kind === 'task');
+  for (let i = 1; i < runCount; i++) {
+    const adjusted = holmAdjust(taskRows.map((r) => r.differences[i]?.mcnemar?.pValue ?? null));
+    const family = adjusted.filter((p) => p !== null).length;
+    taskRows.forEach((r, t) => {
+      const m = r.differences[i]?.mcnemar;
+      if (m && adjusted[t] !== null) m.holm = { pValue: adjusted[t]!, family };
+    });
   }
-  return { points, interval, intervalMethod, pairing: counts.pairing, mcnemar };
+}
+
+const pointsBetween = (base: CompareCell, cell: CompareCell): number | null => (base.score !== null && cell.score !== null ? cell.score - base.score : null);
+const percentOf = (k: number, n: number): number | null => (n === 0 ? null : (100 * k) / n);
+
+/**
+ * "This run − baseline" for an accuracy row (task, pooled, perf). With common items: on them, with
+ * Newcombe's paired interval and exact McNemar. With none: the cells' difference and Newcombe's
+ * unpaired interval, no test.
+ */
+function accuracyDifference(base: CompareCell, cell: CompareCell, counts: PairCounts): CompareDifference {
+  const none = { interval: null, intervalMethod: null, mcnemar: null };
+  if (counts.pairing === 'summary-only') return { points: pointsBetween(base, cell), pairing: counts.pairing, ...none };
+  const beyond = { thisRun: counts.otherSize - counts.common, baseline: counts.baseSize - counts.common };
+  if (counts.common === 0) {
+    const r = base.n && cell.n && base.correct !== null && cell.correct !== null ? newcombeUnpaired(cell.correct, cell.n, base.correct, base.n) : null;
+    const interval = r ? { low: 100 * r.low, high: 100 * r.high } : null;
+    return { points: pointsBetween(base, cell), interval, intervalMethod: r ? 'newcombe-unpaired' : null, pairing: counts.pairing, mcnemar: null, common: { n: 0, baseline: null, other: null }, beyond };
+  }
+  const { a, onlyThis, onlyBaseline, d, common } = counts;
+  const r = newcombePaired(a, onlyThis, onlyBaseline, d)!;
+  return {
+    // Paired: exactly the cells' difference; partly paired: the two runs on their common items.
+    points: counts.pairing === 'paired' ? pointsBetween(base, cell) : 100 * r.difference,
+    interval: { low: 100 * r.low, high: 100 * r.high },
+    intervalMethod: 'newcombe-paired',
+    pairing: counts.pairing,
+    mcnemar: { ...mcnemarExactFromCounts(onlyBaseline, onlyThis), paired: common },
+    common: { n: common, baseline: percentOf(a + onlyBaseline, common), other: percentOf(a + onlyThis, common) },
+    beyond,
+  };
+}
+
+/**
+ * "This run − baseline" for a group or Overall row: on the common coverage with the paired
+ * bootstrap when the runs share items under it; otherwise the cells' difference, only when both
+ * cover the same tasks.
+ */
+function aggregateDifference(base: CompareCell, cell: CompareCell, paired: PairedAggregate | undefined, summary: boolean, sameCoverage: boolean): CompareDifference {
+  if (!summary && paired) {
+    const b: PairedBootstrapResult | null = paired.bootstrap;
+    const points = paired.pairing === 'paired' ? pointsBetween(base, cell) : paired.baseline !== null && paired.other !== null ? 100 * (paired.other - paired.baseline) : null;
+    return {
+      points,
+      interval: b ? { low: 100 * b.low, high: 100 * b.high } : null,
+      intervalMethod: b ? 'paired-bootstrap' : null,
+      pairing: paired.pairing,
+      mcnemar: null,
+      common: { n: paired.common, baseline: pct(paired.baseline), other: pct(paired.other), of: paired.of },
+      beyond: { thisRun: paired.thisOnly, baseline: paired.baselineOnly },
+      bootstrap: b ? { pValue: b.pValue, resamples: b.resamples, seed: b.seed } : null,
+    };
+  }
+  const pairing: Pairing = summary ? 'summary-only' : 'unpaired';
+  const points = pointsBetween(base, cell);
+  const none = { interval: null, intervalMethod: null, mcnemar: null, pairing };
+  if (points !== null && !sameCoverage) return { points: null, ...none, withheld: 'coverage-differs' };
+  return { points, ...none };
 }
 
 /** Points only: no interval, no test (the robustness rows other than perf), paired as the pooled row. */
@@ -419,7 +561,8 @@ function robustnessRows(runs: readonly ComparableRun[], pooledPairing: readonly 
   const push = (key: string, metric: string, cells: CompareCell[], differences: (CompareDifference | null)[]) =>
     rows.push({ key, kind: 'robustness', name: null, metric, cells, differences });
 
-  const perf = runs.map(perfOutcomes);
+  // Only a run with rotations makes a perf row: no per-item maps are built otherwise.
+  const perf = runs.some((run) => run.mcItems?.some((item) => item.allRotationsCorrect !== undefined)) ? runs.map(perfOutcomes) : [];
   if (perf.some((p) => p !== null && !p.oneOrderOnly)) {
     const cells = perf.map((p): CompareCell => {
       if (!p) return { score: null, interval: null, n: null, correct: null };
@@ -428,7 +571,7 @@ function robustnessRows(runs: readonly ComparableRun[], pooledPairing: readonly 
       return { score: pct(accuracyFromCounts(k, n)), interval: pctInterval(wilsonInterval(k, n)), n, correct: k, oneOrderOnly: p.oneOrderOnly };
     });
     const differences = runs.map((_, i) =>
-      i === 0 ? null : accuracyDifference(cells[0], cells[i], perf[0]?.outcomes, perf[i]?.outcomes, perf[0] === null || perf[i] === null, true),
+      i === 0 ? null : accuracyDifference(cells[0], cells[i], pairCounts(perf[0]?.outcomes, perf[i]?.outcomes, perf[0] === null || perf[i] === null)),
     );
     push('circular:perf', 'all rotations right', cells, differences);
   }
@@ -443,10 +586,17 @@ function robustnessRows(runs: readonly ComparableRun[], pooledPairing: readonly 
   fromMetric('circular:mean', 'mean accuracy over rotations', (r) =>
     r.circularMean ? fractionCell({ ...r.circularMean, correct: null }) : null,
   );
-  fromMetric('pride:debiased', 'PriDe debiased accuracy', (r) => (r.pride ? fractionCell({ ...r.pride, interval: r.pride.wilson, correct: r.pride.k }) : null));
+  fromMetric('pride:debiased', 'PriDe debiased accuracy', (r) => (r.pride ? fractionCell({ ...r.pride, interval: r.pride.interval ?? r.pride.wilson, correct: r.pride.k }) : null));
   fromMetric('bias:top-share', 'share of the most predicted letter', (r) =>
     r.letterBias ? { ...fractionCell({ accuracy: r.letterBias.share, interval: null, n: r.letterBias.n, correct: null }), letter: r.letterBias.letter } : null,
   );
+  // A share of letter B less a share of letter A measures nothing: a difference only for the same letter.
+  const share = rows.find((r) => r.key === 'bias:top-share');
+  if (share) {
+    share.differences = share.differences.map((d, i) =>
+      d && d.points !== null && share.cells[i].letter !== share.cells[0].letter ? { ...d, points: null, withheld: 'letters-differ' as const } : d,
+    );
+  }
   if (robust.some((r) => r?.letterBias)) {
     const cells = robust.map((r, i): CompareCell => summaryCell(i) ?? (r?.letterBias ? { score: r.letterBias.pValue, interval: null, n: r.letterBias.n, correct: null } : EMPTY_CELL));
     push('bias:p-value', 'letter-bias fit p-value', cells, cells.map((_, i) => (i === 0 ? null : { ...pointsOnly(cells[0], cells[i], pooledPairing[i]), points: null })));
@@ -520,14 +670,18 @@ function signatureFor(kind: ComparableKind, overall: string | null): string {
       'compare',
       'kind:mc',
       'baseline:first',
-      'diff:points(run-baseline)',
+      'diff:points(run-baseline,on-common-items)',
       'ci:wilson-95(task,pooled)',
-      `diff-ci:${DIFFERENCE_INTERVAL_METHODS.paired}(same-items)`,
-      `${DIFFERENCE_INTERVAL_METHODS.unpaired}(other-items)`,
-      `test:${mcnemarSignature()}(common-items,A:baseline)`,
+      `diff-ci:${DIFFERENCE_INTERVAL_METHODS.paired}(task+pooled,common-items)`,
+      `${DIFFERENCE_INTERVAL_METHODS.unpaired}(no-common-items)`,
+      `${pairedBootstrapSignature()}(group+overall,common-coverage)`,
+      `test:${mcnemarSignature()}(task+pooled,common-items,A:baseline)`,
+      `task-p:${HOLM_SIGNATURE}(per-run,over-task-rows;raw-kept)`,
+      'group+overall-p:paired-bootstrap(unadjusted)',
       'pairing:task+item-id,scored-only',
       `overall:[${overall}]`,
-      'robustness:perf(all-rotations-right,one-order-only:plain,ci+test-as-pooled),circular-mean+pride+letter-bias(run-own-metrics,diff:points)',
+      'coverage:common(no-diff-when-unpaired-coverage-differs)',
+      'robustness:perf(all-rotations-right,one-order-only:plain,ci+test-as-task),circular-mean+pride+letter-bias(run-own-metrics,diff:points),top-share(diff:same-letter-only)',
       `version:${COMPARE_VERSION}`,
     ].join('|');
   }

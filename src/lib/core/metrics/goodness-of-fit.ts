@@ -1,5 +1,7 @@
-// Goodness of fit of observed counts against expected counts over a few categories (here: the letters
-// a model predicted against the gold letters of the same items). Method (stated in `method`):
+// Goodness of fit of observed counts against expected counts over a few categories, and the
+// chi-square survival function. Letter bias used goodnessOfFit until its version 2; it now tests the
+// paired gold × predicted table (marginal-homogeneity.ts), since a fit against the sample's own gold
+// counts took them as exact. The chi-square functions serve that test. Method (stated in `method`):
 //  - The statistic is always Pearson's X² = Σ (O − E)²/E over categories with E > 0.
 //  - Exact multinomial test when the outcomes can be enumerated cheaply: every composition of n into
 //    the m categories with E > 0 (C(n + m − 1, m − 1) of them) is visited, and

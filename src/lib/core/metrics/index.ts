@@ -12,6 +12,7 @@ export * from './calibration.ts';
 export * from './compare.ts';
 export * from './difference-intervals.ts';
 export * from './goodness-of-fit.ts';
+export * from './marginal-homogeneity.ts';
 export * from './letter-bias.ts';
 export * from './circular.ts';
 export * from './pride.ts';

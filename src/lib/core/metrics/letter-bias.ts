@@ -4,8 +4,12 @@
 //    no letter, and an item without a key, say nothing about which letter is liked.
 //  - `letters`: the option letters seen in the part's results (A..D, in that order), so a letter the
 //    model never chose still shows with 0.
-//  - fit: the predicted letters' counts against the gold letters' distribution on the same items
-//    (expected_L = n·gold_L/n = gold_L), goodness-of-fit.ts (exact multinomial, else chi-square).
+//  - table[g][c]: the counted items with gold letter g whose predicted letter is c (over `letters`).
+//  - fit: the Stuart–Maxwell test of marginal homogeneity of that table, marginal-homogeneity.ts
+//    (exact permutation within items, else chi-square): are the letters chosen distributed as the
+//    letters right, on the same items? (The name is from version 1, a goodness of fit of the chosen
+//    counts against the gold counts taken as exact, which gave X² = ∞ on 3 items and df 0 on golds
+//    of one letter.) Null when n = 0 or the table cannot be tested; `untestable` says why.
 //  - constantBaseline: the accuracy of always answering the letter that is most often gold (ties: the
 //    first letter), on the same n items.
 //  - entropyBits: Shannon entropy of the predicted letters, log2; maxEntropyBits = log2(#letters).
@@ -14,9 +18,9 @@
 //  - n = 0: fit, constantBaseline, entropyBits and top are null (shown as "—").
 import type { OptionLetter } from '../benchmarks/types.ts';
 import { OPTION_LETTERS } from '../protocols/multiple-choice.ts';
-import { EXACT_COMPOSITION_LIMIT, goodnessOfFit, GOODNESS_OF_FIT_VERSION, type GoodnessOfFit } from './goodness-of-fit.ts';
+import { homogeneitySignature, stuartMaxwell, type StuartMaxwell, type Untestable } from './marginal-homogeneity.ts';
 
-export const LETTER_BIAS_VERSION = 1;
+export const LETTER_BIAS_VERSION = 2;
 
 export interface LetterBiasInput {
   task: string;
@@ -33,7 +37,12 @@ export interface LetterBiasPart {
   letters: OptionLetter[];
   predicted: Record<string, number>;
   gold: Record<string, number>;
-  fit: GoodnessOfFit | null;
+  /** table[g][c] over `letters`: gold letter g, predicted letter c. */
+  table: number[][];
+  /** The letter-bias test (Stuart–Maxwell); null when n = 0 or `untestable`. */
+  fit: StuartMaxwell | null;
+  /** Why there is no test though n > 0: one letter in both margins, or no item whose letters differ. */
+  untestable: Untestable | null;
   constantBaseline: { letter: OptionLetter; correct: number; n: number; accuracy: number } | null;
   entropyBits: number | null;
   maxEntropyBits: number;
@@ -46,9 +55,9 @@ export interface LetterBias {
   signature: string;
 }
 
-/** e.g. `letter-bias|fit:exact-multinomial<=50000-compositions-else-pearson-chi-square.v1|…|version:1`. */
+/** e.g. `letter-bias|test:stuart-maxwell(…)|p:exact-permutation-within-items<=50000-arrangements-else-chi-square|v1|table:gold-x-predicted|…|version:2`. */
 export function letterBiasSignature(): string {
-  return `letter-bias|fit:exact-multinomial<=${EXACT_COMPOSITION_LIMIT}-compositions-else-pearson-chi-square.v${GOODNESS_OF_FIT_VERSION}|expected:gold-letters|baseline:most-frequent-gold|entropy:bits|version:${LETTER_BIAS_VERSION}`;
+  return `letter-bias|test:${homogeneitySignature()}|table:gold-x-predicted|baseline:most-frequent-gold|entropy:bits|version:${LETTER_BIAS_VERSION}`;
 }
 
 const counted = (r: LetterBiasInput): boolean => r.failure === undefined && r.prediction !== null && r.gold !== null;
@@ -64,15 +73,17 @@ function part(key: string, results: readonly LetterBiasInput[]): LetterBiasPart 
   const letters = OPTION_LETTERS.filter((l) => seen.has(l));
   const predicted: Record<string, number> = Object.fromEntries(letters.map((l) => [l, 0]));
   const gold: Record<string, number> = Object.fromEntries(letters.map((l) => [l, 0]));
+  const table = letters.map(() => letters.map(() => 0));
   let n = 0;
   for (const r of results) {
     if (!counted(r)) continue;
     n++;
     predicted[r.prediction!]++;
     gold[r.gold!]++;
+    table[letters.indexOf(r.gold!)][letters.indexOf(r.prediction!)]++;
   }
   const maxEntropyBits = letters.length > 0 ? Math.log2(letters.length) : 0;
-  if (n === 0) return { key, n, letters, predicted, gold, fit: null, constantBaseline: null, entropyBits: null, maxEntropyBits, top: null };
+  if (n === 0) return { key, n, letters, predicted, gold, table, fit: null, untestable: null, constantBaseline: null, entropyBits: null, maxEntropyBits, top: null };
 
   const first = (count: Record<string, number>): OptionLetter =>
     letters.reduce((best, l) => (count[l] > count[best] ? l : best), letters[0]);
@@ -83,16 +94,16 @@ function part(key: string, results: readonly LetterBiasInput[]): LetterBiasPart 
     const p = predicted[l] / n;
     if (p > 0) entropyBits -= p * Math.log2(p);
   }
+  const test = stuartMaxwell(table);
   return {
     key,
     n,
     letters,
     predicted,
     gold,
-    fit: goodnessOfFit(
-      letters.map((l) => predicted[l]),
-      letters.map((l) => gold[l]),
-    ),
+    table,
+    fit: 'untestable' in test ? null : test,
+    untestable: 'untestable' in test ? test.untestable : null,
     constantBaseline: { letter: baselineLetter, correct: gold[baselineLetter], n, accuracy: gold[baselineLetter] / n },
     entropyBits,
     maxEntropyBits,

@@ -9,19 +9,33 @@
 //    softmax over the letters only; the full-vocabulary log-probs give the same prior, since within a
 //    rotation they differ from log probs by one constant), then a softmax over positions.
 //  - Prior: the mean of those over the estimation items, one prior per option count (most items have
-//    four options; an item with three is debiased with the three-option prior).
+//    four options; an item with three is debiased with the three-option prior), and only from
+//    PRIDE_MIN_ESTIMATION_ITEMS (20) complete items of that count up (estimation-set.ts says why);
+//    a count with fewer gets no prior (listed in `belowMinimum`). No count with 20: no result (null),
+//    the page says why (prideEstimationItems counts them). Each position's standard error: the
+//    sample SD of the per-item priors over √m.
 //  - Evaluated: every other item not failed, with a gold letter and letter-logits at rotation 0.
 //    Prediction: argmax_j (log probs[j] − log prior[j]), ties to the lowest position. An item whose
 //    option count has no prior keeps its raw prediction (counted in `withoutPrior`).
 //  - raw and debiased accuracy are over the same evaluated items, Wilson 95%; `changed` counts the
-//    evaluated items whose debiased prediction differs from the raw one.
+//    evaluated items whose debiased prediction differs from the raw one. Wilson sees only the
+//    evaluated items' sampling, as if the prior were known; `debiased.interval` also carries the
+//    prior's error: a 95% percentile bootstrap (B = 1,000, mulberry32 seed 12345, as bootstrap.ts)
+//    where each replicate draws, in this order, each prior's estimation items with replacement
+//    (option counts ascending; floor(u·m) over them in the results' order), re-estimates that prior
+//    as their mean, debiases every evaluated item with it, then draws the evaluated items with
+//    replacement: the number right among n such draws is Binomial(n, share right), drawn from one
+//    uniform (binomial-draw.ts). The replicate's value is that number over n.
 //  - A probability of exactly 0 is read as the smallest double so its log stays finite.
 import type { OptionLetter } from '../benchmarks/types.ts';
+import { PRIDE_MIN_ESTIMATION_ITEMS } from '../protocols/estimation-set.ts';
 import { rotationCount } from '../protocols/rotation.ts';
 import { accuracyFromCounts, wilsonInterval } from './accuracy.ts';
 import type { CountedAccuracy } from './circular.ts';
+import { bootstrapSignature, type BootstrapInterval, type BootstrapOptions } from './generation/bootstrap.ts';
+import { debiasedBootstrap, safeLog, type PrideEvaluated } from './pride-bootstrap.ts';
 
-export const PRIDE_VERSION = 1;
+export const PRIDE_VERSION = 2;
 
 export interface PrideRotationInput {
   rotation: number;
@@ -47,6 +61,14 @@ export interface PridePrior {
   prior: number[];
   /** Estimation items the prior is the mean over. */
   estimationItems: number;
+  /** standardError[j]: the per-item priors' sample standard deviation at j over √estimationItems. */
+  standardError: number[];
+}
+
+/** Complete estimation items of one option count. */
+export interface PrideEstimationCount {
+  optionCount: number;
+  items: number;
 }
 
 export interface PrideResult {
@@ -56,18 +78,21 @@ export interface PrideResult {
   /** Evaluated items whose option count has no prior: their raw prediction is kept. */
   withoutPrior: number;
   raw: CountedAccuracy;
-  debiased: CountedAccuracy;
+  /** `wilson`: the evaluated items' sampling only; `interval`: the bootstrap that re-estimates the prior too. */
+  debiased: CountedAccuracy & { interval: BootstrapInterval | null };
+  /** Option counts whose complete estimation items are fewer than `minimumEstimationItems`: no prior. */
+  belowMinimum: PrideEstimationCount[];
+  minimumEstimationItems: number;
   changed: number;
   /** The debiased prediction of every evaluated item. */
   predictions: Record<string, OptionLetter>;
   signature: string;
 }
 
-export function prideSignature(): string {
-  return `pride|prior:mean-over-estimation-items-of-softmax-of-mean-log-prob-over-cyclic-rotations|per-option-count|predict:argmax(log-p-minus-log-prior),ties-lowest|accuracy:wilson|version:${PRIDE_VERSION}`;
+export function prideSignature(options: BootstrapOptions = {}): string {
+  return `pride|prior:mean-over-estimation-items-of-softmax-of-mean-log-prob-over-cyclic-rotations|per-option-count|min-estimation-items:${PRIDE_MIN_ESTIMATION_ITEMS}|predict:argmax(log-p-minus-log-prior),ties-lowest|accuracy:wilson|debiased-interval:${bootstrapSignature(options)}+estimation-items-per-option-count,prior-re-estimated,right-count:binomial-kemp-modal|version:${PRIDE_VERSION}`;
 }
 
-const safeLog = (p: number): number => Math.log(Math.max(p, Number.MIN_VALUE));
 const hasLogits = (probs: readonly number[], letters: readonly string[]): boolean => letters.length > 0 && probs.length === letters.length;
 const failed = (r: PrideInput): boolean => r.failure !== undefined || (r.rotations ?? []).some((x) => x.failure !== undefined);
 
@@ -106,34 +131,64 @@ export function debiasedPosition(probs: readonly number[], prior: readonly numbe
 
 const counted = (k: number, n: number): CountedAccuracy => ({ k, n, accuracy: accuracyFromCounts(k, n), wilson: wilsonInterval(k, n) });
 
-/** PriDe's prior and debiased accuracy; null when no estimation item is complete. */
-export function prideDebias(results: readonly PrideInput[], estimationItemIds: readonly string[]): PrideResult | null {
+/** Every complete estimation item's prior, by option count (ascending), in the results' order. */
+function estimationPriors(results: readonly PrideInput[], estimationItemIds: readonly string[]): Map<number, number[][]> {
   const estimation = new Set(estimationItemIds);
-  const sums = new Map<number, { sum: number[]; count: number }>();
+  const byCount = new Map<number, number[][]>();
   for (const r of results) {
     if (!estimation.has(r.itemId)) continue;
     const prior = itemPrior(r);
     if (prior === null) continue;
-    const entry = sums.get(prior.length) ?? { sum: prior.map(() => 0), count: 0 };
-    prior.forEach((p, j) => (entry.sum[j] += p));
-    entry.count++;
-    sums.set(prior.length, entry);
+    const list = byCount.get(prior.length);
+    if (list) list.push(prior);
+    else byCount.set(prior.length, [prior]);
   }
-  if (sums.size === 0) return null;
-  const priors: PridePrior[] = [...sums]
-    .sort(([a], [b]) => a - b)
-    .map(([optionCount, { sum, count }]) => ({ optionCount, prior: sum.map((s) => s / count), estimationItems: count }));
+  return new Map([...byCount].sort(([a], [b]) => a - b));
+}
+
+/** How many estimation items are complete, per option count: what the page says when PriDe gives no result. */
+export function prideEstimationItems(results: readonly PrideInput[], estimationItemIds: readonly string[]): PrideEstimationCount[] {
+  return [...estimationPriors(results, estimationItemIds)].map(([optionCount, priors]) => ({ optionCount, items: priors.length }));
+}
+
+function meanPrior(priors: readonly (readonly number[])[], width: number): number[] {
+  const sum = new Array<number>(width).fill(0);
+  for (const p of priors) for (let j = 0; j < width; j++) sum[j] += p[j];
+  return sum.map((x) => x / priors.length);
+}
+
+function standardErrors(priors: readonly (readonly number[])[], mean: readonly number[]): number[] {
+  const m = priors.length;
+  return mean.map((mu, j) => Math.sqrt(priors.reduce((s, p) => s + (p[j] - mu) ** 2, 0) / (m - 1) / m));
+}
+
+/**
+ * PriDe's prior and debiased accuracy; null when no option count has PRIDE_MIN_ESTIMATION_ITEMS
+ * complete estimation items (prideEstimationItems says how many there are). `options`: the
+ * bootstrap's resamples and seed (defaults 1,000 and 12345).
+ */
+export function prideDebias(results: readonly PrideInput[], estimationItemIds: readonly string[], options: BootstrapOptions = {}): PrideResult | null {
+  const signature = prideSignature(options); // checks the options before any work
+  const estimation = new Set(estimationItemIds);
+  const all = estimationPriors(results, estimationItemIds);
+  const strata = new Map([...all].filter(([, priors]) => priors.length >= PRIDE_MIN_ESTIMATION_ITEMS));
+  if (strata.size === 0) return null;
+  const belowMinimum = [...all].filter(([c]) => !strata.has(c)).map(([optionCount, priors]) => ({ optionCount, items: priors.length }));
+  const priors: PridePrior[] = [...strata].map(([optionCount, list]) => {
+    const prior = meanPrior(list, optionCount);
+    return { optionCount, prior, estimationItems: list.length, standardError: standardErrors(list, prior) };
+  });
   const priorFor = new Map(priors.map((p) => [p.optionCount, p.prior]));
 
-  let evaluated = 0;
-  let withoutPrior = 0;
   let rawRight = 0;
   let debiasedRight = 0;
   let changed = 0;
+  let withoutPrior = 0;
   const predictions: Record<string, OptionLetter> = {};
+  const evaluated: PrideEvaluated[] = [];
   for (const r of results) {
     if (estimation.has(r.itemId) || r.failure !== undefined || r.correct === null || r.gold === null || !hasLogits(r.probs, r.letters)) continue;
-    evaluated++;
+    evaluated.push({ probs: r.probs, gold: r.letters.indexOf(r.gold), rawRight: r.prediction === r.gold });
     if (r.correct) rawRight++;
     const prior = priorFor.get(r.letters.length);
     let prediction = r.prediction;
@@ -145,12 +200,14 @@ export function prideDebias(results: readonly PrideInput[], estimationItemIds: r
   }
   return {
     priors,
-    evaluated,
+    evaluated: evaluated.length,
     withoutPrior,
-    raw: counted(rawRight, evaluated),
-    debiased: counted(debiasedRight, evaluated),
+    raw: counted(rawRight, evaluated.length),
+    debiased: { ...counted(debiasedRight, evaluated.length), interval: debiasedBootstrap(strata, priorFor, evaluated, options) },
+    belowMinimum,
+    minimumEstimationItems: PRIDE_MIN_ESTIMATION_ITEMS,
     changed,
     predictions,
-    signature: prideSignature(),
+    signature,
   };
 }

@@ -2,9 +2,12 @@
 // before anything is reproduced. Keys (percent): `overall`, `pooled` and `group:<key>` (multiple
 // choice), `items`, `task:<key>`, and `failed` (items that could not be run) only when there are any,
 // so summaries of runs without failures, and files written before failures existed, keep their keys.
+// `shots:fewer` and `shots:fewest` (shots-used.ts) likewise, only when some item of a k-shot run had
+// fewer than k exemplars.
 import type { DatasetId } from '../benchmarks/types.ts';
 import type { GenItemResult, ItemResult, McItemResult, RunRecord } from '../record/run.ts';
 import { aggregateForDataset, type McAggregate, type McItemResult as McOutcome } from './mc-aggregate.ts';
+import { SHOTS_FEWER_KEY, SHOTS_FEWEST_KEY, shotShortfall } from './shots-used.ts';
 import { scoreGenerationRun, type GenerationRunScores } from './generation-run.ts';
 
 export type RunSummary = Record<string, number | null>;
@@ -38,9 +41,17 @@ export function mcSummary(datasetId: DatasetId, outcomes: readonly McOutcome[]):
 }
 
 export function runSummary(run: RunRecord, results: readonly ItemResult[]): RunSummary {
-  if (run.config.kind === 'multiple-choice') return mcSummary(run.datasetId, results as McItemResult[]);
-  return summaryOfGenerationScores(scoreGenerationRun(run.datasetId, results as GenItemResult[]), results.length);
+  const summary =
+    run.config.kind === 'multiple-choice'
+      ? mcSummary(run.datasetId, results as McItemResult[])
+      : summaryOfGenerationScores(scoreGenerationRun(run.datasetId, results as GenItemResult[]), results.length);
+  const short = shotShortfall(run.config.kind === 'multiple-choice' ? run.config.shots : 0, results as readonly { shotsUsed?: number; failure?: unknown }[]);
+  if (short) [summary[SHOTS_FEWER_KEY], summary[SHOTS_FEWEST_KEY]] = [short.fewer, short.fewest];
+  return summary;
 }
+
+/** Keys a summary may state that describe how the run was asked, not a score recomputable from letters alone. */
+const PROMPT_KEYS = new Set([SHOTS_FEWER_KEY, SHOTS_FEWEST_KEY]);
 
 export interface SummaryMismatch {
   key: string;
@@ -58,6 +69,9 @@ export function summaryMismatches(stored: RunSummary, recomputed: RunSummary, to
   return keys.flatMap((key) => {
     const a = key in stored ? stored[key] : undefined;
     const b = key in recomputed ? recomputed[key] : undefined;
+    // A link's letters alone cannot recompute how many exemplars each prompt had, and files of older
+    // versions do not state it: only a value on both sides is compared.
+    if (PROMPT_KEYS.has(key) && (a === undefined || b === undefined)) return [];
     const same = a === b || (typeof a === 'number' && typeof b === 'number' && Math.abs(a - b) <= tolerance);
     return same ? [] : [{ key, stored: a ?? null, recomputed: b ?? null }];
   });

@@ -299,6 +299,15 @@ function located(details: DataDetails): Located<DataDetails> {
 
 const mb = (n: number) => `${(n / 1e6).toFixed(1)} MB`;
 const count = (n: number, language: 'en' | 'zh') => n.toLocaleString(language === 'en' ? 'en' : 'zh-CN');
+/** How far a download got, in MB ("12.3 MB of 45.6 MB"); in bytes below 0.1 MB or where both would print the same MB, so a
+ *  download one byte short still reads as short. */
+const progress = (loaded: number, total: number | null, language: 'en' | 'zh') => {
+  const unit = language === 'en' ? 'bytes' : '字节';
+  const of = language === 'en' ? ' of ' : ' / ';
+  const inBytes = loaded < 1e5 || (total !== null && mb(loaded) === mb(total));
+  if (inBytes) return `${count(loaded, language)}${total !== null ? `${of}${count(total, language)}` : ''} ${unit}`;
+  return `${mb(loaded)}${total !== null ? `${of}${mb(total)}` : ''}`;
+};
 const day = (iso: string, language: 'en' | 'zh') => {
   const date = new Date(iso);
   return Number.isNaN(date.getTime()) ? iso : new Intl.DateTimeFormat(language === 'en' ? 'en' : 'zh-CN', { dateStyle: 'medium' }).format(date);
@@ -368,13 +377,13 @@ export const dataNotices = {
   },
   'data.download-broke-off': {
     en: (p: { url: string; loaded: number; total: number | null; reason: string }) =>
-      `The download of ${p.url} broke off after ${count(p.loaded, 'en')}${p.total !== null ? ` of ${count(p.total, 'en')}` : ''} bytes (${p.reason}).`,
+      `The download of ${p.url} broke off after ${progress(p.loaded, p.total, 'en')} (${p.reason}).`,
     zh: (p: { url: string; loaded: number; total: number | null; reason: string }) =>
-      `${p.url} 下载到 ${count(p.loaded, 'zh')}${p.total !== null ? ` / ${count(p.total, 'zh')}` : ''} 字节时中断了（${p.reason}）。`,
+      `${p.url} 下载到 ${progress(p.loaded, p.total, 'zh')} 时中断了（${p.reason}）。`,
   },
   'data.download-ended-early': {
-    en: (p: { url: string; loaded: number; total: number }) => `The download of ${p.url} ended after ${count(p.loaded, 'en')} of ${count(p.total, 'en')} bytes.`,
-    zh: (p: { url: string; loaded: number; total: number }) => `${p.url} 只下载了 ${count(p.loaded, 'zh')} / ${count(p.total, 'zh')} 字节就结束了。`,
+    en: (p: { url: string; loaded: number; total: number }) => `The download of ${p.url} ended after ${progress(p.loaded, p.total, 'en')}.`,
+    zh: (p: { url: string; loaded: number; total: number }) => `${p.url} 只下载了 ${progress(p.loaded, p.total, 'zh')} 就结束了。`,
   },
   'data.hash-mismatch': {
     en: (p: { file: string; expected: string; actual: string }) =>

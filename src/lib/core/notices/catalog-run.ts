@@ -3,6 +3,22 @@
 // reasons items failed.
 
 export const runNotices = {
+  'run.imported-before': {
+    en: (p: { copies: number; firstImportedAt: string }) =>
+      `The same file was imported before (${p.copies === 1 ? 'one other copy' : `${p.copies} other copies`}, the first on ${p.firstImportedAt.slice(0, 10)}): this run is one more copy of it, with the same numbers.`,
+    zh: (p: { copies: number; firstImportedAt: string }) => `同一个文件之前已导入过（另有 ${p.copies} 份，第一份导入于 ${p.firstImportedAt.slice(0, 10)}）：这次评测是它的又一份副本，数字相同。`,
+  },
+  'run.questions-replaced': {
+    en: (p: { dataset: string }) =>
+      `The stored copy of ${p.dataset} was replaced by other files after this run: its numbers are as it was asked, but the questions shown now (item detail, classroom) come from the new copy, and items it no longer has are not shown. Import the file this run was made on to see its own questions.`,
+    zh: (p: { dataset: string }) =>
+      `本次评测之后，本地的 ${p.dataset} 副本已被其他文件替换：评测的数字仍按当时的题目计算，但现在显示的题目（逐题详情、课堂模式）取自新副本，新副本中没有的题不再显示。要看本次评测自己的题目，请导入它所用的文件。`,
+  },
+  'run.classroom-questions-replaced': {
+    en: (p: { dataset: string }) =>
+      `This run's questions are no longer in this browser: the stored copy of ${p.dataset} was replaced by other files. Import the file the run was made on (Data page), then open classroom mode again.`,
+    zh: (p: { dataset: string }) => `本浏览器中已没有这次评测的题目：本地的 ${p.dataset} 副本已被其他文件替换。请在“数据”页导入这次评测所用的文件，再打开课堂模式。`,
+  },
   'run.not-stored': {
     en: (p: { runId: string }) => `No run ${p.runId} is stored in this browser.`,
     zh: (p: { runId: string }) => `这个浏览器里没有存储评测记录 ${p.runId}。`,

@@ -36,11 +36,13 @@ export function predictionsCsv(results: readonly McItemResult[]): string {
       row[`logp_${letter}`] = k >= 0 ? r.logProbs[k] : '';
     }
     row.prompt_sha256 = r.promptHash;
+    // The exemplars this item's prompt held: fewer than the run's shots where the context limit cut them.
+    row.shots_used = r.failure ? '' : r.shotsUsed;
     row.failed_code = r.failure?.code ?? '';
     row.failed = failedText(r.failure);
     return row;
   });
-  const columns = ['item_id', 'task', 'prediction', 'gold', 'correct', ...LETTERS.flatMap((l) => [`p_${l}`, `logp_${l}`]), 'prompt_sha256', 'failed_code', 'failed'];
+  const columns = ['item_id', 'task', 'prediction', 'gold', 'correct', ...LETTERS.flatMap((l) => [`p_${l}`, `logp_${l}`]), 'prompt_sha256', 'shots_used', 'failed_code', 'failed'];
   return csvDocument(columns, rows.map((row) => columns.map((c) => row[c])));
 }
 
