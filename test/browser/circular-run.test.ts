@@ -113,6 +113,13 @@ describe('circular evaluation and PriDe on jiangu-tiny (WASM)', () => {
     expect(await page.getByTestId('eval-circular-cost').textContent()).toContain('×4.0：共 24 个提示，而非 6 个');
     expect(await page.getByTestId('eval-pride-cost').textContent()).toContain('+50%：多 3 个提示');
     await page.getByTestId('lang-en').click();
+    // Ticked, PriDe says before the run that one estimation item is below its 20, and from how many items it would not be.
+    expect(await page.getByTestId('eval-pride-too-few').count()).toBe(0);
+    await page.getByTestId('eval-pride').check();
+    expect(await page.getByTestId('eval-pride-too-few').textContent()).toBe(
+      "PriDe's estimation set would have 1 item; it needs 20 of each option count (390 items or more in the run), so this run will show no debiased accuracy.",
+    );
+    await page.getByTestId('eval-pride').uncheck();
     await page.getByTestId('eval-scoring').selectOption('generate-extract');
     expect(await page.getByTestId('eval-pride').isDisabled()).toBe(true);
     expect(await page.getByTestId('eval-pride-cost').textContent()).toContain('log-probabilities');

@@ -4,16 +4,21 @@
 // address, and a link's model host, come from whoever wrote the link: they are used only once the user
 // agrees on the page (see hosts.ts for the rule). An agreement lasts for this visit of the page (until
 // it is reloaded or closed) and is not remembered: to trust a host for good, save it on the Data page
-// or type it in the model picker.
+// or type it in the model picker and tick Remember. Trust is for one purpose: a model host the user
+// chose serves models, not benchmark data (a `?mirror=` naming it is asked about like any other host),
+// and a data mirror serves data, not weights.
 import { jianguError } from '../core/notices/index.ts';
 import { checkHost, httpOrigin, type HostVerdict, type TrustedHosts } from './hosts.ts';
 
 const MIRROR_KEY = 'jiangu.mirror';
 const MODEL_HOST_KEY = 'jiangu.modelHost';
 
-/** Origins agreed to, and declined, on this visit. */
-const agreed = new Set<string>();
-const declined = new Set<string>();
+/** What a host is trusted to serve: benchmark data (a mirror) or a model's files. */
+export type HostPurpose = 'data' | 'model';
+
+/** Origins agreed to, and declined, on this visit, for each purpose. */
+const agreed: Record<HostPurpose, Set<string>> = { data: new Set(), model: new Set() };
+const declined: Record<HostPurpose, Set<string>> = { data: new Set(), model: new Set() };
 
 function stored(key: string): string | null {
   try {
@@ -52,31 +57,32 @@ export function normalizeMirror(value: string, base: string): string | null {
 /** The same rule for a model host. */
 export const normalizeHost = normalizeMirror;
 
-/** What this device trusts now: this site, the saved mirror and model host, and hosts agreed to on this visit. */
-export function trustedHosts(): TrustedHosts {
+/**
+ * What this device trusts now for `purpose`: this site, the host saved for it (the data mirror, or the
+ * model host), and hosts agreed to for it on this visit.
+ */
+export function trustedHosts(purpose: HostPurpose): TrustedHosts {
   const base = pageBase();
-  const chosen = [stored(MIRROR_KEY), stored(MODEL_HOST_KEY)].flatMap((value) => {
-    const origin = value ? httpOrigin(value, base) : null;
-    return origin ? [origin] : [];
-  });
-  return { site: new URL(base).origin, chosen: [...chosen, ...agreed] };
+  const saved = stored(purpose === 'data' ? MIRROR_KEY : MODEL_HOST_KEY);
+  const origin = saved ? httpOrigin(saved, base) : null;
+  return { site: new URL(base).origin, chosen: [...(origin ? [origin] : []), ...agreed[purpose]] };
 }
 
-/** The rule applied to `url` with what this device trusts now. */
-export function hostVerdict(url: string): HostVerdict {
-  return checkHost(url, pageBase(), trustedHosts());
+/** The rule applied to a fetch of `url` for `purpose` with what this device trusts now. */
+export function hostVerdict(url: string, purpose: HostPurpose): HostVerdict {
+  return checkHost(url, pageBase(), trustedHosts(purpose));
 }
 
-/** The user agreed, on this page, to fetch from `origin` (for this visit only). */
-export function agreeToHost(origin: string): void {
-  declined.delete(origin);
-  agreed.add(origin);
+/** The user agreed, on this page, to fetch `purpose` from `origin` (for this visit only). */
+export function agreeToHost(origin: string, purpose: HostPurpose): void {
+  declined[purpose].delete(origin);
+  agreed[purpose].add(origin);
 }
 
-/** The user chose the pinned or saved sources over `origin` (for this visit). */
-export function declineHost(origin: string): void {
-  agreed.delete(origin);
-  declined.add(origin);
+/** The user chose the pinned or saved sources over `origin` for `purpose` (for this visit). */
+export function declineHost(origin: string, purpose: HostPurpose): void {
+  agreed[purpose].delete(origin);
+  declined[purpose].add(origin);
 }
 
 /** A host in the URL or a link that waits for the user's answer: what to name in the question. */
@@ -93,10 +99,10 @@ export interface HostRequest {
  * when it is trusted already or was declined; the request otherwise. Not-http URLs are never asked
  * about (they are refused where they are normalised).
  */
-export function pendingRequest(url: string | null): HostRequest | null {
+export function pendingRequest(url: string | null, purpose: HostPurpose): HostRequest | null {
   if (!url) return null;
-  const verdict = hostVerdict(url);
-  if (verdict.allowed || verdict.reason !== 'needs-consent' || declined.has(verdict.origin)) return null;
+  const verdict = hostVerdict(url, purpose);
+  if (verdict.allowed || verdict.reason !== 'needs-consent' || declined[purpose].has(verdict.origin)) return null;
   return { url, origin: verdict.origin, host: verdict.host };
 }
 
@@ -130,7 +136,7 @@ export function savedMirror(): string | null {
 
 /** The address's mirror when it waits for the user's answer (see pendingRequest). */
 export function pendingMirror(): HostRequest | null {
-  return pendingRequest(urlMirror());
+  return pendingRequest(urlMirror(), 'data');
 }
 
 /**
@@ -139,7 +145,7 @@ export function pendingMirror(): HostRequest | null {
  */
 export function currentMirror(): string | null {
   const fromUrl = urlMirror();
-  if (fromUrl && hostVerdict(fromUrl).allowed) return fromUrl;
+  if (fromUrl && hostVerdict(fromUrl, 'data').allowed) return fromUrl;
   return savedMirror();
 }
 
@@ -172,9 +178,9 @@ export function urlModelHost(): string | null {
   }
 }
 
-/** Throws 'link.host-not-agreed' (or 'link.not-http') unless a fetch to `url` is allowed now. */
-export function assertHostAllowed(url: string): void {
-  const verdict = hostVerdict(url);
+/** Throws 'link.host-not-agreed' (or 'link.not-http') unless a fetch of `purpose` from `url` is allowed now. */
+export function assertHostAllowed(url: string, purpose: HostPurpose): void {
+  const verdict = hostVerdict(url, purpose);
   if (verdict.allowed) return;
   if (verdict.reason === 'not-http') throw jianguError('link.not-http', { value: url.slice(0, 200), scheme: verdict.scheme ?? '?' });
   throw jianguError('link.host-not-agreed', { host: verdict.host });

@@ -193,7 +193,7 @@ function refusal(source: ModelSource): ModelError | null {
   }
   if (!source.host) return null;
   try {
-    assertHostAllowed(source.host);
+    assertHostAllowed(source.host, 'model');
     return null;
   } catch (error) {
     const n = noticeOf(error);

@@ -73,7 +73,7 @@ export async function ensureSharedData(
   // downloaded files will be the link's: refuse before downloading anything otherwise.
   const difference = filesDifference(entry.files, shared.config.datasetFiles);
   if (difference) throw jianguError('link.not-catalog-files', { title: entry.title, difference });
-  if (options.mirror) assertHostAllowed(options.mirror);
+  if (options.mirror) assertHostAllowed(options.mirror, 'data');
   // Say a download has begun before the first file answers (a slow mirror would otherwise look idle).
   options.onProgress?.({ file: entry.files[0].path, filesDone: 0, filesTotal: entry.files.length, loaded: 0, total: null });
   const files = await fetchCatalogFiles(shared.datasetId, options);

@@ -56,13 +56,15 @@ describe('settings: only trusted mirrors and model hosts are used', () => {
     const { settings } = await settingsAt(`${site}/?mirror=${encodeURIComponent('https://other.example/d')}#/shared/x`, { 'jiangu.mirror': `${site}/mirror` });
     expect(settings.currentMirror()).toBe(`${site}/mirror`);
     expect(settings.pendingMirror()).toEqual({ url: 'https://other.example/d', origin: 'https://other.example', host: 'other.example' });
-    settings.declineHost('https://other.example');
+    settings.declineHost('https://other.example', 'data');
     expect(settings.pendingMirror()).toBeNull();
     expect(settings.currentMirror()).toBe(`${site}/mirror`);
-    settings.agreeToHost('https://other.example');
+    settings.agreeToHost('https://other.example', 'data');
     expect(settings.currentMirror()).toBe('https://other.example/d');
-    expect(() => settings.assertHostAllowed('https://other.example/d/aclue/x.csv')).not.toThrow();
-    expect(() => settings.assertHostAllowed('https://third.example/')).toThrow(/Nothing was fetched from third\.example/);
+    expect(() => settings.assertHostAllowed('https://other.example/d/aclue/x.csv', 'data')).not.toThrow();
+    expect(() => settings.assertHostAllowed('https://third.example/', 'data')).toThrow(/Nothing was fetched from third\.example/);
+    // Agreed as a data mirror, it still may not serve a model's weights.
+    expect(() => settings.assertHostAllowed('https://other.example/org/m/resolve/main/config.json', 'model')).toThrow(/other\.example/);
   });
 
   it('uses a same-site ?mirror= at once, with no question', async () => {
@@ -82,11 +84,26 @@ describe('settings: only trusted mirrors and model hosts are used', () => {
   it('trusts a model host the user saved on this device, not one from the address', async () => {
     const { settings, store } = await settingsAt(`${site}/?modelHost=${encodeURIComponent('https://other.example/')}#/playground`);
     expect(settings.urlModelHost()).toBe('https://other.example');
-    expect(settings.pendingRequest(settings.urlModelHost())).toMatchObject({ host: 'other.example' });
+    expect(settings.pendingRequest(settings.urlModelHost(), 'model')).toMatchObject({ host: 'other.example' });
     settings.saveModelHost('https://school.example/hf/');
     expect(store.get('jiangu.modelHost')).toBe('https://school.example/hf');
-    expect(settings.hostVerdict('https://school.example/hf/org/m/resolve/main/config.json').allowed).toBe(true);
-    expect(settings.hostVerdict('https://other.example/org/m/resolve/main/config.json').allowed).toBe(false);
+    expect(settings.hostVerdict('https://school.example/hf/org/m/resolve/main/config.json', 'model').allowed).toBe(true);
+    expect(settings.hostVerdict('https://other.example/org/m/resolve/main/config.json', 'model').allowed).toBe(false);
+  });
+
+  it('trusts a saved model host for models only: a ?mirror= naming it is asked about, and the saved mirror serves no weights', async () => {
+    const { settings } = await settingsAt(`${site}/?mirror=${encodeURIComponent('https://school.example/hf/data')}#/shared/x`, {
+      'jiangu.modelHost': 'https://school.example/hf',
+      'jiangu.mirror': 'https://mirror.example/d',
+    });
+    expect(settings.hostVerdict('https://school.example/hf/org/m/resolve/main/config.json', 'model').allowed).toBe(true);
+    expect(settings.currentMirror()).toBe('https://mirror.example/d');
+    expect(settings.pendingMirror()).toEqual({ url: 'https://school.example/hf/data', origin: 'https://school.example', host: 'school.example' });
+    expect(settings.hostVerdict('https://mirror.example/d/aclue/x.csv', 'data').allowed).toBe(true);
+    expect(settings.hostVerdict('https://mirror.example/org/m/resolve/main/config.json', 'model').allowed).toBe(false);
+    // Agreed for the model on this visit: still not a data mirror.
+    settings.agreeToHost('https://other.example', 'model');
+    expect(settings.hostVerdict('https://other.example/d/x.csv', 'data').allowed).toBe(false);
   });
 });
 

@@ -100,6 +100,26 @@ const offlineHost = {
   zh: (p: OfflineParams) => (p.source === 'site' ? `本站（${p.host}）` : /^(huggingface\.co|hf\.co)$/.test(p.host) ? ` Hugging Face hub（${p.host}）` : `模型主机 ${p.host}`),
 };
 
+/**
+ * Why the host may not answer and what to do: offline, connect; the site or the hub unreachable while
+ * the browser is online, the network is the likely cause; a model host the user or a link named may be
+ * down, mistyped or refuse this site (no CORS).
+ */
+const unreachableWhy = {
+  en: (p: OfflineParams) =>
+    p.offline
+      ? ': the browser is offline. Connect to the network once and load the model'
+      : p.source === 'site' || /^(huggingface\.co|hf\.co)$/.test(p.host)
+        ? '. Connect to the network once and load the model'
+        : ' (it is down, the address is wrong, or it refuses this site). Check the address, or load the model once while that host answers',
+  zh: (p: OfflineParams) =>
+    p.offline
+      ? '：浏览器处于离线状态。请联网后加载一次此模型'
+      : p.source === 'site' || /^(huggingface\.co|hf\.co)$/.test(p.host)
+        ? '。请联网后加载一次此模型'
+        : '（服务器未运行、地址有误，或拒绝本站访问）。请检查地址，或在该服务器可以连接时加载一次此模型',
+};
+
 export const modelNotices = {
   'model.not-found': {
     en: (p: ModelWhere) => `No model found at ${where.en(p)}: check the model id (for example onnx-community/Qwen3-0.6B-ONNX) or the folder name.`,
@@ -239,9 +259,9 @@ export const modelNotices = {
   // offline, the host down, or the service worker with no copy), and no cache holds it. Not a 404.
   'model.not-stored-offline': {
     en: (p: OfflineParams) =>
-      `${where.en(p)} is not stored in this browser for offline use (${p.file} is not kept here), and ${offlineHost.en(p)} cannot be reached${p.offline ? ': the browser is offline' : ''}. Connect to the network once and load the model: it is then kept, and loads without a connection.`,
+      `${where.en(p)} is not stored in this browser for offline use (${p.file} is not kept here), and ${offlineHost.en(p)} cannot be reached${unreachableWhy.en(p)}: it is then kept, and loads without a connection.`,
     zh: (p: OfflineParams) =>
-      `${where.zh(p)} 没有保存在此浏览器中以供离线使用（这里没有 ${p.file}），而且无法连接${offlineHost.zh(p)}${p.offline ? '：浏览器处于离线状态' : ''}。请联网后加载一次此模型：之后它会被保存，没有网络也能加载。`,
+      `${where.zh(p)} 没有保存在此浏览器中以供离线使用（这里没有 ${p.file}），而且无法连接${offlineHost.zh(p)}${unreachableWhy.zh(p)}：之后它会被保存，没有网络也能加载。`,
   },
 };
 
