@@ -482,6 +482,17 @@ describe('compareRuns: robustness rows (circular, PriDe, letter bias)', () => {
     expect(d.withheld).toBeUndefined();
   });
 
+  it('the runs’ own numbers get no difference when the runs share only some items: each is over different items', () => {
+    const bias = (share: number): ComparableRun['robustness'] => ({ letterBias: { n: 4, letter: 'B', share, pValue: 0.5 }, circularMean: { accuracy: share, interval: null, n: 4 } });
+    // The baseline has items 0–1, the other 0–2: partly paired.
+    const c = compareRuns([{ ...mcRun('a', items(T1, [true, false])), robustness: bias(0.9) }, { ...mcRun('b', items(T1, [true, false, true])), robustness: bias(0.75) }]);
+    for (const key of ['bias:top-share', 'circular:mean']) {
+      expect(row(c.rows, key).differences[1]).toMatchObject({ points: null, interval: null, pairing: 'partly-paired', withheld: 'items-differ' });
+    }
+    // The cells stay: each run's own number is shown.
+    expect(row(c.rows, 'bias:top-share').cells.map((x) => x.score)).toEqual([90, 75]);
+  });
+
   it('a summary-only run has empty robustness cells, marked summary-only', () => {
     const circular = mcRun('circ', circularItems([true, false], [true, false]));
     const link: ComparableRun = { id: 'link', label: 'link', origin: 'shared', datasetId: 'aclue', kind: 'multiple-choice', summaryOnly: { [`task:${T1}`]: 50 } };

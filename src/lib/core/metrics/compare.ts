@@ -32,7 +32,8 @@
 //    own metrics (circularSummary, prideDebias) with their intervals and a difference in points only
 //    (their items differ from perf's, so no pairing); letter bias shows the top letter's share of
 //    predictions, with a difference only when both runs' top letter is the same letter
-//    (`withheld: 'letters-differ'` otherwise), and the fit's p-value.
+//    (`withheld: 'letters-differ'` otherwise); none of these three has a difference when the runs share
+//    only some items (`withheld: 'items-differ'`: each number is over the run's own items), and the Stuart–Maxwell test's p-value (letter-bias.ts).
 //  - Published rows (C3Bench, AncientBench only) are mapped onto the rows they name and labelled as
 //    the paper's; they are never computed with.
 import { findTask, getDataset } from '../benchmarks/catalog.ts';
@@ -72,7 +73,7 @@ export interface ComparableRobustness {
   circularMean?: { accuracy: number | null; interval: Interval | null; n: number };
   /** prideDebias's debiased accuracy on the items outside the estimation set; absent: no PriDe. */
   pride?: { k: number; n: number; accuracy: number | null; wilson: Interval | null; /** prideDebias's bootstrap, with the prior's error; shown instead of Wilson. */ interval?: Interval | null };
-  /** letterBias's overall part: the most predicted letter, its share and the fit's p-value. */
+  /** letterBias's overall part: the most predicted letter, its share and the Stuart–Maxwell p-value. */
   letterBias?: { n: number; letter: string | null; share: number | null; pValue: number | null };
 }
 
@@ -157,7 +158,7 @@ export interface CompareDifference {
   /** Group and Overall rows: the paired bootstrap's p (its interval is `interval`). */
   bootstrap?: CompareBootstrap | null;
   /** Why there is no difference though both cells have a score. */
-  withheld?: 'coverage-differs' | 'letters-differ';
+  withheld?: 'coverage-differs' | 'letters-differ' | 'items-differ';
 }
 
 export interface CompareRow {
@@ -532,8 +533,15 @@ function aggregateDifference(base: CompareCell, cell: CompareCell, paired: Paire
 }
 
 /** Points only: no interval, no test (the robustness rows other than perf), paired as the pooled row. */
+/**
+ * A difference of two runs' own numbers (circular mean, PriDe, top-letter share): each is over all the
+ * run's items, so where the runs share only some items the two numbers cover different items and no
+ * difference is given (`withheld: 'items-differ'`), as the accuracy rows never set a score over more
+ * items against one over fewer.
+ */
 function pointsOnly(base: CompareCell, cell: CompareCell, pairing: Pairing): CompareDifference {
   const points = base.score !== null && cell.score !== null ? cell.score - base.score : null;
+  if (pairing === 'partly-paired' && points !== null) return { points: null, interval: null, intervalMethod: null, pairing, mcnemar: null, withheld: 'items-differ' };
   return { points, interval: null, intervalMethod: null, pairing, mcnemar: null };
 }
 
