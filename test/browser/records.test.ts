@@ -175,6 +175,9 @@ describe('run records, comparisons and languages', () => {
 
     // Three runs: each label names what sets it apart from the others; narrow screens scroll inside the table.
     await page.goto(`${session.url}/#/compare/${runs[0]},${webgpuRun},${runs[1]}`);
+    // A hash change on the same page: the two-run table's charts are still there until the third column
+    // comes, so wait for that column (under load the old table was read, with no labels).
+    await heads.nth(2).waitFor();
     await page.getByTestId('compare-charts').waitFor();
     const three = (await heads.allTextContents()).map((l) => l.trim());
     expect(new Set(three).size).toBe(3);
