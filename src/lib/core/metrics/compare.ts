@@ -32,8 +32,9 @@
 //    own metrics (circularSummary, prideDebias) with their intervals and a difference in points only
 //    (their items differ from perf's, so no pairing); letter bias shows the top letter's share of
 //    predictions, with a difference only when both runs' top letter is the same letter
-//    (`withheld: 'letters-differ'` otherwise); none of these three has a difference when the runs share
-//    only some items (`withheld: 'items-differ'`: each number is over the run's own items), and the Stuart–Maxwell test's p-value (letter-bias.ts).
+//    (`withheld: 'letters-differ'` otherwise), and the Stuart–Maxwell test's p-value (letter-bias.ts).
+//    None of the three has a difference when the runs share only some items (`withheld:
+//    'items-differ'`: each number is over the run's own items).
 //  - Published rows (C3Bench, AncientBench only) are mapped onto the rows they name and labelled as
 //    the paper's; they are never computed with.
 import { findTask, getDataset } from '../benchmarks/catalog.ts';
@@ -532,8 +533,8 @@ function aggregateDifference(base: CompareCell, cell: CompareCell, paired: Paire
   return { points, ...none };
 }
 
-/** Points only: no interval, no test (the robustness rows other than perf), paired as the pooled row. */
 /**
+ * Points only, no interval and no test (the robustness rows other than perf), paired as the pooled row.
  * A difference of two runs' own numbers (circular mean, PriDe, top-letter share): each is over all the
  * run's items, so where the runs share only some items the two numbers cover different items and no
  * difference is given (`withheld: 'items-differ'`), as the accuracy rows never set a score over more
