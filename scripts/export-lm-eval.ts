@@ -1,6 +1,6 @@
 // npm run export:lm-eval -- --dataset <id> --shots <n> --out <dir> [--data <folder>] [--file <path>] [--max-new-tokens <n>] [--circular]
 //
-// Writes the lm-evaluation-harness folder for one benchmark (src/lib/core/export/lm-eval) from the
+// Writes the lm-evaluation-harness folder for one benchmark (src/lib/core/formats/lm-eval/export) from the
 // data on disk, read with the project's own adapters: a catalog dataset from a folder laid out like
 // ../shared/data (default: that folder beside the repository), AncientBench from your own file
 // (--file; without it, the 80-question sample in public/samples). Refuses an out folder that exists
@@ -13,8 +13,8 @@ import { parseArgs } from 'node:util';
 import { adaptDataset, type RawFile } from '../src/lib/core/benchmarks/adapters/index.ts';
 import { listDatasets } from '../src/lib/core/benchmarks/catalog.ts';
 import type { DatasetId } from '../src/lib/core/benchmarks/types.ts';
-import { DEFAULT_MAX_NEW_TOKENS, exportLmEval } from '../src/lib/core/export/lm-eval/folder.ts';
-import { predictsOnly } from '../src/lib/core/export/lm-eval/predict-only.ts';
+import { DEFAULT_MAX_NEW_TOKENS, exportLmEval } from '../src/lib/core/formats/lm-eval/export/folder.ts';
+import { predictsOnly } from '../src/lib/core/formats/lm-eval/export/predict-only.ts';
 import { protocolForDataset } from '../src/lib/core/protocols/mc-protocols.ts';
 import { jianguError, noticeOf, renderNotice } from '../src/lib/core/notices/index.ts';
 import { buildDefines } from './build-info.ts';

@@ -10,10 +10,10 @@ import { ANCIENTBENCH_TASKS } from '../../src/lib/core/benchmarks/catalog-tasks.
 import type { OptionLetter } from '../../src/lib/core/benchmarks/types.ts';
 import { calibration, compareRuns, mulberry32, runSummary } from '../../src/lib/core/metrics/index.ts';
 import { fabricatedMcRun } from '../fixtures/fabricated-run.ts';
-import { runJson } from '../../src/lib/core/record/export.ts';
-import { parseRunFile } from '../../src/lib/core/record/import-record.ts';
+import { runJson } from '../../src/lib/core/formats/jiangu-run/export.ts';
+import { parseRunFile } from '../../src/lib/core/formats/import-record.ts';
 import type { McItemResult, McRunRecord } from '../../src/lib/core/record/run.ts';
-import { decodeShareLink, encodeShareLink, shareUrl } from '../../src/lib/core/record/share-link.ts';
+import { decodeShareLink, encodeShareLink, shareUrl } from '../../src/lib/core/formats/share-link/share-link.ts';
 import { fromStoredRun } from '../../src/ui/compare/comparable.ts';
 
 const LETTERS: OptionLetter[] = ['A', 'B', 'C', 'D'];

@@ -12,7 +12,7 @@ import type { Download } from 'playwright-core';
 import { buildDefines } from '../../scripts/build-info.ts';
 import { projectRoot } from '../../scripts/site-routes.ts';
 import { adaptAncientBench } from '../../src/lib/core/benchmarks/adapters/index.ts';
-import { exportLmEval } from '../../src/lib/core/export/lm-eval/folder.ts';
+import { exportLmEval } from '../../src/lib/core/formats/lm-eval/export/folder.ts';
 import { useBrowserSession } from './session.ts';
 
 const sample = readFileSync(join(projectRoot, 'public', 'samples', 'ancientbench-sample.csv'));

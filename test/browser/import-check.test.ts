@@ -7,7 +7,7 @@ import type { Page } from 'playwright-core';
 import { adaptDataset } from '../../src/lib/core/benchmarks/adapters/index.ts';
 import { getDataset } from '../../src/lib/core/benchmarks/catalog.ts';
 import type { MultipleChoiceItem, OptionLetter } from '../../src/lib/core/benchmarks/types.ts';
-import { runJson } from '../../src/lib/core/record/export.ts';
+import { runJson } from '../../src/lib/core/formats/jiangu-run/export.ts';
 import { mcSummary } from '../../src/lib/core/metrics/run-summary.ts';
 import { fabricatedMcRun } from '../../scripts/fixtures/fabricated-run.ts';
 import { openPage } from '../../scripts/browser.ts';

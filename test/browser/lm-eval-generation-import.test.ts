@@ -11,7 +11,7 @@ import { projectRoot } from '../../scripts/site-routes.ts';
 import type { GenerationItem } from '../../src/lib/core/benchmarks/types.ts';
 import { scoreGenerationRun } from '../../src/lib/core/metrics/index.ts';
 import { generationTemplateHash } from '../../src/lib/core/protocols/generation.ts';
-import { pythonJsonIndent2 } from '../../src/lib/core/record/lm-eval-docs.ts';
+import { pythonJsonIndent2 } from '../../src/lib/core/formats/lm-eval/import/lm-eval-docs.ts';
 import type { GenItemResult, GenRunRecord } from '../../src/lib/core/record/run.ts';
 import { useBrowserSession } from './session.ts';
 import { readStoredItems, readStoredRun } from './runs.ts';

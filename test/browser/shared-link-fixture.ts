@@ -7,8 +7,8 @@ import { getDataset } from '../../src/lib/core/benchmarks/catalog.ts';
 import type { MultipleChoiceItem, OptionLetter } from '../../src/lib/core/benchmarks/types.ts';
 import { mcSummary } from '../../src/lib/core/metrics/run-summary.ts';
 import { fabricatedMcRun } from '../../scripts/fixtures/fabricated-run.ts';
-import { encodeShareLink } from '../../src/lib/core/record/share-link.ts';
-import { deflateRaw, frame, fromBase64Url, inflateRaw, toBase64Url, unframe } from '../../src/lib/core/record/share-bytes.ts';
+import { encodeShareLink } from '../../src/lib/core/formats/share-link/share-link.ts';
+import { deflateRaw, frame, fromBase64Url, inflateRaw, toBase64Url, unframe } from '../../src/lib/core/formats/share-link/share-bytes.ts';
 import { readCatalogFiles, SHARED_DATA } from '../unit/benchmarks/shared-data.ts';
 
 export interface FabricatedLink {

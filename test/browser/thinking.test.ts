@@ -5,7 +5,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { projectRoot } from '../../scripts/site-routes.ts';
-import { runJson } from '../../src/lib/core/record/export.ts';
+import { runJson } from '../../src/lib/core/formats/jiangu-run/export.ts';
 import { makeGenRun } from '../fixtures/run-records/build.ts';
 import { useBrowserSession } from './session.ts';
 

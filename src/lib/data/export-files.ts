@@ -4,12 +4,12 @@
 // items) from IndexedDB itself, so nothing large crosses from the page.
 import { strToU8, zipSync } from 'fflate';
 import type { DatasetId } from '../core/benchmarks/types.ts';
-import { exportLmEval } from '../core/export/lm-eval/folder.ts';
+import { exportLmEval } from '../core/formats/lm-eval/export/folder.ts';
 import { runSummary } from '../core/metrics/index.ts';
 import { jianguError } from '../core/notices/index.ts';
-import { generationCsv, predictionsCsv, runJson, withBom } from '../core/record/export.ts';
+import { generationCsv, predictionsCsv, runJson, withBom } from '../core/formats/jiangu-run/export.ts';
 import type { GenItemResult, McItemResult } from '../core/record/run.ts';
-import { encodeShareLink } from '../core/record/share-link.ts';
+import { encodeShareLink } from '../core/formats/share-link/share-link.ts';
 import { APP_VERSION } from '../core/version.ts';
 import { getDataset, loadItems } from '../store/datasets.ts';
 import { getRun, loadResults } from '../store/runs.ts';

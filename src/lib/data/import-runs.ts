@@ -4,11 +4,11 @@
 // 110,000 results took the page 9 s to read (issue 22). Limits come before work: each file's size
 // from File.size before a byte is read, a zip's central directory before anything is inflated.
 // All or nothing: when one run of a choice cannot be stored, those stored before it go again.
-import { checkRunFileSize, parseRunFile, type ImportedRun } from '../core/record/import-record.ts';
-import { isHarnessFileSet, readLmEvalFiles, resultsDateId, samplesFileParts, type HarnessFileText, type HarnessRun } from '../core/record/lm-eval-files.ts';
-import { RunImportError, refusal } from '../core/record/import-validate.ts';
-import { checkSampleDocs } from '../core/record/lm-eval-docs.ts';
-import { harnessFilesFromZip } from '../core/record/lm-eval-zip.ts';
+import { checkRunFileSize, parseRunFile, type ImportedRun } from '../core/formats/import-record.ts';
+import { isHarnessFileSet, readLmEvalFiles, resultsDateId, samplesFileParts, type HarnessFileText, type HarnessRun } from '../core/formats/lm-eval/import/lm-eval-files.ts';
+import { RunImportError, refusal } from '../core/formats/import-validate.ts';
+import { checkSampleDocs } from '../core/formats/lm-eval/import/lm-eval-docs.ts';
+import { harnessFilesFromZip } from '../core/formats/lm-eval/import/lm-eval-zip.ts';
 import { getDataset, loadItems } from '../store/datasets.ts';
 import { deleteRun, importRun } from '../store/runs.ts';
 import type { JianguDatabase } from '../store/schema.ts';

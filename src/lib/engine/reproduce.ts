@@ -3,7 +3,7 @@
 // say how far it agrees: item by item for multiple choice (the link carries every letter), and as
 // one hash over all outputs for generation (the outputs themselves travel in the run file).
 import type { GenItemResult, GenRunRecord, McItemResult, McRunRecord, RunRecord, RunModel } from '../core/record/run.ts';
-import { itemIdsHash, outputsHash, type SharedGenRun, type SharedMcRun, type SharedRun } from '../core/record/share-link.ts';
+import { itemIdsHash, outputsHash, type SharedGenRun, type SharedMcRun, type SharedRun } from '../core/formats/share-link/share-link.ts';
 import { pairedAgreement } from '../core/metrics/mcnemar.ts';
 import { getDataset } from '../store/datasets.ts';
 import { deleteRun } from '../store/runs.ts';

@@ -11,7 +11,7 @@ import { OPTION_LETTERS } from '../core/protocols/multiple-choice.ts';
 import { rotatedLetter, rotationCount } from '../core/protocols/rotation.ts';
 import type { McItemResult, McRotationResult, McRunRecord } from '../core/record/run.ts';
 import { getDataset as catalogDataset } from '../core/benchmarks/catalog.ts';
-import { itemIdsHash, type SharedMcRun, type SharedRun } from '../core/record/share-link.ts';
+import { itemIdsHash, type SharedMcRun, type SharedRun } from '../core/formats/share-link/share-link.ts';
 import { jianguError, notice } from '../core/notices/index.ts';
 import { assertHostAllowed } from '../data/settings.ts';
 import { fetchCatalogFiles, storeDataset, type FetchProgress } from '../data/import-dataset.ts';

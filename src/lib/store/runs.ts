@@ -1,9 +1,10 @@
 // Runs and their per-item results. A run is written before its first item and each result the
 // moment it exists, so closing the tab loses at most the item in flight.
-import { RunImportError, refusal, type ImportedRun } from '../core/record/import-validate.ts';
+import { RunImportError, refusal, type ImportedRun } from '../core/formats/import-validate.ts';
 import type { ItemResult, McRunRecord, RunOrigin, RunRecord, RunStatus } from '../core/record/run.ts';
 import { jianguError, notice } from '../core/notices/index.ts';
 import { checkAgainstLocalKey, type LocalKey } from '../core/record/key-check.ts';
+import { runSummary } from '../core/metrics/run-summary.ts';
 import type { DatasetId } from '../core/benchmarks/types.ts';
 import { getDataset, loadItems } from './datasets.ts';
 import { isQuotaError } from './errors.ts';
@@ -11,6 +12,16 @@ import type { JianguDatabase } from './schema.ts';
 import { abortQuietly, transactionEnd } from './transaction-end.ts';
 
 /** Stores a new run (its configuration fixed from now on). */
+
+/** The overall score of an imported file's results with the file's own key; null when they cannot be summarised (the store then refuses them). */
+function fileOverallOf(run: RunRecord, results: readonly ItemResult[]): number | null {
+  try {
+    return runSummary(run, results).overall ?? null;
+  } catch {
+    return null;
+  }
+}
+
 export async function createRun(db: JianguDatabase, run: RunRecord): Promise<void> {
   await db.add('runs', run);
 }
@@ -94,7 +105,7 @@ export async function importRun(db: JianguDatabase, imported: ImportedRun): Prom
     summaryMismatches: [],
   };
   // Read before the transaction opens: nothing else may be awaited while it is.
-  const checked = checkAgainstLocalKey({ ...imported.run, origin: fileOrigin }, imported.results, await localKey(db, imported.run.datasetId));
+  const checked = checkAgainstLocalKey({ ...imported.run, origin: fileOrigin }, imported.results, await localKey(db, imported.run.datasetId), fileOverallOf(imported.run, imported.results));
   if (checked.results.length === 0 && imported.results.length > 0) {
     // Not one result names an item of the stored copy: another version of the benchmark, or not it at all.
     throw new RunImportError(fileName, refusal('import.no-item-in-local-copy', { results: imported.results.length, datasetId: imported.run.datasetId, first: checked.check.setApartIds?.[0] ?? '' }));
@@ -172,7 +183,7 @@ export async function recheckImportedKey(db: JianguDatabase, runId: string): Pro
   const local = await localKey(db, run.datasetId);
   if (!local && run.origin.keyCheck) return run;
   const before = await loadResults(db, runId);
-  const checked = checkAgainstLocalKey({ ...run, origin: run.origin }, before, local);
+  const checked = checkAgainstLocalKey({ ...run, origin: run.origin }, before, local, fileOverallOf(run, before));
   // Checked before (its results already carry the local key): what that check found about the file's key stays.
   const origin = check && check.status !== 'no-local-data' && checked.origin.keyCheck
     ? { ...checked.origin, keyCheck: { ...checked.origin.keyCheck, status: check.status, disagreements: check.disagreements, fileOverall: check.fileOverall, compared: check.compared } }

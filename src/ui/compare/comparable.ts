@@ -1,6 +1,6 @@
 // Turns what the Compare page can hold (a run stored here, a shared link) into the core's
 // ComparableRun. No numbers are computed here: only outcomes are copied across.
-import type { SharedRun } from '../../lib/core/record/share-link.ts';
+import type { SharedRun } from '../../lib/core/formats/share-link/share-link.ts';
 import type { GenItemResult, ItemResult, McItemResult, McRunRecord, RunRecord } from '../../lib/core/record/run.ts';
 import type { ComparableRobustness, ComparableRun } from '../../lib/core/metrics/compare.ts';
 import { allRotationsCorrect, circularSummary, letterBias, prideDebias, type LetterBiasInput } from '../../lib/core/metrics/index.ts';

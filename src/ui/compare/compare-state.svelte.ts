@@ -4,7 +4,7 @@
 // sharer's to pass on, not ours to copy into another URL.
 import { compareRuns, type ComparableKind, type ComparableRun, type Comparison } from '../../lib/core/metrics/compare.ts';
 import type { RunRecord } from '../../lib/core/record/run.ts';
-import { decodeShareLink, SHARED_ROUTE, type SharedRun } from '../../lib/core/record/share-link.ts';
+import { decodeShareLink, SHARED_ROUTE, type SharedRun } from '../../lib/core/formats/share-link/share-link.ts';
 import { resolveSharedItems, type SharedItemRow } from '../../lib/engine/shared-items.ts';
 import { listRuns, loadResults } from '../../lib/store/runs.ts';
 import { heldRunIds } from '../../lib/engine/run-scheduler.ts';
@@ -16,6 +16,16 @@ import { fromSharedRun, fromStoredRun, sharedRunId } from './comparable.ts';
 import { interruptedRunIds } from './run-list.ts';
 import { describedShared, describedStored, distinguishingLabels, sharedDescription, type DescribedRun, type LabelWords, type RunLabel } from './run-label.ts';
 import type { DatasetId } from '../../lib/core/benchmarks/types.ts';
+import { getDataset } from '../../lib/core/benchmarks/catalog.ts';
+
+/** A dataset's catalog title for a notice; a link may name a dataset this build lacks: then its id. */
+function catalogTitle(id: string): string {
+  try {
+    return getDataset(id as DatasetId).title;
+  } catch {
+    return id;
+  }
+}
 
 /** A shared link added on this page, and why it is summary-only when it is. */
 export interface SharedEntry {
@@ -185,7 +195,7 @@ export class CompareState {
     const ref = this.reference;
     if (!ref || this.order.includes(run.id)) return null;
     if (run.datasetId !== ref.datasetId || run.config.kind !== ref.kind) {
-      return notice('compare.run-other-benchmark', { referenceId: ref.datasetId, referenceKind: ref.kind });
+      return notice('compare.run-other-benchmark', { referenceTitle: catalogTitle(ref.datasetId), referenceKind: ref.kind });
     }
     return null;
   }
@@ -232,7 +242,7 @@ export class CompareState {
       }
       const ref = this.reference;
       if (ref && (shared.datasetId !== ref.datasetId || shared.kind !== ref.kind)) {
-        this.linkError = notice('compare.link-other-benchmark', { datasetId: shared.datasetId, kind: shared.kind, referenceId: ref.datasetId, referenceKind: ref.kind });
+        this.linkError = notice('compare.link-other-benchmark', { title: catalogTitle(shared.datasetId), kind: shared.kind, referenceTitle: catalogTitle(ref.datasetId), referenceKind: ref.kind });
         return false;
       }
       let rows: SharedItemRow[] | null = null;

@@ -7,7 +7,7 @@ import { modelLabel } from '../i18n/model-label.ts';
 import type { ItemResult, McItemResult, RunRecord } from '../../lib/core/record/run.ts';
 import { shortfallFromSummary, shotShortfall, type ShotShortfall } from '../../lib/core/metrics/shots-used.ts';
 import { shotsText } from '../evaluate/shots-text.ts';
-import type { SharedRun } from '../../lib/core/record/share-link.ts';
+import type { SharedRun } from '../../lib/core/formats/share-link/share-link.ts';
 import { harnessBackendText } from '../evaluate/run-backend.ts';
 
 export type RunConfigLike = RunRecord['config'] | SharedRun['config'];

@@ -7,7 +7,7 @@ import { adaptAclue, adaptAncientBench, adaptC3Bench, adaptWenMind } from '../..
 import { WENMIND_PATH } from '../../../src/lib/core/benchmarks/adapters/wenmind.ts';
 import { DataProblemsError } from '../../../src/lib/core/benchmarks/errors.ts';
 import { renderNotice } from '../../../src/lib/core/notices/index.ts';
-import { id as runImportId } from '../../../src/lib/core/record/import-validate.ts';
+import { id as runImportId } from '../../../src/lib/core/formats/import-validate.ts';
 import { catchDataError, textFile } from './helpers.ts';
 
 const HEADER = 'task,question,A,B,C,D,answer,split,id\n';

@@ -1,6 +1,6 @@
 import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
-import { generationCsv, predictionsCsv, runJson, withBom } from '../../../src/lib/core/record/export.ts';
+import { generationCsv, predictionsCsv, runJson, withBom } from '../../../src/lib/core/formats/jiangu-run/export.ts';
 import type { McItemResult } from '../../../src/lib/core/record/run.ts';
 import { runSummary } from '../../../src/lib/core/metrics/run-summary.ts';
 import { makeGenRun, makeMcRun } from '../../fixtures/run-records/build.ts';

@@ -15,8 +15,8 @@ import type { MultipleChoiceItem } from '../../../src/lib/core/benchmarks/types.
 import { buildMcPrompt, getProtocol } from '../../../src/lib/core/protocols/index.ts';
 import { renderNotice } from '../../../src/lib/core/notices/index.ts';
 import { describeWithSharedData, readCatalogFiles } from '../benchmarks/shared-data.ts';
-import { runJson } from '../../../src/lib/core/record/export.ts';
-import { parseRunFile } from '../../../src/lib/core/record/import-record.ts';
+import { runJson } from '../../../src/lib/core/formats/jiangu-run/export.ts';
+import { parseRunFile } from '../../../src/lib/core/formats/import-record.ts';
 import { makeMcRun } from '../../fixtures/run-records/build.ts';
 
 /** A Qwen3-0.6B-shaped graph: 28 layers, 8 KV heads of 128, vocabulary 151,936. */

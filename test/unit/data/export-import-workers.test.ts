@@ -3,10 +3,10 @@
 // through importRunFiles as it did through the page (all or nothing, limits before reading).
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runSummary } from '../../../src/lib/core/metrics/index.ts';
-import { generationCsv, predictionsCsv, runJson, withBom } from '../../../src/lib/core/record/export.ts';
-import { RunImportError } from '../../../src/lib/core/record/import-validate.ts';
+import { generationCsv, predictionsCsv, runJson, withBom } from '../../../src/lib/core/formats/jiangu-run/export.ts';
+import { RunImportError } from '../../../src/lib/core/formats/import-validate.ts';
 import type { GenItemResult, McItemResult } from '../../../src/lib/core/record/run.ts';
-import { encodeShareLink } from '../../../src/lib/core/record/share-link.ts';
+import { encodeShareLink } from '../../../src/lib/core/formats/share-link/share-link.ts';
 import { buildExport } from '../../../src/lib/data/export-files.ts';
 import { importRunFiles } from '../../../src/lib/data/import-runs.ts';
 import { createRun, listRuns, loadResults, saveResult } from '../../../src/lib/store/runs.ts';

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { createReproduction } from '../../../src/lib/engine/reproduce.ts';
 import { createMcRun } from '../../../src/lib/engine/run-setup.ts';
 import { saveDataset } from '../../../src/lib/store/datasets.ts';
-import { decodeShareLink, encodeShareLink, type SharedMcRun } from '../../../src/lib/core/record/share-link.ts';
+import { decodeShareLink, encodeShareLink, type SharedMcRun } from '../../../src/lib/core/formats/share-link/share-link.ts';
 import type { McRunRecord } from '../../../src/lib/core/record/run.ts';
 import { freshDb, makeItems, makeRecord } from '../store/helpers.ts';
 

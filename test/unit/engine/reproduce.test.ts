@@ -3,7 +3,7 @@ import { agreementWith, createReproduction, filesDifference } from '../../../src
 import { createMcRun } from '../../../src/lib/engine/run-setup.ts';
 import { saveDataset } from '../../../src/lib/store/datasets.ts';
 import type { McItemResult, McRunRecord } from '../../../src/lib/core/record/run.ts';
-import { decodeShareLink, encodeShareLink, type SharedMcRun } from '../../../src/lib/core/record/share-link.ts';
+import { decodeShareLink, encodeShareLink, type SharedMcRun } from '../../../src/lib/core/formats/share-link/share-link.ts';
 import { freshDb, makeItems, makeRecord } from '../store/helpers.ts';
 
 describe('agreementWith', () => {

@@ -6,7 +6,7 @@ import type { MultipleChoiceItem, OptionLetter } from '../../../src/lib/core/ben
 import { drawEstimationSet } from '../../../src/lib/core/protocols/estimation-set.ts';
 import { rotateItem } from '../../../src/lib/core/protocols/rotation.ts';
 import type { McItemResult, McRotationResult, McRunRecord } from '../../../src/lib/core/record/run.ts';
-import { decodeShareLink, encodeShareLink, type SharedMcRun } from '../../../src/lib/core/record/share-link.ts';
+import { decodeShareLink, encodeShareLink, type SharedMcRun } from '../../../src/lib/core/formats/share-link/share-link.ts';
 import { sharedEstimationIds, sharedResults, sharedRows } from '../../../src/lib/engine/shared-items.ts';
 
 const HASH = 'a'.repeat(64);

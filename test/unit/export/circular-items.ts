@@ -1,6 +1,6 @@
 // Synthetic ACLUE items for the circular lm-eval export and its round trip (no benchmark data).
 import type { MultipleChoiceItem, OptionLetter } from '../../../src/lib/core/benchmarks/types.ts';
-import { exportLmEval, type LmEvalExport } from '../../../src/lib/core/export/lm-eval/folder.ts';
+import { exportLmEval, type LmEvalExport } from '../../../src/lib/core/formats/lm-eval/export/folder.ts';
 
 function mc(task: string, split: 'test' | 'dev', i: number, options: string[], answer: OptionLetter): MultipleChoiceItem {
   return { kind: 'multiple-choice', id: `${task}/${split}/${i}`, datasetId: 'aclue', task, split, question: `虚构题${task}${i}：下列哪一项正确？`, options, answer } as MultipleChoiceItem;

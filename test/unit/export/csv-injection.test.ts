@@ -4,7 +4,7 @@
 import Papa from 'papaparse';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { csvDocument } from '../../../src/lib/core/csv-cell.ts';
-import { generationCsv, predictionsCsv } from '../../../src/lib/core/record/export.ts';
+import { generationCsv, predictionsCsv } from '../../../src/lib/core/formats/jiangu-run/export.ts';
 import type { GenItemResult, McItemResult } from '../../../src/lib/core/record/run.ts';
 import { buildExport } from '../../../src/lib/data/export-files.ts';
 import { createRun, saveResult } from '../../../src/lib/store/runs.ts';

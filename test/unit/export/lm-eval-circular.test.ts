@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { adaptDataset } from '../../../src/lib/core/benchmarks/adapters/index.ts';
 import type { Item } from '../../../src/lib/core/benchmarks/types.ts';
-import { exportLmEval, type LmEvalExport } from '../../../src/lib/core/export/lm-eval/folder.ts';
+import { exportLmEval, type LmEvalExport } from '../../../src/lib/core/formats/lm-eval/export/folder.ts';
 import { CIRCULAR_ITEMS, exportCircular } from './circular-items.ts';
 import { rotateItem } from '../../../src/lib/core/protocols/rotation.ts';
 

@@ -16,7 +16,7 @@ import { adaptAncientBench, adaptDataset, type RawFile } from '../../../src/lib/
 import { getDataset } from '../../../src/lib/core/benchmarks/catalog.ts';
 import type { DatasetId, GenerationItem, Item, MultipleChoiceItem } from '../../../src/lib/core/benchmarks/types.ts';
 import { buildGenerationPrompt, generationTemplateHash } from '../../../src/lib/core/protocols/generation.ts';
-import { exportLmEval } from '../../../src/lib/core/export/lm-eval/folder.ts';
+import { exportLmEval } from '../../../src/lib/core/formats/lm-eval/export/folder.ts';
 import { buildMcPrompt } from '../../../src/lib/core/protocols/build-prompt.ts';
 import { letterInContext } from '../../../src/lib/core/protocols/letter-tokens.ts';
 import { protocolForDataset, shotsFor } from '../../../src/lib/core/protocols/mc-protocols.ts';

@@ -1,9 +1,9 @@
 // A run with items that could not run (too long for the model) and a recorded context limit: its
 // export imports again with the same failed items, limit and notice error, and its share link opens.
 import { describe, expect, it } from 'vitest';
-import { runJson } from '../../../src/lib/core/record/export.ts';
-import { parseRunFile } from '../../../src/lib/core/record/import-record.ts';
-import { decodeShareLink, encodeShareLink } from '../../../src/lib/core/record/share-link.ts';
+import { runJson } from '../../../src/lib/core/formats/jiangu-run/export.ts';
+import { parseRunFile } from '../../../src/lib/core/formats/import-record.ts';
+import { decodeShareLink, encodeShareLink } from '../../../src/lib/core/formats/share-link/share-link.ts';
 import { runSummary } from '../../../src/lib/core/metrics/run-summary.ts';
 import { notice } from '../../../src/lib/core/notices/index.ts';
 import type { McItemResult, McRunRecord } from '../../../src/lib/core/record/run.ts';

@@ -1,12 +1,12 @@
 // The run fields added for issue 11 (thinking off, the decoding actually used, the letters' ids
 // alone) survive an export and an import, and a tampered decoding option is refused, not kept.
 import { describe, expect, it } from 'vitest';
-import { runJson } from '../../../src/lib/core/record/export.ts';
-import { RunImportError, parseRunFile } from '../../../src/lib/core/record/import-record.ts';
+import { runJson } from '../../../src/lib/core/formats/jiangu-run/export.ts';
+import { RunImportError, parseRunFile } from '../../../src/lib/core/formats/import-record.ts';
 import type { GenRunRecord, McRunRecord } from '../../../src/lib/core/record/run.ts';
 import { decodingOptions } from '../../../src/lib/core/protocols/decoding.ts';
 import { makeGenRun, makeMcRun } from '../../fixtures/run-records/build.ts';
-import { decodeShareLink, encodeShareLink } from '../../../src/lib/core/record/share-link.ts';
+import { decodeShareLink, encodeShareLink } from '../../../src/lib/core/formats/share-link/share-link.ts';
 
 describe('run files with thinking, decoding options and letters alone', () => {
   it('a multiple-choice run imports them again, and warns of no unknown field', async () => {

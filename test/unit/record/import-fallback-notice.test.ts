@@ -3,8 +3,8 @@
 // notice is refused, naming the field.
 import { describe, expect, it } from 'vitest';
 import { notice, renderNotice } from '../../../src/lib/core/notices/index.ts';
-import { runJson } from '../../../src/lib/core/record/export.ts';
-import { RunImportError, parseRunFile } from '../../../src/lib/core/record/import-record.ts';
+import { runJson } from '../../../src/lib/core/formats/jiangu-run/export.ts';
+import { RunImportError, parseRunFile } from '../../../src/lib/core/formats/import-record.ts';
 import type { McRunRecord } from '../../../src/lib/core/record/run.ts';
 import { makeMcRun } from '../../fixtures/run-records/build.ts';
 

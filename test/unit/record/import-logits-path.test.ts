@@ -2,8 +2,8 @@
 // why) survives an export and an import; an older record without it still imports, and a bad value
 // is refused with the field's path.
 import { describe, expect, it } from 'vitest';
-import { runJson } from '../../../src/lib/core/record/export.ts';
-import { RunImportError, parseRunFile } from '../../../src/lib/core/record/import-record.ts';
+import { runJson } from '../../../src/lib/core/formats/jiangu-run/export.ts';
+import { RunImportError, parseRunFile } from '../../../src/lib/core/formats/import-record.ts';
 import type { McRunRecord, RunEnvironment } from '../../../src/lib/core/record/run.ts';
 import { makeMcRun } from '../../fixtures/run-records/build.ts';
 

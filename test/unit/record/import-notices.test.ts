@@ -3,8 +3,8 @@
 // name, a task) and format names, no English word may be left in it.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { runJson } from '../../../src/lib/core/record/export.ts';
-import { RunImportError, checkRunFileSize, parseRunFile, refusal } from '../../../src/lib/core/record/import-record.ts';
+import { runJson } from '../../../src/lib/core/formats/jiangu-run/export.ts';
+import { RunImportError, checkRunFileSize, parseRunFile, refusal } from '../../../src/lib/core/formats/import-record.ts';
 import { catalog, noticeOf, renderNotice, type Notice, type NoticeCode, type ParamsOf } from '../../../src/lib/core/notices/index.ts';
 import type { Expected, Found } from '../../../src/lib/core/notices/catalog-import.ts';
 import { makeMcRun } from '../../fixtures/run-records/build.ts';

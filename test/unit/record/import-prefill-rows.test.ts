@@ -1,8 +1,8 @@
 // The prefill rows a run used (q8 letter scores depend on them) survive an export and an import;
 // a record without them (older) still imports, and a nonsense value is refused, naming the field.
 import { describe, expect, it } from 'vitest';
-import { runJson } from '../../../src/lib/core/record/export.ts';
-import { RunImportError, parseRunFile } from '../../../src/lib/core/record/import-record.ts';
+import { runJson } from '../../../src/lib/core/formats/jiangu-run/export.ts';
+import { RunImportError, parseRunFile } from '../../../src/lib/core/formats/import-record.ts';
 import type { McRunRecord } from '../../../src/lib/core/record/run.ts';
 import { makeMcRun } from '../../fixtures/run-records/build.ts';
 

@@ -1,9 +1,9 @@
 // A sample's doc against the stored item it is matched to, in both doc shapes.
 import { describe, expect, it } from 'vitest';
 import type { MultipleChoiceItem } from '../../../src/lib/core/benchmarks/types.ts';
-import { checkSampleDocs, docMismatch, pythonJsonIndent2 } from '../../../src/lib/core/record/lm-eval-docs.ts';
-import { RunImportError } from '../../../src/lib/core/record/import-validate.ts';
-import type { ImportedRun } from '../../../src/lib/core/record/import-validate.ts';
+import { checkSampleDocs, docMismatch, pythonJsonIndent2 } from '../../../src/lib/core/formats/lm-eval/import/lm-eval-docs.ts';
+import { RunImportError } from '../../../src/lib/core/formats/import-validate.ts';
+import type { ImportedRun } from '../../../src/lib/core/formats/import-validate.ts';
 
 const item: MultipleChoiceItem = {
   kind: 'multiple-choice', id: '古文单字多义/test/1', datasetId: 'aclue', task: '古文单字多义', split: 'test', order: 1,

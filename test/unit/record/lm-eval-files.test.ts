@@ -4,9 +4,9 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { renderNotice, type Notice } from '../../../src/lib/core/notices/index.ts';
-import { RunImportError } from '../../../src/lib/core/record/import-validate.ts';
-import { isHarnessFileSet, readLmEvalFiles, samplesFileParts, type HarnessFileText } from '../../../src/lib/core/record/lm-eval-files.ts';
-import { LM_EVAL_TEMPLATE_HASH } from '../../../src/lib/core/record/import-jiangu.ts';
+import { RunImportError } from '../../../src/lib/core/formats/import-validate.ts';
+import { isHarnessFileSet, readLmEvalFiles, samplesFileParts, type HarnessFileText } from '../../../src/lib/core/formats/lm-eval/import/lm-eval-files.ts';
+import { LM_EVAL_TEMPLATE_HASH } from '../../../src/lib/core/formats/jiangu-run/import-jiangu.ts';
 
 const DIR = new URL('../../fixtures/lm-eval/', import.meta.url);
 const DATE = '2025-03-04T05-06-07.891011';

@@ -12,11 +12,11 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { adaptDataset, type RawFile } from '../../../src/lib/core/benchmarks/adapters/index.ts';
 import type { GenerationItem } from '../../../src/lib/core/benchmarks/types.ts';
-import { exportLmEval } from '../../../src/lib/core/export/lm-eval/folder.ts';
+import { exportLmEval } from '../../../src/lib/core/formats/lm-eval/export/folder.ts';
 import { scoreGenerationRun } from '../../../src/lib/core/metrics/generation-run.ts';
 import { buildGenerationPrompt, generationTemplateHash } from '../../../src/lib/core/protocols/generation.ts';
-import { checkSampleDocs } from '../../../src/lib/core/record/lm-eval-docs.ts';
-import { readLmEvalFiles } from '../../../src/lib/core/record/lm-eval-files.ts';
+import { checkSampleDocs } from '../../../src/lib/core/formats/lm-eval/import/lm-eval-docs.ts';
+import { readLmEvalFiles } from '../../../src/lib/core/formats/lm-eval/import/lm-eval-files.ts';
 import type { GenItemResult, GenRunRecord } from '../../../src/lib/core/record/run.ts';
 import { writeExportFolder } from '../export/export-folder.ts';
 

@@ -7,9 +7,9 @@ import type { GenerationItem } from '../../../src/lib/core/benchmarks/types.ts';
 import { buildGenerationPrompt, generationTemplateHash } from '../../../src/lib/core/protocols/generation.ts';
 import { scoreGenerationRun } from '../../../src/lib/core/metrics/generation-run.ts';
 import { renderNotice, type Notice } from '../../../src/lib/core/notices/index.ts';
-import { RunImportError } from '../../../src/lib/core/record/import-validate.ts';
-import { readLmEvalFiles, type HarnessFileText } from '../../../src/lib/core/record/lm-eval-files.ts';
-import { checkSampleDocs } from '../../../src/lib/core/record/lm-eval-docs.ts';
+import { RunImportError } from '../../../src/lib/core/formats/import-validate.ts';
+import { readLmEvalFiles, type HarnessFileText } from '../../../src/lib/core/formats/lm-eval/import/lm-eval-files.ts';
+import { checkSampleDocs } from '../../../src/lib/core/formats/lm-eval/import/lm-eval-docs.ts';
 import type { GenItemResult, GenRunRecord } from '../../../src/lib/core/record/run.ts';
 
 const DIR = new URL('../../fixtures/lm-eval/cli-jiangu-c3bench/', import.meta.url);

@@ -5,10 +5,10 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { strToU8, zipSync, type Zippable } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { withStatedSizes } from '../../fixtures/zip-stated-sizes.ts';
-import { RunImportError } from '../../../src/lib/core/record/import-validate.ts';
-import { readLmEvalFiles } from '../../../src/lib/core/record/lm-eval-files.ts';
-import { harnessFilesFromZip, ZIP_LIMITS } from '../../../src/lib/core/record/lm-eval-zip.ts';
-import { RUN_IMPORT_LIMITS } from '../../../src/lib/core/record/import-validate.ts';
+import { RunImportError } from '../../../src/lib/core/formats/import-validate.ts';
+import { readLmEvalFiles } from '../../../src/lib/core/formats/lm-eval/import/lm-eval-files.ts';
+import { harnessFilesFromZip, ZIP_LIMITS } from '../../../src/lib/core/formats/lm-eval/import/lm-eval-zip.ts';
+import { RUN_IMPORT_LIMITS } from '../../../src/lib/core/formats/import-validate.ts';
 
 const DIR = new URL('../../fixtures/lm-eval/cli-aclue-stock/', import.meta.url);
 const NOW = '2026-01-01T00:00:00.000Z';

@@ -3,8 +3,8 @@
 // a run the site made from another tool's file (lm-eval) exports a file it reads back.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { runJson } from '../../../src/lib/core/record/export.ts';
-import { parseRunFile, RunImportError } from '../../../src/lib/core/record/import-record.ts';
+import { runJson } from '../../../src/lib/core/formats/jiangu-run/export.ts';
+import { parseRunFile, RunImportError } from '../../../src/lib/core/formats/import-record.ts';
 import { renderNotice } from '../../../src/lib/core/notices/index.ts';
 import { makeMcRun } from '../../fixtures/run-records/build.ts';
 

@@ -2,9 +2,9 @@
 // with all of them, and a file whose rotations or PriDe set were tampered with is refused with an
 // import.* notice naming the item's result and the field.
 import { describe, expect, it } from 'vitest';
-import { runJson } from '../../../src/lib/core/record/export.ts';
-import { parseRunFile } from '../../../src/lib/core/record/import-record.ts';
-import { RunImportError } from '../../../src/lib/core/record/import-validate.ts';
+import { runJson } from '../../../src/lib/core/formats/jiangu-run/export.ts';
+import { parseRunFile } from '../../../src/lib/core/formats/import-record.ts';
+import { RunImportError } from '../../../src/lib/core/formats/import-validate.ts';
 import { scoreLetters } from '../../../src/lib/core/protocols/mc-scoring.ts';
 import { rotatedLetter } from '../../../src/lib/core/protocols/rotation.ts';
 import { drawEstimationSet } from '../../../src/lib/core/protocols/estimation-set.ts';

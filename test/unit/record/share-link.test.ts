@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { OptionLetter } from '../../../src/lib/core/benchmarks/types.ts';
 import type { GenItemResult, GenRunRecord, McItemResult, McRunRecord } from '../../../src/lib/core/record/run.ts';
-import { deflateRaw, frame, fromBase64Url, inflateRaw, toBase64Url, unframe } from '../../../src/lib/core/record/share-bytes.ts';
+import { deflateRaw, frame, fromBase64Url, inflateRaw, toBase64Url, unframe } from '../../../src/lib/core/formats/share-link/share-bytes.ts';
 import { renderNotice } from '../../../src/lib/core/notices/index.ts';
-import { decodeShareLink, encodeShareLink, itemIdsHash, outputsHash, ShareLinkError, shareUrl } from '../../../src/lib/core/record/share-link.ts';
+import { decodeShareLink, encodeShareLink, itemIdsHash, outputsHash, ShareLinkError, shareUrl } from '../../../src/lib/core/formats/share-link/share-link.ts';
 
 const HASH = 'a'.repeat(64);
 const LETTERS: OptionLetter[] = ['A', 'B', 'C', 'D'];

@@ -6,8 +6,8 @@ import type { OptionLetter } from '../../../src/lib/core/benchmarks/types.ts';
 import { mulberry32 } from '../../../src/lib/core/metrics/generation/bootstrap.ts';
 import { notice } from '../../../src/lib/core/notices/index.ts';
 import type { McItemResult, McRotationResult, McRunRecord } from '../../../src/lib/core/record/run.ts';
-import { deflateRaw, frame, fromBase64Url, inflateRaw, toBase64Url, unframe } from '../../../src/lib/core/record/share-bytes.ts';
-import { decodeShareLink, encodeShareLink, itemIdsHash, SHARE_LIMITS, ShareLinkError, type SharedMcRun } from '../../../src/lib/core/record/share-link.ts';
+import { deflateRaw, frame, fromBase64Url, inflateRaw, toBase64Url, unframe } from '../../../src/lib/core/formats/share-link/share-bytes.ts';
+import { decodeShareLink, encodeShareLink, itemIdsHash, SHARE_LIMITS, ShareLinkError, type SharedMcRun } from '../../../src/lib/core/formats/share-link/share-link.ts';
 
 const HASH = 'a'.repeat(64);
 const LETTERS: OptionLetter[] = ['A', 'B', 'C', 'D'];

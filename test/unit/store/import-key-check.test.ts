@@ -3,8 +3,8 @@
 // with both answers, and a run imported before its data was stored is checked once the data is here.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Item, MultipleChoiceItem, OptionLetter } from '../../../src/lib/core/benchmarks/types.ts';
-import { runJson } from '../../../src/lib/core/record/export.ts';
-import { parseRunFile } from '../../../src/lib/core/record/import-record.ts';
+import { runJson } from '../../../src/lib/core/formats/jiangu-run/export.ts';
+import { parseRunFile } from '../../../src/lib/core/formats/import-record.ts';
 import { checkAgainstLocalKey } from '../../../src/lib/core/record/key-check.ts';
 import { runSummary } from '../../../src/lib/core/metrics/run-summary.ts';
 import type { GenItemResult, McItemResult, McRunRecord } from '../../../src/lib/core/record/run.ts';
@@ -103,7 +103,7 @@ describe('imported answer keys', () => {
     const { run, results } = makeMcRun('partial');
     const items = localItems().slice(0, 3);
     const imported = { ...run, origin: { kind: 'jiangu-file' as const, fileName: 'f.json', importedAt: run.createdAt, originalRunId: run.id, storedSummary: null, summaryMismatches: [] } };
-    const checked = checkAgainstLocalKey(imported, results, { items: new Map(items.map((i) => [i.id, i])), files: [{ path: 'data/other.csv', sha256: 'ff'.repeat(32) }] });
+    const checked = checkAgainstLocalKey(imported, results, { items: new Map(items.map((i) => [i.id, i])), files: [{ path: 'data/other.csv', sha256: 'ff'.repeat(32) }] }, null);
     expect(checked.check).toMatchObject({ status: 'agrees', compared: 3, missing: 0, setApart: 2, setApartIds: [results[3].itemId, results[4].itemId], filesDiffer: true });
     expect(checked.results.map((r) => r.itemId)).toEqual(results.slice(0, 3).map((r) => r.itemId));
   });
@@ -169,7 +169,7 @@ describe('imported answer keys', () => {
     const withUnscored = results.map((r, i) => (i === 0 ? { ...r, correct: null } : r)) as McItemResult[];
     const imported = { ...(run as McRunRecord), origin: { kind: 'jiangu-file' as const, fileName: 'f.json', importedAt: run.createdAt, originalRunId: run.id, storedSummary: null, summaryMismatches: [] } };
     const items = localItems(['B', 'C', 'C', 'B', 'D']);
-    const checked = checkAgainstLocalKey(imported, withUnscored, { items: new Map(items.map((i) => [i.id, i])), files: [] });
+    const checked = checkAgainstLocalKey(imported, withUnscored, { items: new Map(items.map((i) => [i.id, i])), files: [] }, null);
     expect((checked.results[0] as McItemResult).correct).toBeNull();
     expect(checked.check.disagreements[0]).toEqual({ itemId: '古文单字多义/test/0', file: 'A', local: 'B' });
   });
@@ -181,7 +181,7 @@ describe('imported answer keys', () => {
       id: r.itemId, datasetId: 'c3bench', task: r.task, split: 'test', order: i, source: { file: 'C3_bench.json', line: i + 1 },
       kind: 'generation', generationTask: r.generationTask, input: '文', references: i === 1 ? ['史'] : [...r.references],
     })) as Item[];
-    const checked = checkAgainstLocalKey(imported, results, { items: new Map(items.map((i) => [i.id, i])), files: run.config.datasetFiles });
+    const checked = checkAgainstLocalKey(imported, results, { items: new Map(items.map((i) => [i.id, i])), files: run.config.datasetFiles }, null);
     expect(checked.check.status).toBe('disagrees');
     expect(checked.check.disagreements).toEqual([{ itemId: 'c3-fake-1', file: ['儒'], local: ['史'] }]);
     expect((checked.results[1] as GenItemResult).references).toEqual(['史']);

@@ -1,7 +1,7 @@
 // importRun: a new local id, the results rewritten to it, and all or nothing in one transaction.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runJson } from '../../../src/lib/core/record/export.ts';
-import { RunImportError, parseRunFile, type ImportedRun } from '../../../src/lib/core/record/import-record.ts';
+import { runJson } from '../../../src/lib/core/formats/jiangu-run/export.ts';
+import { RunImportError, parseRunFile, type ImportedRun } from '../../../src/lib/core/formats/import-record.ts';
 import type { ItemResult, McItemResult } from '../../../src/lib/core/record/run.ts';
 import { createRun, getRun, importRun, listRuns, loadResults, saveResult } from '../../../src/lib/store/runs.ts';
 import type { JianguDatabase } from '../../../src/lib/store/schema.ts';

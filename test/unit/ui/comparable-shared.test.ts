@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { MultipleChoiceItem, OptionLetter } from '../../../src/lib/core/benchmarks/types.ts';
 import { rotateItem } from '../../../src/lib/core/protocols/rotation.ts';
 import type { McItemResult, McRunRecord } from '../../../src/lib/core/record/run.ts';
-import { decodeShareLink, encodeShareLink, type SharedMcRun } from '../../../src/lib/core/record/share-link.ts';
+import { decodeShareLink, encodeShareLink, type SharedMcRun } from '../../../src/lib/core/formats/share-link/share-link.ts';
 import { sharedRows } from '../../../src/lib/engine/shared-items.ts';
 import { fromSharedRun, fromStoredRun } from '../../../src/ui/compare/comparable.ts';
 

@@ -1,5 +1,5 @@
 // Messages of the import area, by code ('import.<what-happened>'): each in English and Chinese.
-// Two kinds: refusals of a run file (record/import-*.ts, store/runs.ts importRun), each said as
+// Two kinds: refusals of a run file (formats/*/import-*.ts, store/runs.ts importRun), each said as
 // "<file>: <what, where>", and the warnings an import writes into run.warnings.
 //
 // A refusal's place is a parameter (`results[12].prediction`, `line 4: filtered_resps[1]`), and so is

@@ -1,18 +1,9 @@
 // Messages of the Evaluate and Compare pages ('ux.*', 'compare.*'): each in English and Chinese.
-import { getDataset } from '../benchmarks/catalog.ts';
-import type { DatasetId } from '../benchmarks/types.ts';
+// Dataset titles come as parameters (the page looks them up in the catalog): notices know no catalog.
 
 type Kind = 'multiple-choice' | 'generation';
 const kindEn = (k: Kind) => (k === 'multiple-choice' ? 'multiple-choice' : 'generation');
 const kindZh = (k: Kind) => (k === 'multiple-choice' ? '选择题' : '生成题');
-/** Dataset ids are catalog ids; a link could name one this build lacks, so fall back to the id. */
-const title = (id: string) => {
-  try {
-    return getDataset(id as DatasetId).title;
-  } catch {
-    return id;
-  }
-};
 
 export const uxNotices = {
   'compare.link-empty': {
@@ -24,15 +15,15 @@ export const uxNotices = {
     zh: () => '这个链接已经在比较中：每次评测只能选择一次。',
   },
   'compare.link-other-benchmark': {
-    en: (p: { datasetId: string; kind: Kind; referenceId: string; referenceKind: Kind }) =>
-      `This link is a ${title(p.datasetId)} ${kindEn(p.kind)} run; the comparison holds ${title(p.referenceId)} ${kindEn(p.referenceKind)} runs only. Start a new comparison for it, or choose another baseline.`,
-    zh: (p: { datasetId: string; kind: Kind; referenceId: string; referenceKind: Kind }) =>
-      `这个链接是 ${title(p.datasetId)} ${kindZh(p.kind)}评测；当前比较只包含 ${title(p.referenceId)} ${kindZh(p.referenceKind)}评测。请为它另开一次比较，或换一个基准。`,
+    en: (p: { title: string; kind: Kind; referenceTitle: string; referenceKind: Kind }) =>
+      `This link is a ${p.title} ${kindEn(p.kind)} run; the comparison holds ${p.referenceTitle} ${kindEn(p.referenceKind)} runs only. Start a new comparison for it, or choose another baseline.`,
+    zh: (p: { title: string; kind: Kind; referenceTitle: string; referenceKind: Kind }) =>
+      `这个链接是 ${p.title} ${kindZh(p.kind)}评测；当前比较只包含 ${p.referenceTitle} ${kindZh(p.referenceKind)}评测。请为它另开一次比较，或换一个基准。`,
   },
   'compare.run-other-benchmark': {
-    en: (p: { referenceId: string; referenceKind: Kind }) =>
-      `Only ${title(p.referenceId)} ${kindEn(p.referenceKind)} runs can join this comparison (the baseline's benchmark and kind).`,
-    zh: (p: { referenceId: string; referenceKind: Kind }) => `只能加入 ${title(p.referenceId)} ${kindZh(p.referenceKind)}评测（与基准相同的评测集和题型）。`,
+    en: (p: { referenceTitle: string; referenceKind: Kind }) =>
+      `Only ${p.referenceTitle} ${kindEn(p.referenceKind)} runs can join this comparison (the baseline's benchmark and kind).`,
+    zh: (p: { referenceTitle: string; referenceKind: Kind }) => `只能加入 ${p.referenceTitle} ${kindZh(p.referenceKind)}评测（与基准相同的评测集和题型）。`,
   },
   'compare.runs-not-stored': {
     en: (p: { ids: readonly string[] }) => `Not stored in this browser, so left out: ${p.ids.join(', ')}. Import their run files on the Evaluate page to compare them.`,

@@ -8,45 +8,9 @@
 // the run, so it enters no number; the check counts it and keeps its first ids (issue 23: a file with
 // 110,000 results for a 500-item task showed n = 110,000).
 import type { Item, OptionLetter } from '../benchmarks/types.ts';
-import { runSummary } from '../metrics/run-summary.ts';
-import type { GenItemResult, ItemResult, McItemResult, RunOrigin, RunRecord } from './run.ts';
+import type { GenItemResult, ItemResult, KeyCheck, KeyDisagreement, McItemResult, RunOrigin, RunRecord } from './run.ts';
 
-/** One item whose answer in the file is not the local one. */
-export interface KeyDisagreement {
-  itemId: string;
-  /** The file's gold letter (multiple choice) or references (generation). */
-  file: OptionLetter | null | string[];
-  /** This browser's. */
-  local: OptionLetter | null | string[];
-}
-
-/** The outcome of comparing an imported run's answer key with this browser's copy of the benchmark. */
-export interface KeyCheck {
-  checkedAt: string;
-  /**
-   * `agrees`: every item found here has the same answer; `disagrees`: some differ (the results are
-   * rescored with the local key); `no-local-data`: the benchmark is not stored here, the file's key
-   * is shown as it is, unchecked.
-   */
-  status: 'agrees' | 'disagrees' | 'no-local-data';
-  /** Whether the file names other data files (sha256) than the stored copy's. */
-  filesDiffer: boolean;
-  /** Results whose item is stored here and was compared. */
-  compared: number;
-  /**
-   * Results that could not be compared: with no local copy, every result (left as the file has
-   * them, unchecked); with one, always 0 (such results are set apart instead).
-   */
-  missing: number;
-  /** Results whose item is not in the local copy, left out of the stored run and of every number (absent in checks of older versions). */
-  setApart?: number;
-  /** The first SET_APART_IDS_KEPT of their item ids, in file order. */
-  setApartIds?: string[];
-  /** Every disagreeing item, in run order, with both answers. */
-  disagreements: KeyDisagreement[];
-  /** The overall score as the file's own key gives it, before rescoring (percent; null if none). */
-  fileOverall: number | null;
-}
+export type { KeyCheck, KeyDisagreement } from './run.ts';
 
 /** What this browser holds of the run's benchmark: its items by id and its files' hashes. */
 export interface LocalKey {
@@ -64,15 +28,6 @@ function filesDiffer(run: RunRecord, local: LocalKey): boolean {
   return run.config.datasetFiles.length !== local.files.length || run.config.datasetFiles.some((f) => hashes.get(f.path) !== f.sha256);
 }
 
-/** The overall score of the results as given; null when they cannot be summarised (the store then refuses them). */
-function overallOf(run: RunRecord, results: readonly ItemResult[]): number | null {
-  try {
-    return runSummary(run, results).overall ?? null;
-  } catch {
-    return null;
-  }
-}
-
 /** A multiple-choice result scored with the local gold; a result that was never scored (correct null with a gold) stays unscored. */
 function rescoreMc(result: McItemResult, gold: OptionLetter | null): McItemResult {
   const unscored = result.correct === null && result.gold !== null;
@@ -82,14 +37,16 @@ function rescoreMc(result: McItemResult, gold: OptionLetter | null): McItemResul
 /**
  * Compares the run's answer key with `local` (null when the benchmark is not stored here) and returns
  * the results rescored with the local key, the check, and the run's origin carrying the check.
+ * `fileOverall` is the overall score the file's own key gives (the caller scores it: the check needs
+ * no metrics).
  */
 export function checkAgainstLocalKey(
   run: RunRecord & { origin: RunOrigin },
   results: readonly ItemResult[],
   local: LocalKey | null,
+  fileOverall: number | null,
   now: string = new Date().toISOString(),
 ): { results: ItemResult[]; origin: RunOrigin; check: KeyCheck } {
-  const fileOverall = overallOf(run, results);
   if (!local) {
     const check: KeyCheck = { checkedAt: now, status: 'no-local-data', filesDiffer: false, compared: 0, missing: results.length, disagreements: [], fileOverall };
     return { results: [...results], origin: { ...run.origin, keyCheck: check }, check };

@@ -1,6 +1,5 @@
 // A run: everything needed to repeat it (the configuration, pinned before it starts) and what it
 // produced, item by item. Stored in IndexedDB by the engine; exported and shared by later issues.
-import type { KeyCheck } from './key-check.ts';
 import type { DatasetId, GenerationTask, OptionLetter } from '../benchmarks/types.ts';
 import type { McProtocolId } from '../protocols/mc-protocols.ts';
 import type { BackendChoice, BackendInfo, Dtype, ModelSource, ResolvedRevision } from '../models/model-types.ts';
@@ -318,4 +317,42 @@ export interface McRotationResult
 /** Whether a result is an item that could not be run. */
 export function isFailed(result: { failure?: Notice }): boolean {
   return result.failure !== undefined;
+}
+
+// The answer-key check an imported run carries in its origin (made by key-check.ts).
+/** One item whose answer in the file is not the local one. */
+export interface KeyDisagreement {
+  itemId: string;
+  /** The file's gold letter (multiple choice) or references (generation). */
+  file: OptionLetter | null | string[];
+  /** This browser's. */
+  local: OptionLetter | null | string[];
+}
+
+/** The outcome of comparing an imported run's answer key with this browser's copy of the benchmark. */
+export interface KeyCheck {
+  checkedAt: string;
+  /**
+   * `agrees`: every item found here has the same answer; `disagrees`: some differ (the results are
+   * rescored with the local key); `no-local-data`: the benchmark is not stored here, the file's key
+   * is shown as it is, unchecked.
+   */
+  status: 'agrees' | 'disagrees' | 'no-local-data';
+  /** Whether the file names other data files (sha256) than the stored copy's. */
+  filesDiffer: boolean;
+  /** Results whose item is stored here and was compared. */
+  compared: number;
+  /**
+   * Results that could not be compared: with no local copy, every result (left as the file has
+   * them, unchecked); with one, always 0 (such results are set apart instead).
+   */
+  missing: number;
+  /** Results whose item is not in the local copy, left out of the stored run and of every number (absent in checks of older versions). */
+  setApart?: number;
+  /** The first SET_APART_IDS_KEPT of their item ids, in file order. */
+  setApartIds?: string[];
+  /** Every disagreeing item, in run order, with both answers. */
+  disagreements: KeyDisagreement[];
+  /** The overall score as the file's own key gives it, before rescoring (percent; null if none). */
+  fileOverall: number | null;
 }

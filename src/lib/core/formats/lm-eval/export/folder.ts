@@ -16,16 +16,16 @@
 // submissions themselves) is a predictions-only task (issue 21): its target is "" (utils-py.ts says
 // why not -100) and its metric the harness's `bypass`, so the harness reports no accuracy against
 // answers that do not exist; the import keeps its predictions unscored. Exports with keys are unchanged.
-import { getDataset } from '../../benchmarks/catalog.ts';
-import type { DatasetFile, DatasetId, GenerationItem, Item, MultipleChoiceItem } from '../../benchmarks/types.ts';
-import { C3BENCH_PROTOCOL, classificationLabels, generationTemplateHash, promptKeyFor } from '../../protocols/generation.ts';
+import { getDataset } from '../../../benchmarks/catalog.ts';
+import type { DatasetFile, DatasetId, GenerationItem, Item, MultipleChoiceItem } from '../../../benchmarks/types.ts';
+import { C3BENCH_PROTOCOL, classificationLabels, generationTemplateHash, promptKeyFor } from '../../../protocols/generation.ts';
 import { generationPy } from './generation-py.ts';
-import { buildMcPrompt } from '../../protocols/build-prompt.ts';
-import { rotateItem, rotationCount } from '../../protocols/rotation.ts';
-import { protocolForDataset, shotsFor, type McProtocol } from '../../protocols/mc-protocols.ts';
-import { sha256Hex, templateHash } from '../../protocols/template-hash.ts';
-import { aggregationFor } from '../../metrics/mc-aggregate.ts';
-import { jianguError } from '../../notices/index.ts';
+import { buildMcPrompt } from '../../../protocols/build-prompt.ts';
+import { rotateItem, rotationCount } from '../../../protocols/rotation.ts';
+import { protocolForDataset, shotsFor, type McProtocol } from '../../../protocols/mc-protocols.ts';
+import { sha256Hex, templateHash } from '../../../protocols/template-hash.ts';
+import { aggregationFor } from '../../../metrics/mc-aggregate.ts';
+import { jianguError } from '../../../notices/index.ts';
 import { groupName, taskName, taskSlug } from './names.ts';
 import { predictsOnly } from './predict-only.ts';
 import { readmeText } from './readme.ts';

@@ -2,17 +2,17 @@
 // untrusted: every field is checked and rebuilt, the results are checked against the run (ids, order,
 // letters, the prediction against the log-probabilities, `correct` against prediction and gold), and
 // the summary is recomputed from the results, never taken from the file.
-import { getDataset } from '../benchmarks/catalog.ts';
-import type { DatasetId, GenerationTask, OptionLetter } from '../benchmarks/types.ts';
-import { argmax } from '../logprobs.ts';
-import { runSummary, summaryMismatches } from '../metrics/run-summary.ts';
-import type { Backend, BackendChoice, Dtype, ModelSource } from '../models/model-types.ts';
-import { protocolForDataset, type McProtocolId } from '../protocols/mc-protocols.ts';
-import { FIXED_DECODING, type DecodingOptions } from '../protocols/decoding.ts';
-import { modelCheckOf } from '../models/model-check.ts';
-import { drawEstimationSet } from '../protocols/estimation-set.ts';
-import { rotatedLetter } from '../protocols/rotation.ts';
-import { notice, type Notice } from '../notices/index.ts';
+import { getDataset } from '../../benchmarks/catalog.ts';
+import type { DatasetId, GenerationTask, OptionLetter } from '../../benchmarks/types.ts';
+import { argmax } from '../../logprobs.ts';
+import { runSummary, summaryMismatches } from '../../metrics/run-summary.ts';
+import type { Backend, BackendChoice, Dtype, ModelSource } from '../../models/model-types.ts';
+import { protocolForDataset, type McProtocolId } from '../../protocols/mc-protocols.ts';
+import { FIXED_DECODING, type DecodingOptions } from '../../protocols/decoding.ts';
+import { modelCheckOf } from '../../models/model-check.ts';
+import { drawEstimationSet } from '../../protocols/estimation-set.ts';
+import { rotatedLetter } from '../../protocols/rotation.ts';
+import { notice, type Notice } from '../../notices/index.ts';
 import {
   FieldReader,
   RUN_IMPORT_LIMITS,
@@ -33,7 +33,7 @@ import {
   text,
   type ImportedRun,
   type Obj,
-} from './import-validate.ts';
+} from '../import-validate.ts';
 import type {
   BackendCheck,
   Decoding,
@@ -53,7 +53,7 @@ import type {
   RunOrigin,
   RunRecord,
   RunStatus,
-} from './run.ts';
+} from '../../record/run.ts';
 
 const INT_MAX = 1_000_000_000;
 const { results: MAX_RESULTS, listEntries: MAX_LIST, shortChars: SHORT } = RUN_IMPORT_LIMITS;

@@ -9,8 +9,8 @@
 // the bytes actually produced are counted, and an entry that grows past what it stated (a zip bomb
 // whose header says 100 bytes) is stopped there and refused.
 import { Unzip, UnzipInflate, UnzipPassThrough, unzipSync } from 'fflate';
-import { concatBytes } from '../bytes.ts';
-import { RUN_IMPORT_LIMITS, RunImportError, refusal } from './import-validate.ts';
+import { concatBytes } from '../../../bytes.ts';
+import { RUN_IMPORT_LIMITS, RunImportError, refusal } from '../../import-validate.ts';
 import { resultsDateId, samplesFileParts, type HarnessFileText } from './lm-eval-files.ts';
 
 const MIB = 1024 * 1024;

@@ -3,14 +3,14 @@
 // alone, its name); the run comes back checked, with `origin` saying where it came from and how its
 // stated summary compares with the one recomputed from its items. Nothing is stored here (see
 // store/runs.ts importRun).
-import { readJianguRun } from './import-jiangu.ts';
-import { readLmEvalResults, readLmEvalSamplesFile, taskFromSamplesFileName } from './import-lm-eval.ts';
+import { readJianguRun } from './jiangu-run/import-jiangu.ts';
+import { readLmEvalResults, readLmEvalSamplesFile, taskFromSamplesFileName } from './lm-eval/import/import-lm-eval.ts';
 import type { Found } from '../notices/catalog-import.ts';
 import { FieldProblem, RUN_IMPORT_LIMITS, RunImportError, describe, parseJson, problem, refusal, type ImportedRun, type Obj } from './import-validate.ts';
 
 export { RunImportError, RUN_IMPORT_LIMITS, refusal, type ImportedRun, type Refusal, type RefusalCode } from './import-validate.ts';
-export { LM_EVAL_TASKS, taskFromSamplesFileName, type HarnessTask } from './import-lm-eval.ts';
-export { LM_EVAL_TEMPLATE_HASH } from './import-jiangu.ts';
+export { LM_EVAL_TASKS, taskFromSamplesFileName, type HarnessTask } from './lm-eval/import/import-lm-eval.ts';
+export { LM_EVAL_TEMPLATE_HASH } from './jiangu-run/import-jiangu.ts';
 
 const MIB = 1024 * 1024;
 

@@ -4,10 +4,10 @@
 // data, rows in another order) would otherwise score one question's log-likelihoods against
 // another's key. Two doc shapes: the contract's (question, options, answer) and ACLUE's and CMMLU's
 // own columns (Question, A–D, Answer), which the harness's stock tasks load.
-import type { GenerationItem, Item } from '../benchmarks/types.ts';
-import { rotateItem } from '../protocols/rotation.ts';
-import { OPTION_LETTERS } from '../protocols/multiple-choice.ts';
-import { RunImportError, refusal, type ImportedRun, type Obj } from './import-validate.ts';
+import type { GenerationItem, Item } from '../../../benchmarks/types.ts';
+import { rotateItem } from '../../../protocols/rotation.ts';
+import { OPTION_LETTERS } from '../../../protocols/multiple-choice.ts';
+import { RunImportError, refusal, type ImportedRun, type Obj } from '../../import-validate.ts';
 import type { SampleDoc } from './import-lm-eval.ts';
 
 /**

@@ -1,10 +1,10 @@
 // What a share link carries once decoded and checked, the one error its codec throws, and the
 // limits a link must keep. A link is untrusted input: every field below has been type- and
 // length-checked before a caller sees it, and strings are data, never markup.
-import type { DatasetId, OptionLetter } from '../benchmarks/types.ts';
-import type { Backend } from '../models/model-types.ts';
-import type { GenRunConfig, McRunConfig } from './run.ts';
-import { JianguError, notice, type NoticeCode, type ParamArgs } from '../notices/index.ts';
+import type { DatasetId, OptionLetter } from '../../benchmarks/types.ts';
+import type { Backend } from '../../models/model-types.ts';
+import type { GenRunConfig, McRunConfig } from '../../record/run.ts';
+import { JianguError, notice, type NoticeCode, type ParamArgs } from '../../notices/index.ts';
 
 /** The only format version this build reads and writes (byte 0 of the inflated payload). */
 export const SHARE_LINK_VERSION = 1;

@@ -10,55 +10,24 @@
 // responses are numbers and booleans and `arguments` a list of [context, continuation]; its
 // samples_*.jsonl files hold every response as a string ("-1.25", "False"), `arguments` as
 // {gen_args_0: {arg_0, arg_1}}, and the target as a string. Both are read, exactly.
-import { getDataset } from '../benchmarks/catalog.ts';
-import type { DatasetId, OptionLetter } from '../benchmarks/types.ts';
-import type { Dtype, ModelSource } from '../models/model-types.ts';
-import { protocolForDataset } from '../protocols/mc-protocols.ts';
-import { OPTION_LETTERS } from '../protocols/multiple-choice.ts';
-import { scoreLetters } from '../protocols/mc-scoring.ts';
-import { sha256Hex } from '../protocols/template-hash.ts';
-import { LM_EVAL_TEMPLATE_HASH, recomputeSummary } from './import-jiangu.ts';
-import { notice, type Notice } from '../notices/index.ts';
-import { stripInvisible } from '../text-safety.ts';
-import { FieldProblem, RUN_IMPORT_LIMITS, anyObject, fail, failFound, finite, parseJson, problem, text, type ImportedRun, type Obj } from './import-validate.ts';
-import type { McItemResult, McRotationResult, McRunRecord, RunOrigin } from './run.ts';
-import { rotatedLetter, rotationCount } from '../protocols/rotation.ts';
-import { DEFAULT_ESTIMATION_SHARE, drawEstimationSet } from '../protocols/estimation-set.ts';
-import type { JianguTaskMeta } from './lm-eval-jiangu-tasks.ts';
+import { getDataset } from '../../../benchmarks/catalog.ts';
+import type { DatasetId, OptionLetter } from '../../../benchmarks/types.ts';
+import type { Dtype, ModelSource } from '../../../models/model-types.ts';
+import { protocolForDataset } from '../../../protocols/mc-protocols.ts';
+import { OPTION_LETTERS } from '../../../protocols/multiple-choice.ts';
+import { scoreLetters } from '../../../protocols/mc-scoring.ts';
+import { sha256Hex } from '../../../protocols/template-hash.ts';
+import { LM_EVAL_TEMPLATE_HASH, recomputeSummary } from '../../jiangu-run/import-jiangu.ts';
+import { notice, type Notice } from '../../../notices/index.ts';
+import { stripInvisible } from '../../../text-safety.ts';
+import { FieldProblem, RUN_IMPORT_LIMITS, anyObject, fail, failFound, finite, parseJson, problem, text, type ImportedRun, type Obj } from '../../import-validate.ts';
+import type { McItemResult, McRotationResult, McRunRecord, RunOrigin } from '../../../record/run.ts';
+import { rotatedLetter, rotationCount } from '../../../protocols/rotation.ts';
+import { DEFAULT_ESTIMATION_SHARE, drawEstimationSet } from '../../../protocols/estimation-set.ts';
+import { LM_EVAL_TASKS, type HarnessTask } from '../lm-eval-tasks.ts';
 import { storedSummaryMismatches, storedSummaryOf, type HarnessGroups } from './lm-eval-summary.ts';
 
-/** A harness task this site reads, and the dataset task it is. */
-export interface HarnessTask {
-  datasetId: DatasetId;
-  task: string;
-  /** Set for a task Jiangu exported (its config's metadata.jiangu): the protocol it renders. */
-  jiangu?: JianguTaskMeta;
-}
-
-/**
- * lm-eval task name → dataset task. The ACLUE names are `aclue_` + the snake case of the catalog's
- * English name, except where the harness spells it differently (lm_eval/tasks/aclue/_generate_configs.py:
- * 古诗词曲鉴赏 is `poetry_appreciate`). Written out rather than derived, so a renamed catalog entry
- * cannot silently change what a file maps to.
- */
-export const LM_EVAL_TASKS: Readonly<Record<string, HarnessTask>> = {
-  cmmlu_ancient_chinese: { datasetId: 'cmmlu-ancient', task: 'ancient_chinese' },
-  aclue_polysemy_resolution: { datasetId: 'aclue', task: '古文单字多义' },
-  aclue_homographic_character_resolution: { datasetId: 'aclue', task: '通假字' },
-  aclue_named_entity_recognition: { datasetId: 'aclue', task: '古汉语命名体识别' },
-  aclue_sentence_segmentation: { datasetId: 'aclue', task: '古文断句' },
-  aclue_couplet_prediction: { datasetId: 'aclue', task: '对联' },
-  aclue_poetry_context_prediction: { datasetId: 'aclue', task: '古诗词上下句预测' },
-  aclue_poetry_quality_assessment: { datasetId: 'aclue', task: '古诗词质量评估' },
-  aclue_reading_comprehension: { datasetId: 'aclue', task: '古文阅读理解' },
-  aclue_poetry_appreciate: { datasetId: 'aclue', task: '古诗词曲鉴赏' },
-  aclue_poetry_sentiment_analysis: { datasetId: 'aclue', task: '诗词情感分类' },
-  aclue_basic_ancient_chinese: { datasetId: 'aclue', task: '古汉语知识' },
-  aclue_ancient_chinese_culture: { datasetId: 'aclue', task: '国学常识' },
-  aclue_ancient_medical: { datasetId: 'aclue', task: '医古文' },
-  aclue_ancient_literature: { datasetId: 'aclue', task: '古代文学知识' },
-  aclue_ancient_phonetics: { datasetId: 'aclue', task: '古音学' },
-};
+export { LM_EVAL_TASKS, type HarnessTask } from '../lm-eval-tasks.ts';
 
 /**
  * Harness group names whose `acc` is a summary key of ours: the harness's `aclue` group averages

@@ -2,12 +2,12 @@
 // untrusted: each check names the field (as a path, e.g. `config.shots`) and says what was expected.
 // Objects are rebuilt from the known fields only, so nothing unexpected (a `__proto__` key, an
 // extra field) reaches a caller.
-import type { DatasetId } from '../benchmarks/types.ts';
-import type { Backend, BackendChoice, Dtype, ModelSource } from '../models/model-types.ts';
-import { isSiteModelName } from '../models/model-names.ts';
-import type { McProtocolId } from '../protocols/mc-protocols.ts';
-import { nameProblem } from '../text-safety.ts';
-import type { Decoding, McRunConfig, RunModel } from './run.ts';
+import type { DatasetId } from '../../benchmarks/types.ts';
+import type { Backend, BackendChoice, Dtype, ModelSource } from '../../models/model-types.ts';
+import { isSiteModelName } from '../../models/model-names.ts';
+import type { McProtocolId } from '../../protocols/mc-protocols.ts';
+import { nameProblem } from '../../text-safety.ts';
+import type { Decoding, McRunConfig, RunModel } from '../../record/run.ts';
 import { SHARE_LIMITS, shareLinkError, type SharedEnvironment, type SharedGenConfig, type SharedMcConfig, type SharedPride } from './share-types.ts';
 
 type Obj = Record<string, unknown>;

@@ -5,14 +5,14 @@
 // holds `resps` [[text]], `filtered_resps` [text], `arguments.gen_args_0` {arg_0: the context,
 // arg_1: the generation kwargs}, the doc and the three hashes. Stock harness generation tasks are not
 // read: their prompts and scoring are not Jiangu's, and they stay unknown (skipped and named).
-import { getDataset } from '../benchmarks/catalog.ts';
-import type { GenerationTask } from '../benchmarks/types.ts';
-import { C3BENCH_PROTOCOL, generationTemplateHash } from '../protocols/generation.ts';
-import { sha256Hex } from '../protocols/template-hash.ts';
-import { notice, type Notice } from '../notices/index.ts';
+import { getDataset } from '../../../benchmarks/catalog.ts';
+import type { GenerationTask } from '../../../benchmarks/types.ts';
+import { C3BENCH_PROTOCOL, generationTemplateHash } from '../../../protocols/generation.ts';
+import { sha256Hex } from '../../../protocols/template-hash.ts';
+import { notice, type Notice } from '../../../notices/index.ts';
 import { harnessRunOf, limitOf, modelOf, shortName, type HarnessFacts, type HarnessTask, type SampleDoc } from './import-lm-eval.ts';
-import { FieldProblem, RUN_IMPORT_LIMITS, RunImportError, anyObject, fail, parseJson, problem, text, type ImportedRun, type Obj } from './import-validate.ts';
-import type { GenItemResult, GenRunRecord, RunOrigin } from './run.ts';
+import { FieldProblem, RUN_IMPORT_LIMITS, RunImportError, anyObject, fail, parseJson, problem, text, type ImportedRun, type Obj } from '../../import-validate.ts';
+import type { GenItemResult, GenRunRecord, RunOrigin } from '../../../record/run.ts';
 
 /** One generate_until sample, read. `hashes`, `doc`, `place` as the multiple-choice Sample's (the same checks run on both). */
 export interface GenSample {

@@ -6,7 +6,7 @@
 import { importRefusals, type Expected, type Found } from '../notices/catalog-import.ts';
 import { JianguError, notice, type Notice, type NoticeParam, type NoticeParams } from '../notices/index.ts';
 import { MAX_NAME_CHARS, nameProblem } from '../text-safety.ts';
-import type { ItemResult, RunRecord } from './run.ts';
+import type { ItemResult, RunRecord } from '../record/run.ts';
 
 /** A run read from a file, with `run.origin` set and every result's runId equal to `run.id`; not yet stored. */
 export interface ImportedRun {

@@ -1,5 +1,7 @@
 // A share link: a run's configuration, summary and (for multiple choice) every predicted letter,
 // deflated into a URL fragment so that nothing leaves the browser until the user pastes the link.
+// Written and read by this site only; this comment is its specification (version SHARE_LINK_VERSION,
+// share-types.ts), and share-validate.ts checks every field of a link as untrusted input.
 //
 // Payload = base64url(deflate-raw(frame)), frame =
 //   byte 0         format version (1)
@@ -21,15 +23,15 @@
 // Rotations that would push a link over SHARE_LIMITS.payloadChars are left out, and the header says
 // so (`rotationsOmitted`): the run file carries them. PriDe's estimation ids are replaced, as the
 // item ids are, by their count and hash; the draw's share and seed rebuild them.
-import type { DatasetId, OptionLetter } from '../benchmarks/types.ts';
-import { sha256Hex } from '../protocols/template-hash.ts';
-import type { GenItemResult, ItemResult, McItemResult, RunRecord } from './run.ts';
+import type { DatasetId, OptionLetter } from '../../benchmarks/types.ts';
+import { sha256Hex } from '../../protocols/template-hash.ts';
+import type { GenItemResult, ItemResult, McItemResult, RunRecord } from '../../record/run.ts';
 import { deflateRaw, frame, fromBase64Url, inflateRaw, pack2, toBase64Url, unframe, unpack2 } from './share-bytes.ts';
 import { SHARE_LIMITS, SHARE_LINK_VERSION, ShareLinkError, shareLinkError, type SharedEnvironment, type SharedGenRun, type SharedMcRun, type SharedRun } from './share-types.ts';
 import { environment, genConfig, hash, int, isoDate, mcConfig, object, summary } from './share-validate.ts';
 import { maxRotationBytes, packRotations, unpackRotations } from './share-rotations.ts';
-import { notice, noticeOf, renderNotice } from '../notices/index.ts';
-import { concatBytes as concat } from '../bytes.ts';
+import { notice, noticeOf, renderNotice } from '../../notices/index.ts';
+import { concatBytes as concat } from '../../bytes.ts';
 
 const LETTERS: readonly OptionLetter[] = ['A', 'B', 'C', 'D'];
 const STATUS_LETTER = 0;

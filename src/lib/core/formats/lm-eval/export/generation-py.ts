@@ -1,6 +1,6 @@
 // The generation part of utils.py: C3Bench's prompts (protocols/generation.ts) written again in
 // Python. As buildGenerationPrompt: the task's prompt, `{labels}` then `{text}` replaced once each.
-import type { GenerationProtocol } from '../../protocols/generation.ts';
+import type { GenerationProtocol } from '../../../protocols/generation.ts';
 
 const py = (value: string): string => JSON.stringify(value);
 

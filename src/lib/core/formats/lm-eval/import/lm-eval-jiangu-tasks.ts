@@ -4,25 +4,14 @@
 // task, shots, protocol, templateHash, dataFiles). Such a task is Jiangu's protocol, byte for byte,
 // so its run carries Jiangu's protocol id and template hash and compares as the same protocol as a
 // run made in the browser. Any other task is the harness's own (LM_EVAL_TASKS) or unknown.
-import { getDataset } from '../benchmarks/catalog.ts';
-import type { DatasetId } from '../benchmarks/types.ts';
-import { listProtocols, type McProtocolId } from '../protocols/mc-protocols.ts';
-import { C3BENCH_PROTOCOL } from '../protocols/generation.ts';
-import { LM_EVAL_TASKS, type HarnessTask } from './import-lm-eval.ts';
-import { problem, type Obj } from './import-validate.ts';
+import { getDataset } from '../../../benchmarks/catalog.ts';
+import type { DatasetId } from '../../../benchmarks/types.ts';
+import { listProtocols, type McProtocolId } from '../../../protocols/mc-protocols.ts';
+import { C3BENCH_PROTOCOL } from '../../../protocols/generation.ts';
+import { LM_EVAL_TASKS, type HarnessTask, type JianguTaskMeta } from '../lm-eval-tasks.ts';
+import { problem, type Obj } from '../../import-validate.ts';
 
-/** What metadata.jiangu says about an exported task, checked. */
-export interface JianguTaskMeta {
-  protocolId: McProtocolId | 'c3bench';
-  /** Set for a generate_until task (the C3Bench protocol): the token limit the export asked for, greedy. */
-  generation?: { maxNewTokens: number };
-  templateHash: string;
-  shots: number;
-  app: string;
-  dataFiles: { path: string; sha256: string }[];
-  /** A circular export (issue 13): each item once per rotation of its options, `jiangu_rotation` in its docs. */
-  circular?: true;
-}
+export type { JianguTaskMeta } from '../lm-eval-tasks.ts';
 
 const SHA256 = /^[0-9a-f]{64}$/;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -8,8 +8,8 @@
 // A count plane rather than a rotation count per option number keeps the link readable without the
 // data: the decoder needs no item to know where each item's letters are; the page then checks each
 // count against the item's options.
-import type { OptionLetter } from '../benchmarks/types.ts';
-import { isFailed, type McItemResult } from './run.ts';
+import type { OptionLetter } from '../../benchmarks/types.ts';
+import { isFailed, type McItemResult } from '../../record/run.ts';
 import { pack2, unpack2 } from './share-bytes.ts';
 import { shareLinkError, type SharedRotation } from './share-types.ts';
 import { int, object } from './share-validate.ts';

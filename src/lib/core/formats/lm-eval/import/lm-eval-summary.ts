@@ -13,11 +13,11 @@
 //    answers that do not exist (an AC-EVAL export edited to return "" with `acc` kept);
 //  - a task of the benchmark the file states a number for but has no samples of is (recomputed null):
 //    the file claims something its items do not hold.
-import type { DatasetId } from '../benchmarks/types.ts';
-import { accuracyOverOrders } from '../metrics/circular.ts';
-import { summaryMismatches, type RunSummary, type SummaryMismatch } from '../metrics/run-summary.ts';
-import type { Obj } from './import-validate.ts';
-import type { McItemResult } from './run.ts';
+import type { DatasetId } from '../../../benchmarks/types.ts';
+import { accuracyOverOrders } from '../../../metrics/circular.ts';
+import { summaryMismatches, type RunSummary, type SummaryMismatch } from '../../../metrics/run-summary.ts';
+import type { Obj } from '../../import-validate.ts';
+import type { McItemResult } from '../../../record/run.ts';
 
 /** A harness group whose `acc` is a summary key of ours (see import-lm-eval.ts LM_EVAL_GROUPS). */
 export type HarnessGroups = Readonly<Record<string, { datasetId: DatasetId; key: string }>>;

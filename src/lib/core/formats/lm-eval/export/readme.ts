@@ -1,7 +1,7 @@
 // README.md of an exported folder: what it holds, the data's licence, and the exact commands.
-import { getDataset } from '../../benchmarks/catalog.ts';
-import type { DatasetId } from '../../benchmarks/types.ts';
-import type { McProtocol } from '../../protocols/mc-protocols.ts';
+import { getDataset } from '../../../benchmarks/catalog.ts';
+import type { DatasetId } from '../../../benchmarks/types.ts';
+import type { McProtocol } from '../../../protocols/mc-protocols.ts';
 import { predictsOnly } from './predict-only.ts';
 
 export interface ReadmeInput {

@@ -2,8 +2,8 @@
 // Python, reading the protocol's templates (written in as data, from the McProtocol record) and the
 // doc (the item and the exemplars Jiangu chose for it). It renders; it never looks a prompt up.
 // Every rule below mirrors one in buildMcPrompt; the export test renders every prompt with it.
-import type { McProtocol } from '../../protocols/mc-protocols.ts';
-import { OPTION_LETTERS } from '../../protocols/multiple-choice.ts';
+import type { McProtocol } from '../../../protocols/mc-protocols.ts';
+import { OPTION_LETTERS } from '../../../protocols/multiple-choice.ts';
 
 /** A Python literal of a string or null: JSON's string syntax is valid Python (ensure_ascii-free). */
 const py = (value: string | null): string => (value === null ? 'None' : JSON.stringify(value));

@@ -1,12 +1,17 @@
+// The Jiangu run file (format "jiangu-run", formatVersion 1): a run's record, every item's result and
+// the summary, as JSON. Written here (runJson) and read by import-jiangu.ts, which treats it as
+// untrusted; the two are its specification (README "Sharing, comparing, teaching"). This folder also
+// writes the predictions CSV.
+//
 // A run's results as files: per-item predictions as CSV (AC-EVAL test predictions can only be
 // submitted this way, its keys being unreleased), a generation run's outputs as CSV, and the whole
 // run as JSON. An item that could not run has a row with its reason (`failed`), in English, and its
 // code in `failed_code`: a spreadsheet has no interface language. Both CSVs go through csvDocument,
 // which neutralises text cells that would start a formula (see csv-cell.ts).
-import { csvDocument, type CsvValue } from '../csv-cell.ts';
-import { runSummary } from '../metrics/run-summary.ts';
-import type { GenItemResult, ItemResult, McItemResult, RunRecord } from './run.ts';
-import { renderNotice, type Notice } from '../notices/index.ts';
+import { csvDocument, type CsvValue } from '../../csv-cell.ts';
+import { runSummary } from '../../metrics/run-summary.ts';
+import type { GenItemResult, ItemResult, McItemResult, RunRecord } from '../../record/run.ts';
+import { renderNotice, type Notice } from '../../notices/index.ts';
 
 /**
  * The text with a UTF-8 byte order mark in front: without it Excel reads a CSV in the system's

@@ -9,13 +9,13 @@
 // results' `n-samples.<task>.effective` is the number of samples written (fewer is a file cut short),
 // `task_hashes.<task>` is sha256 of every sample's doc_hash + prompt_hash + target_hash in file order,
 // and each doc_hash is sha256 of json.dumps(doc, indent=2, ensure_ascii=False) (an edited doc).
-import { sha256Hex } from '../protocols/template-hash.ts';
-import { notice, type Notice } from '../notices/index.ts';
+import { sha256Hex } from '../../../protocols/template-hash.ts';
+import { notice, type Notice } from '../../../notices/index.ts';
 import { NO_FACTS, buildRun, factsOf, readLmEvalResults, readSamplesLines, type HarnessFacts, type HarnessTask, type Sample, type SampleDoc } from './import-lm-eval.ts';
 import { resolveHarnessTask } from './lm-eval-jiangu-tasks.ts';
 import { pythonJsonIndent2 } from './lm-eval-docs.ts';
 import { buildGenRun, readGenSamplesLines, type GenSample } from './lm-eval-generation.ts';
-import { FieldProblem, RunImportError, parseJson, problem, refusal, type ImportedRun, type Obj } from './import-validate.ts';
+import { FieldProblem, RunImportError, parseJson, problem, refusal, type ImportedRun, type Obj } from '../../import-validate.ts';
 
 /** A file as the page read it. */
 export interface HarnessFileText {

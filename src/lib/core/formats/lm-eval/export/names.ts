@@ -1,9 +1,9 @@
 // The names an export gives its tasks and groups (the contract with the harness import):
 // `jiangu_<dataset>_<n>shot_<slug>` per task, `jiangu_<dataset>_<n>shot` per benchmark. ACLUE's slugs
 // are the harness's own (LM_EVAL_TASKS, without its `aclue_` prefix), so the two read alike.
-import { getDataset } from '../../benchmarks/catalog.ts';
-import type { DatasetId } from '../../benchmarks/types.ts';
-import { LM_EVAL_TASKS } from '../../record/import-lm-eval.ts';
+import { getDataset } from '../../../benchmarks/catalog.ts';
+import type { DatasetId } from '../../../benchmarks/types.ts';
+import { LM_EVAL_TASKS } from '../import/import-lm-eval.ts';
 
 /** `aclue`, `cmmlu_ancient`, `ac_eval`: the dataset id as a harness name part. */
 export function datasetPart(datasetId: DatasetId): string {
