@@ -9,6 +9,7 @@ import type { Page, Route } from 'playwright-core';
 import { projectRoot } from '../../scripts/site-routes.ts';
 import { bigAncientBenchCsv } from './big-ancientbench.ts';
 import { useBrowserSession } from './session.ts';
+import { storeSample } from './runs.ts';
 
 const sample = readFileSync(join(projectRoot, 'public', 'samples', 'ancientbench-sample.csv'));
 const c3Fixtures = join(projectRoot, 'test', 'fixtures', 'c3bench');
@@ -211,9 +212,7 @@ describe('Data page, dropping and deleting', () => {
 
   it('imports a file dropped on the drop zone, and deletes only that dataset', async () => {
     const { page } = session.opened;
-    await page.locator('[data-testid=catalog][data-loaded=true]').waitFor();
-    await page.getByTestId('import-sample').click();
-    await page.locator('[data-testid=dataset-ancientbench][data-stored=yes]').waitFor();
+    await storeSample(page);
     const text = readFileSync(join(c3Fixtures, 'flat.json'), 'utf8');
     await page.getByTestId('drop-zone').evaluate((zone, content) => {
       const transfer = new DataTransfer();

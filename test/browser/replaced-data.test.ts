@@ -3,7 +3,7 @@
 // was replaced (not "download or import it", with a copy stored) and names the benchmark by title.
 import { describe, expect, it } from 'vitest';
 import { useBrowserSession } from './session.ts';
-import { startFixtureRun, waitForStatus } from './runs.ts';
+import { startFixtureRun, storeSample, waitForStatus } from './runs.ts';
 
 const OTHER_FILE = [
   'task,question,A,B,C,D,answer,split,id',
@@ -16,9 +16,7 @@ describe('a run whose benchmark file was replaced', () => {
 
   it('says so on its page and in classroom mode, in both languages', async () => {
     const { page } = session.opened;
-    await page.locator('[data-testid=catalog][data-loaded=true]').waitFor();
-    await page.getByTestId('import-sample').click();
-    await page.locator('[data-testid=dataset-ancientbench][data-stored=yes]').waitFor();
+    await storeSample(page);
     const runId = await startFixtureRun(page, { dataset: 'ancientbench', shots: 0, limit: 2 });
     await waitForStatus(page, 'completed', 120_000);
     expect(await page.getByTestId('run-questions-replaced').count()).toBe(0);

@@ -77,12 +77,17 @@ export async function waitForStatus(page: Page, status: string, timeout = 180_00
   await page.locator(`[data-testid=run][data-status=${status}]`).waitFor({ timeout });
 }
 
-/** Stores what most run tests start from: the AncientBench sample, and ACLUE through the site's mirror. */
-export async function storeSampleAndAclue(page: Page, siteUrl: string, timeout = 90_000): Promise<void> {
-  await page.goto(`${siteUrl}/?mirror=${encodeURIComponent(`${siteUrl}/mirror`)}#/data`);
+/** On an open Data page: imports the AncientBench sample and waits until it is stored. */
+export async function storeSample(page: Page): Promise<void> {
   await page.locator('[data-testid=catalog][data-loaded=true]').waitFor();
   await page.getByTestId('import-sample').click();
   await page.locator('[data-testid=dataset-ancientbench][data-stored=yes]').waitFor();
+}
+
+/** Stores what most run tests start from: the AncientBench sample, and ACLUE through the site's mirror. */
+export async function storeSampleAndAclue(page: Page, siteUrl: string, timeout = 90_000): Promise<void> {
+  await page.goto(`${siteUrl}/?mirror=${encodeURIComponent(`${siteUrl}/mirror`)}#/data`);
+  await storeSample(page);
   await page.getByTestId('dataset-aclue').getByTestId('download').click();
   await page.locator('[data-testid=dataset-aclue][data-stored=yes]').waitFor({ timeout });
 }

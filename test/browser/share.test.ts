@@ -6,7 +6,7 @@ import { openPage } from '../../scripts/browser.ts';
 import type { McItemResult, RunRecord } from '../../src/lib/core/record/run.ts';
 import { useBrowserSession } from './session.ts';
 import { fabricatedCmmluLink, malformedLinks } from './shared-link-fixture.ts';
-import { readStoredRun, startFixtureRun, waitForStatus } from './runs.ts';
+import { readStoredRun, startFixtureRun, storeSample, waitForStatus } from './runs.ts';
 
 const readResults = async (page: Page, runId: string) => (await readStoredRun<RunRecord, McItemResult>(page, runId)).results;
 
@@ -28,9 +28,7 @@ describe('share links', () => {
 
   it('opens a shared fixture run in a fresh context with the same table', async () => {
     const { page } = session.opened;
-    await page.locator('[data-testid=catalog][data-loaded=true]').waitFor();
-    await page.getByTestId('import-sample').click();
-    await page.locator('[data-testid=dataset-ancientbench][data-stored=yes]').waitFor();
+    await storeSample(page);
     await startFixtureRun(page, { dataset: 'ancientbench' });
     await waitForStatus(page, 'completed', 120_000);
     const tasks = ['Radical', 'Cloze', 'Translation'];

@@ -22,7 +22,7 @@
 //    resampled differences on the far side of 0 (ties with 0 count against the difference), doubled,
 //    with the +1 that keeps a Monte Carlo p above 0 (Davison & Hinkley 1997 eq. 4.11). It is the p at
 //    which the equal-tailed percentile interval would just reach 0.
-import { DEFAULT_BOOTSTRAP_SEED, mulberry32, percentileSorted } from './generation/bootstrap.ts';
+import { mulberry32, percentileSorted, resolveOptions } from './generation/bootstrap.ts';
 
 export const PAIRED_BOOTSTRAP_RESAMPLES = 10_000;
 export const PAIRED_BOOTSTRAP_LEVEL = 0.95;
@@ -152,14 +152,6 @@ function sample(d: DifferenceCdf, u: number): number {
   return d.offset + i;
 }
 
-function resolve(options: PairedBootstrapOptions): { resamples: number; seed: number } {
-  const resamples = options.resamples ?? PAIRED_BOOTSTRAP_RESAMPLES;
-  const seed = options.seed ?? DEFAULT_BOOTSTRAP_SEED;
-  if (!Number.isInteger(resamples) || resamples < 1) throw new RangeError(`resamples must be a positive whole number, got ${resamples}`);
-  if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) throw new RangeError(`seed must be a whole number in 0..2^32 − 1, got ${seed}`);
-  return { resamples, seed };
-}
-
 /**
  * The bootstrap of Σ_t w_t · (this run's accuracy − the baseline's) on common items, for each set
  * of weights (one per target: a group, the Overall), all from the same resamples. `strata[t]` is
@@ -171,7 +163,7 @@ export function pairedBootstrap(
   targets: readonly (readonly number[])[],
   options: PairedBootstrapOptions = {},
 ): (PairedBootstrapResult | null)[] {
-  const { resamples, seed } = resolve(options);
+  const { resamples, seed } = resolveOptions(options, PAIRED_BOOTSTRAP_RESAMPLES);
   for (const weights of targets) {
     if (weights.length !== strata.length) throw new RangeError(`a target has ${weights.length} weights for ${strata.length} tasks`);
   }
@@ -222,6 +214,6 @@ export function pairedBootstrap(
 
 /** How the group and Overall difference intervals and p-values are computed. */
 export function pairedBootstrapSignature(options: PairedBootstrapOptions = {}): string {
-  const { resamples, seed } = resolve(options);
+  const { resamples, seed } = resolveOptions(options, PAIRED_BOOTSTRAP_RESAMPLES);
   return `paired-bootstrap(strata:task,resample:common-items-with-replacement,exact-multinomial-per-task,bs:${resamples},seed:${seed},rng:mulberry32,ci:percentile-95-linear,p:two-sided-2x(1+min(#<=0,#>=0))/(B+1))`;
 }

@@ -50,8 +50,9 @@ export function percentileSorted(sorted: ArrayLike<number>, q: number): number {
   return sorted[lower] + (sorted[upper] - sorted[lower]) * (position - lower);
 }
 
-function resolveOptions(options: BootstrapOptions): { resamples: number; seed: number } {
-  const resamples = options.resamples ?? DEFAULT_BOOTSTRAP_RESAMPLES;
+/** The options with their defaults (`defaultResamples` for the caller's bootstrap), checked. */
+export function resolveOptions(options: BootstrapOptions, defaultResamples = DEFAULT_BOOTSTRAP_RESAMPLES): { resamples: number; seed: number } {
+  const resamples = options.resamples ?? defaultResamples;
   const seed = options.seed ?? DEFAULT_BOOTSTRAP_SEED;
   if (!Number.isInteger(resamples) || resamples < 1) throw new RangeError(`resamples must be a positive whole number, got ${resamples}`);
   if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) throw new RangeError(`seed must be a whole number in 0..2^32 − 1, got ${seed}`);
