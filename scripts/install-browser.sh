@@ -12,7 +12,8 @@ done
 [ -n "$have_browser" ] || packages+=(chromium)
 if ! (command -v fc-list >/dev/null && [ -n "$(fc-list :lang=zh 2>/dev/null)" ]); then packages+=(fonts-wqy-microhei); fi
 # The lm-evaluation-harness export test renders the exported tasks with Debian's Python and PyYAML.
-if ! (command -v python3 >/dev/null && python3 -c 'import yaml' 2>/dev/null); then packages+=(python3 python3-yaml); fi
+# The cloze and continuous-score tests compare with an independent numpy script.
+if ! (command -v python3 >/dev/null && python3 -c 'import yaml, numpy' 2>/dev/null); then packages+=(python3 python3-yaml python3-numpy); fi
 [ ${#packages[@]} -gt 0 ] || exit 0
 sudo=""
 if [ "$(id -u)" != 0 ]; then sudo="sudo"; fi

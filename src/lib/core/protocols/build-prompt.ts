@@ -74,20 +74,7 @@ export function buildMcPrompt(
   const contextLimit = options.contextLimit ?? DEFAULT_CONTEXT_LIMIT;
   if (!Number.isInteger(contextLimit) || contextLimit < 1) throw new RangeError(`contextLimit must be a positive integer, got ${contextLimit}`);
   const questionPart = formatQuestion(protocol, protocol.questionTemplate, item, 0);
-  let built = assemble(protocol, subject, kept, questionPart);
-  let overLimit = false;
-  if (options.countTokens) {
-    const count = options.countTokens;
-    while (count(built.prompt) > contextLimit && kept.length > 0) {
-      const lengths = built.exemplarTexts.map((text) => count(text));
-      let longest = 0;
-      for (let i = 1; i < lengths.length; i++) if (lengths[i] >= lengths[longest]) longest = i;
-      droppedExemplarIds.push(kept[longest].id);
-      kept.splice(longest, 1);
-      built = assemble(protocol, subject, kept, questionPart);
-    }
-    overLimit = count(built.prompt) > contextLimit;
-  }
+  const { built, overLimit } = fitExemplars(kept, droppedExemplarIds, (list) => assemble(protocol, subject, list, questionPart), (b) => b.prompt, options.countTokens, contextLimit);
   return {
     prompt: built.prompt,
     prefix: built.prefix,
@@ -99,6 +86,32 @@ export function buildMcPrompt(
     letters: OPTION_LETTERS.slice(0, item.options.length),
     overLimit,
   };
+}
+
+/**
+ * The context-limit rule both prompt kinds share (see buildMcPrompt): while `counted(built)` has more
+ * tokens than the limit and exemplars remain, drop the exemplar whose own text has the most tokens
+ * (ties: the later one) and build again. `kept` is changed in place and the dropped ids appended.
+ */
+export function fitExemplars<T extends { exemplarTexts: string[] }>(
+  kept: MultipleChoiceItem[],
+  dropped: string[],
+  build: (kept: readonly MultipleChoiceItem[]) => T,
+  counted: (built: T) => string,
+  count: ((text: string) => number) | undefined,
+  limit: number,
+): { built: T; overLimit: boolean } {
+  let built = build(kept);
+  if (!count) return { built, overLimit: false };
+  while (count(counted(built)) > limit && kept.length > 0) {
+    const lengths = built.exemplarTexts.map((text) => count(text));
+    let longest = 0;
+    for (let i = 1; i < lengths.length; i++) if (lengths[i] >= lengths[longest]) longest = i;
+    dropped.push(kept[longest].id);
+    kept.splice(longest, 1);
+    built = build(kept);
+  }
+  return { built, overLimit: count(counted(built)) > limit };
 }
 
 function assemble(protocol: McProtocol, subject: string, exemplars: readonly MultipleChoiceItem[], questionPart: string) {
@@ -119,17 +132,17 @@ function formatQuestion(protocol: McProtocol, template: string, item: MultipleCh
 }
 
 /** Replaces `{name}` in one pass, so text from a dataset that contains `{options}` is left alone. */
-function fill(template: string, values: Readonly<Record<string, string>>): string {
+export function fill(template: string, values: Readonly<Record<string, string>>): string {
   return template.replace(/\{(\w+)\}/g, (whole, name: string) => values[name] ?? whole);
 }
 
-function checkOptions(protocol: McProtocol, item: MultipleChoiceItem, role: string): void {
+export function checkOptions(protocol: McProtocol, item: MultipleChoiceItem, role: string): void {
   if (item.options.length < 2 || item.options.length > OPTION_LETTERS.length) {
     throw jianguError('run.item-options', { protocol: protocol.id, role, itemId: item.id, options: item.options.length, max: OPTION_LETTERS.length });
   }
 }
 
-function checkExemplar(protocol: McProtocol, item: MultipleChoiceItem, exemplar: MultipleChoiceItem): void {
+export function checkExemplar(protocol: McProtocol, item: MultipleChoiceItem, exemplar: MultipleChoiceItem): void {
   checkOptions(protocol, exemplar, 'exemplar');
   if (exemplar.task !== item.task) {
     throw jianguError('run.exemplar-task', { protocol: protocol.id, exemplarId: exemplar.id, exemplarTask: exemplar.task, itemId: item.id, itemTask: item.task });

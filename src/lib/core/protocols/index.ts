@@ -3,6 +3,8 @@
 export * from './mc-protocols.ts';
 export * from './template-hash.ts';
 export * from './build-prompt.ts';
+export * from './build-cloze.ts';
+export * from './encode-pair.ts';
 export * from './letter-tokens.ts';
 export * from './mc-scoring.ts';
 export { OPTION_LETTERS, formatQuestion, zeroShotPrompt, type MultipleChoiceQuestion } from './multiple-choice.ts';

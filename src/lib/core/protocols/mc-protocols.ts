@@ -60,7 +60,62 @@ export interface McProtocol {
   /** Per-task caps below maxShots, by task key (AC-EVAL's long-text tasks). */
   shotsByTask: Readonly<Record<string, number>>;
   scoring: McScoringRule;
+  /** The protocol's cloze ("option text") layout: the same benchmark scored on its options' texts (build-cloze.ts). */
+  cloze: ClozeLayout;
 }
+
+/**
+ * How the options' texts are scored (McRunConfig.scoring `cloze`): per option, the summed
+ * log-probability of its text as the continuation of a context that states the subject and the
+ * question without the lettered options and ends in the answer cue (lm-evaluation-harness's
+ * `output_type: multiple_choice` with the option texts as choices, OLMES's "cloze formulation").
+ * Stored per option: the sum, its token, character and UTF-8 byte counts, whether every token was
+ * the argmax, and the same sum after the answer cue alone (for PMI); the rules (acc, acc_norm,
+ * acc_bytes, PMI) are metrics over these (core/metrics/cloze-rules.ts).
+ */
+export interface ClozeLayout {
+  /** Bumped whenever anything here changes; the cloze template hash changes with it. */
+  version: number;
+  /** Opens every context; `{subject}` is replaced. Its own text: the letter instruction asks for an option letter. */
+  instruction: string;
+  /** Opens a context that holds at least one exemplar; null: `instruction` either way. */
+  fewShotInstruction: string | null;
+  /** The item being asked: `{question}` only (no options); the answer cue follows. */
+  questionTemplate: string;
+  /** An exemplar: `{question}` and `{n}`; then the answer cue, its gold option's text and `exemplarSeparator`. */
+  exemplarTemplate: string;
+  answerCue: McProtocol['answerCue'];
+  exemplarSeparator: string;
+  /**
+   * Written between the answer cue and an option's text: the harness's `target_delimiter`. Empty:
+   * Chinese puts no space between words (the harness's default " " would make every option start
+   * with a space the benchmark never has).
+   */
+  targetDelimiter: '';
+  /** The published layout this follows. */
+  follows: string;
+  /** How it departs from the upstream letter prompt. */
+  departs: string;
+}
+
+const CLOZE_FOLLOWS =
+  'OLMES cloze formulation (Gu et al. 2024, arXiv 2406.08446: "Question: {q}\\nAnswer:" + " {choice}"), as in lighteval\'s CF templates and lm-evaluation-harness multiple_choice tasks with the option texts as choices';
+const CLOZE_DEPARTS =
+  'the lettered option lines are left out; the answer cue is followed by an option\'s text, not its letter; exemplars end with their gold option\'s text; the instruction asks for the answer, not for its option; no space before the option text (target_delimiter "")';
+
+/** The CMMLU layout as cloze: instruction, `题目：`, the answer cue, then an option's text. */
+const cmmluCloze: ClozeLayout = {
+  version: 1,
+  instruction: '以下是关于{subject}的问题，请直接给出正确答案。\n\n',
+  fewShotInstruction: null,
+  questionTemplate: '题目：{question}\n',
+  exemplarTemplate: '题目：{question}\n',
+  answerCue: '答案是：',
+  exemplarSeparator: '\n\n',
+  targetDelimiter: '',
+  follows: CLOZE_FOLLOWS,
+  departs: CLOZE_DEPARTS,
+};
 
 const CMMLU_INSTRUCTION = '以下是关于{subject}的单项选择题，请直接给出正确答案的选项。\n\n';
 const CMMLU_QUESTION = '题目：{question}\n{options}\n';
@@ -78,6 +133,7 @@ const cmmluLayout = {
   exemplarSeparator: '\n\n',
   shotsByTask: {},
   scoring: 'letter-logits',
+  cloze: cmmluCloze,
 } as const;
 
 export const MC_PROTOCOLS: readonly McProtocol[] = [
@@ -130,6 +186,13 @@ export const MC_PROTOCOLS: readonly McProtocol[] = [
     subjectRule: 'catalog-task-zh',
     maxShots: 5,
     shotsByTask: { sentence_pauses: 3, translation: 3, poetry_appreciation: 3, summarization_and_analysis: 1 },
+    cloze: {
+      ...cmmluCloze,
+      instruction: '以下是中国古代{subject}领域的问题，请直接给出正确答案。\n\n',
+      fewShotInstruction: '以下是中国古代{subject}领域的问题。在查看这些示例之后，请直接给出接下来一道题目的正确答案。\n\n',
+      exemplarTemplate: '示例{n}：{question}\n',
+      answerCue: '答案：',
+    },
   },
 ];
 

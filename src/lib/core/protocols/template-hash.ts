@@ -54,6 +54,48 @@ export function templateText(protocol: McProtocol, options: TemplateHashOptions 
   ].join('\n');
 }
 
+/**
+ * The cloze counterpart of templateText: every field of `protocol.cloze` and the fixed rules of
+ * buildClozePrompt and of the cloze scoring (encode-pair.ts, the worker's scoreCloze). It starts
+ * with its own scoring line, so no cloze hash can equal a letter hash.
+ */
+export function clozeTemplateText(protocol: McProtocol, options: TemplateHashOptions = {}): string {
+  const q = (text: string | null): string => JSON.stringify(text);
+  const layout = protocol.cloze;
+  const caps = Object.entries(protocol.shotsByTask)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([task, shots]) => `${task}=${shots}`)
+    .join(',');
+  return [
+    'scoring: cloze (option text)',
+    `protocol: ${protocol.id}`,
+    `cloze version: ${layout.version}`,
+    `instruction: ${q(layout.instruction)}`,
+    `few-shot instruction: ${q(layout.fewShotInstruction)}`,
+    `question: ${q(layout.questionTemplate)}`,
+    `exemplar: ${q(layout.exemplarTemplate)}`,
+    `answer cue: ${q(layout.answerCue)}`,
+    `exemplar separator: ${q(layout.exemplarSeparator)}`,
+    `target delimiter: ${q(layout.targetDelimiter)}`,
+    `subject: ${SUBJECT_RULES[protocol.subjectRule]}`,
+    `max shots: ${protocol.maxShots}`,
+    `shots by task: ${caps || '(none)'}`,
+    "exemplars: the first k dev items of the item's task by order; an exemplar without an answer is refused",
+    "context: instruction (the few-shot one when an exemplar remains), exemplars (each: exemplar, answer cue, target delimiter, its gold option's text, exemplar separator), question, answer cue",
+    'continuations: target delimiter + each option text, in the item\'s order',
+    'context limit: the letter rule on context + the longest continuation',
+    "tokens: lm-evaluation-harness TemplateLM._encode_pair (trailing whitespace of the context moves to the continuation; continuation = encode(context + continuation) after len(encode(context)) tokens), special tokens as the tokenizer adds them",
+    'score per option: sum over the continuation tokens of log-softmax over the full vocabulary; token, character (code point) and UTF-8 byte counts; is_greedy = every token the argmax; the same sum after the answer cue alone (domain-conditional PMI)',
+    'prediction: acc = argmax of the sums, ties to the first option; acc_norm, acc_bytes and PMI are metrics over the stored numbers',
+    ...(options.chatTemplate ? [CHAT_TEMPLATE_RULE] : []),
+  ].join('\n');
+}
+
+/** SHA-256 (hex) of clozeTemplateText(protocol): the value stored with every cloze result. */
+export function clozeTemplateHash(protocol: McProtocol, options: TemplateHashOptions = {}): Promise<string> {
+  return sha256Hex(clozeTemplateText(protocol, options));
+}
+
 /** Lower-case hex SHA-256 of the UTF-8 bytes of `text` (crypto.subtle: browsers, workers, Node 20). */
 export async function sha256Hex(text: string): Promise<string> {
   const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));

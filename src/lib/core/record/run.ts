@@ -38,6 +38,9 @@ export interface RunModel {
   backend: BackendChoice;
 }
 
+/** How a multiple-choice run scores an item (McRunConfig.scoring). */
+export type McScoring = 'letter-logits' | 'generate-extract' | 'cloze';
+
 /** Fixed when the run is created; a resumed run uses exactly this. */
 export interface McRunConfig {
   kind: 'multiple-choice';
@@ -49,8 +52,10 @@ export interface McRunConfig {
    * `letter-logits`: the letters' next-token log-probabilities (the papers' method).
    * `generate-extract`: greedy generation, then the letter extracted from the text (for chat
    * models, as AC-EVAL's and OpenCompass's gen mode); an answer with no extractable letter is wrong.
+   * `cloze`: each option's text scored as the continuation of the question (the protocol's cloze
+   * layout, McItemResult.cloze); protocolVersion and templateHash are then the cloze layout's.
    */
-  scoring: 'letter-logits' | 'generate-extract';
+  scoring: McScoring;
   /** generate-extract only: the most tokens an answer may have. */
   maxNewTokens?: number;
   shots: number;
@@ -270,12 +275,14 @@ export interface McItemResult {
   shotsUsed: number;
   exemplarIds: string[];
   letters: OptionLetter[];
-  /** letter-logits: the letters' token ids, log-probabilities and softmax; empty for generate-extract. */
+  /** letter-logits: the letters' token ids, log-probabilities and softmax; empty for generate-extract and cloze. */
   tokenIds: number[];
-  /** log P(letter | prompt) under the full vocabulary. */
+  /** log P(letter | prompt) under the full vocabulary; cloze: each option text's summed log-probability (cloze.logLikelihoods). */
   logProbs: number[];
-  /** Softmax over the letters only. */
+  /** Softmax over the letters only; cloze: over the options' summed log-probabilities. */
   probs: number[];
+  /** Cloze runs: every option's numbers; `prediction` is then the `acc` rule's (largest sum). */
+  cloze?: ClozeScores;
   /** null when a generated answer named no letter (counted wrong, and counted apart). */
   prediction: OptionLetter | null;
   /** generate-extract: the generated answer and which extraction rule decided. */
@@ -301,6 +308,28 @@ export interface McItemResult {
    * scored wrong, never counted as unscored. Absent in records from before failures were recorded.
    */
   failure?: Notice;
+}
+
+/**
+ * What a cloze run keeps per item, one entry per option in the item's order (see ClozeLayout). The
+ * prediction rules (core/metrics/cloze-rules.ts) are computed from these, never stored.
+ */
+export interface ClozeScores {
+  /** Σ log p(token | everything before it) over the option text's tokens, full-vocabulary log-softmax. */
+  logLikelihoods: number[];
+  /** Tokens of each continuation (the harness's split, encode-pair.ts). */
+  tokenCounts: number[];
+  /** Characters as Python's len() counts them (the harness's completion_len for acc_norm). */
+  charCounts: number[];
+  /** UTF-8 bytes (acc_bytes, bits per byte). */
+  byteCounts: number[];
+  /** Every token of the continuation was the argmax at its position (the harness's is_greedy). */
+  isGreedy: boolean[];
+  /** The same sums after the answer cue alone (domain-conditional PMI); absent where not computed (harness imports). */
+  unconditional?: number[];
+  /** The context's tokens, and whether the whole's tokens began with them (false: the tokenizer merged across the boundary). */
+  contextTokens: number;
+  contextIsPrefix: boolean[];
 }
 
 /**
