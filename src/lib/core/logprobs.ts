@@ -42,3 +42,33 @@ export function argmax(values: readonly number[]): number {
   for (let i = 1; i < values.length; i++) if (values[i] > values[best]) best = i;
   return best;
 }
+
+/** A continuation's score from the logits rows that predict its tokens (see continuationScore). */
+export interface ContinuationScore {
+  /** Σ log softmax(row_i)[token_i], each row's log-sum-exp in float64. */
+  logLikelihood: number;
+  /** Every token was its row's argmax (lm-evaluation-harness's is_greedy; an argmax tie counts as greedy only for the first index, as torch's argmax). */
+  isGreedy: boolean;
+}
+
+/**
+ * The score of `tokens` from `rows[i]`, the logits row that predicts tokens[i] (the context's last
+ * row for the first token, then the rows of the continuation's own positions), each of `vocab`
+ * values at `offsets[i]` of its array. This is the harness's per-request number for causal models:
+ * log-softmax over the full vocabulary, gathered at the continuation's tokens and summed.
+ */
+export function continuationScore(rows: readonly ArrayLike<number>[], offsets: readonly number[], vocab: number, tokens: readonly number[]): ContinuationScore {
+  if (rows.length !== tokens.length || offsets.length !== tokens.length) throw new RangeError(`expected one logits row per token, got ${rows.length} rows for ${tokens.length} tokens`);
+  if (tokens.length === 0) throw new RangeError('a continuation needs at least one token');
+  let logLikelihood = 0;
+  let isGreedy = true;
+  tokens.forEach((token, i) => {
+    const row = rows[i];
+    const offset = offsets[i];
+    logLikelihood += logSoftmaxPick(row, offset, vocab, [token])[0];
+    let best = 0;
+    for (let v = 1; v < vocab; v++) if (row[offset + v] > row[offset + best]) best = v;
+    if (best !== token) isGreedy = false;
+  });
+  return { logLikelihood, isGreedy };
+}
