@@ -6,18 +6,15 @@
  * runs once per run. Prompts with other endings (English cues, a trailing space, a chat template)
  * are mixed in, so a key that lumps different endings together fails.
  */
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-import { AutoTokenizer, env, type PreTrainedTokenizer } from '@huggingface/transformers';
+import type { PreTrainedTokenizer } from '@huggingface/transformers';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_OUT_ROOT } from '../../../scripts/fixtures/generate.ts';
-import { generateStories260k, STORIES260K_GGUF } from '../../../scripts/fixtures/stories260k.ts';
 import { loadSampleItems } from '../../../scripts/bench/mc-items.ts';
 import { buildMcPrompt, getProtocol } from '../../../src/lib/core/protocols/index.ts';
 import { letterInContext, type LetterInContext } from '../../../src/lib/core/protocols/letter-tokens.ts';
 import { applyChatTemplate, encode } from '../../../workers/loaded-model.ts';
 import { mergeCheckKey } from '../../../workers/scoring.ts';
 import { loadQwen3Tokenizer } from '../qwen3-tokenizer.ts';
+import { loadStories260kTokenizer, storiesPresent } from '../stories260k-tokenizer.ts';
 
 const LETTERS = ['A', 'B', 'C', 'D'];
 /** Endings a too coarse key would confuse with `答案是：`: each joins some letter differently somewhere. */
@@ -83,15 +80,10 @@ describe('mergeCheckKey', () => {
     });
   });
 
-  // The checkpoint lies in ../shared/models (never committed); CI has it, so there it must not skip.
-  const storiesPresent = existsSync(STORIES260K_GGUF) || (process.env.CI ?? '') !== '';
   describe.skipIf(!storiesPresent)('stories260K (SentencePiece BPE with byte fallback)', () => {
     let tokenizer: PreTrainedTokenizer;
     beforeAll(async () => {
-      if (!existsSync(join(DEFAULT_OUT_ROOT, 'stories260k', 'tokenizer.json'))) generateStories260k();
-      env.localModelPath = `${DEFAULT_OUT_ROOT}/`;
-      env.allowRemoteModels = false;
-      tokenizer = await AutoTokenizer.from_pretrained('stories260k');
+      tokenizer = await loadStories260kTokenizer();
     });
 
     it('groups only prompts that join each letter alike', () => {

@@ -4,18 +4,18 @@
  * prompt of ACLUE, CMMLU 古汉语 and AC-EVAL at 0 and 5 shots: the real Qwen3 byte-level BPE and
  * stories260K's SentencePiece (Llama 2's kind, with its BOS).
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { AutoTokenizer, env, type PreTrainedTokenizer } from '@huggingface/transformers';
+import type { PreTrainedTokenizer } from '@huggingface/transformers';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_OUT_ROOT } from '../../../scripts/fixtures/generate.ts';
-import { generateStories260k, STORIES260K_GGUF } from '../../../scripts/fixtures/stories260k.ts';
 import { adaptDataset } from '../../../src/lib/core/benchmarks/adapters/index.ts';
 import type { DatasetId, MultipleChoiceItem } from '../../../src/lib/core/benchmarks/types.ts';
 import { buildClozePrompt, encodePair, protocolForDataset, pythonLength, utf8Length } from '../../../src/lib/core/protocols/index.ts';
 import { encode } from '../../../workers/loaded-model.ts';
 import { describeWithSharedData, readCatalogFiles } from '../benchmarks/shared-data.ts';
 import { loadQwen3Tokenizer } from '../qwen3-tokenizer.ts';
+import { loadStories260kTokenizer, storiesPresent } from '../stories260k-tokenizer.ts';
 
 /** Greedy longest match over a fixed vocabulary: "ab" is one token, so a context ending in "a" merges with "b…". */
 function toyEncode(text: string): number[] {
@@ -168,14 +168,10 @@ describeWithSharedData('encodePair on every cloze prompt of the shared benchmark
     }
   });
 
-  const storiesPresent = existsSync(STORIES260K_GGUF) || (process.env.CI ?? '') !== '';
   describe.skipIf(!storiesPresent)('stories260K SentencePiece (with BOS)', () => {
     let tokenizer: PreTrainedTokenizer;
     beforeAll(async () => {
-      if (!existsSync(join(DEFAULT_OUT_ROOT, 'stories260k', 'tokenizer.json'))) generateStories260k();
-      env.localModelPath = `${DEFAULT_OUT_ROOT}/`;
-      env.allowRemoteModels = false;
-      tokenizer = await AutoTokenizer.from_pretrained('stories260k');
+      tokenizer = await loadStories260kTokenizer();
       // The harness's tok_encode adds the tokenizer's BOS; so does encode(…, true).
       expect(encode(tokenizer, '答', true)[0]).toBe(JSON.parse(readFileSync(join(DEFAULT_OUT_ROOT, 'stories260k', 'config.json'), 'utf8')).bos_token_id);
     });

@@ -22,7 +22,7 @@
 //    resampled differences on the far side of 0 (ties with 0 count against the difference), doubled,
 //    with the +1 that keeps a Monte Carlo p above 0 (Davison & Hinkley 1997 eq. 4.11). It is the p at
 //    which the equal-tailed percentile interval would just reach 0.
-import { mulberry32, percentileSorted, resolveOptions } from './generation/bootstrap.ts';
+import { mulberry32, percentileAndP, resolveOptions } from './generation/bootstrap.ts';
 
 export const PAIRED_BOOTSTRAP_RESAMPLES = 10_000;
 export const PAIRED_BOOTSTRAP_LEVEL = 0.95;
@@ -189,22 +189,11 @@ export function pairedBootstrap(
       values[j][b] = sum;
     }
   }
-  const tail = (1 - PAIRED_BOOTSTRAP_LEVEL) / 2;
   return targets.map((weights, j): PairedBootstrapResult | null => {
     if (!weights.some((w) => w > 0)) return null;
-    const sorted = values[j].sort();
-    let atOrBelow = 0;
-    let atOrAbove = 0;
-    for (const v of sorted) {
-      // Round-off of Σ w·d can leave a sum of zeros at ±1e-17: compare within 1e-12.
-      if (v <= 1e-12) atOrBelow++;
-      if (v >= -1e-12) atOrAbove++;
-    }
     return {
       difference: weights.reduce((sum, w, t) => sum + w * observed[t], 0),
-      low: percentileSorted(sorted, tail),
-      high: percentileSorted(sorted, 1 - tail),
-      pValue: Math.min(1, (2 * (1 + Math.min(atOrBelow, atOrAbove))) / (resamples + 1)),
+      ...percentileAndP(values[j], PAIRED_BOOTSTRAP_LEVEL),
       resamples,
       seed,
       level: PAIRED_BOOTSTRAP_LEVEL,

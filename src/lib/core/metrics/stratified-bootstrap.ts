@@ -13,7 +13,7 @@
 //    §19.3 advise B ≥ 1,000 for percentile intervals).
 //  - 95% percentile interval, numpy's linear interpolation; two-sided p for "the target is 0"
 //    (differences): min(1, 2 · (1 + min(#{T* ≤ 0}, #{T* ≥ 0})) / (B + 1)), as the paired bootstrap.
-import { mulberry32, percentileSorted, resolveOptions, type BootstrapOptions } from './generation/bootstrap.ts';
+import { mulberry32, percentileAndP, resolveOptions, type BootstrapOptions } from './generation/bootstrap.ts';
 
 export const STRATIFIED_BOOTSTRAP_RESAMPLES = 2000;
 export const STRATIFIED_BOOTSTRAP_LEVEL = 0.95;
@@ -66,21 +66,11 @@ export function stratifiedMeanBootstrap(
       values[j][b] = sum;
     }
   }
-  const tail = (1 - STRATIFIED_BOOTSTRAP_LEVEL) / 2;
   return targets.map((weights, j): StratifiedEstimate | null => {
     if (!usable[j]) return null;
-    const sorted = values[j].sort();
-    let atOrBelow = 0;
-    let atOrAbove = 0;
-    for (const v of sorted) {
-      if (v <= 1e-12) atOrBelow++;
-      if (v >= -1e-12) atOrAbove++;
-    }
     return {
       estimate: weights.reduce((sum, w, t) => sum + (w === 0 ? 0 : w * observed[t]), 0),
-      low: percentileSorted(sorted, tail),
-      high: percentileSorted(sorted, 1 - tail),
-      pValue: Math.min(1, (2 * (1 + Math.min(atOrBelow, atOrAbove))) / (resamples + 1)),
+      ...percentileAndP(values[j], STRATIFIED_BOOTSTRAP_LEVEL),
       resamples,
       seed,
       level: STRATIFIED_BOOTSTRAP_LEVEL,

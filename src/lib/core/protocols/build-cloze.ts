@@ -4,15 +4,14 @@
 // every rule here has a line in clozeTemplateText (template-hash.ts).
 import type { MultipleChoiceItem, OptionLetter } from '../benchmarks/types.ts';
 import { shotsFor, subjectFor, type McProtocol } from './mc-protocols.ts';
-import { checkExemplar, checkOptions, DEFAULT_CONTEXT_LIMIT, fill, fitExemplars, type BuildPromptOptions } from './build-prompt.ts';
+import { checkOptions, DEFAULT_CONTEXT_LIMIT, fill, firstExemplars, fitExemplars, type BuildPromptOptions, type BuiltPrompt } from './build-prompt.ts';
 import { OPTION_LETTERS } from './multiple-choice.ts';
 import { jianguError } from '../notices/index.ts';
 
-export interface BuiltCloze {
+/** The letter prompt's fields that mean the same here (prefix, subject, exemplars, letters). */
+export interface BuiltCloze extends Pick<BuiltPrompt, 'prefix' | 'subject' | 'shotsPlanned' | 'shotsUsed' | 'exemplarIds' | 'droppedExemplarIds' | 'letters'> {
   /** Everything before an option's text: `prefix +` the question and the answer cue. */
   context: string;
-  /** The instruction and the exemplars: the same for every item of a task, so its KV cache is reused. */
-  prefix: string;
   /** One per option, in the item's order: `targetDelimiter +` the option's text. */
   continuations: string[];
   /**
@@ -20,12 +19,6 @@ export interface BuiltCloze {
    * after which each continuation is scored again.
    */
   domainContext: string;
-  subject: string;
-  shotsPlanned: number;
-  shotsUsed: number;
-  exemplarIds: string[];
-  droppedExemplarIds: string[];
-  letters: OptionLetter[];
   /** True when context + the longest continuation is over the limit even with no exemplar left. */
   overLimit: boolean;
 }
@@ -48,10 +41,7 @@ export function buildClozePrompt(
   const layout = protocol.cloze;
   const subject = subjectFor(protocol, item);
   const shotsPlanned = shotsFor(protocol, item.task, shots);
-  const selected = [...exemplars]
-    .sort((a, b) => a.order - b.order || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
-    .slice(0, shotsPlanned);
-  for (const exemplar of selected) checkExemplar(protocol, item, exemplar);
+  const selected = firstExemplars(protocol, item, exemplars, shotsPlanned);
   const contextLimit = options.contextLimit ?? DEFAULT_CONTEXT_LIMIT;
   if (!Number.isInteger(contextLimit) || contextLimit < 1) throw new RangeError(`contextLimit must be a positive integer, got ${contextLimit}`);
 
@@ -81,7 +71,7 @@ function assemble(protocol: McProtocol, subject: string, exemplars: readonly Mul
   const instruction = exemplars.length > 0 && layout.fewShotInstruction !== null ? layout.fewShotInstruction : layout.instruction;
   const exemplarTexts = exemplars.map((exemplar, i) => {
     const gold = exemplar.options[OPTION_LETTERS.indexOf(exemplar.answer as OptionLetter)];
-    // checkExemplar saw an answer; one past the options has no text to end the exemplar with.
+    // firstExemplars saw an answer; one past the options has no text to end the exemplar with.
     if (gold === undefined) throw jianguError('run.exemplar-no-answer', { protocol: protocol.id, exemplarId: exemplar.id });
     return fill(layout.exemplarTemplate, { question: exemplar.question, n: String(i + 1) }) + layout.answerCue + layout.targetDelimiter + gold + layout.exemplarSeparator;
   });

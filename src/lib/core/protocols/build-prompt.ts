@@ -64,10 +64,7 @@ export function buildMcPrompt(
   checkOptions(protocol, item, 'item');
   const subject = subjectFor(protocol, item);
   const shotsPlanned = shotsFor(protocol, item.task, shots);
-  const selected = [...exemplars]
-    .sort((a, b) => a.order - b.order || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
-    .slice(0, shotsPlanned);
-  for (const exemplar of selected) checkExemplar(protocol, item, exemplar);
+  const selected = firstExemplars(protocol, item, exemplars, shotsPlanned);
 
   const kept = [...selected];
   const droppedExemplarIds: string[] = [];
@@ -86,6 +83,13 @@ export function buildMcPrompt(
     letters: OPTION_LETTERS.slice(0, item.options.length),
     overLimit,
   };
+}
+
+/** The first `count` of `exemplars` by order (then id), each checked to be a dev item of the item's task with an answer. */
+export function firstExemplars(protocol: McProtocol, item: MultipleChoiceItem, exemplars: readonly MultipleChoiceItem[], count: number): MultipleChoiceItem[] {
+  const selected = [...exemplars].sort((a, b) => a.order - b.order || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)).slice(0, count);
+  for (const exemplar of selected) checkExemplar(protocol, item, exemplar);
+  return selected;
 }
 
 /**

@@ -19,6 +19,14 @@ const SCORING_RULES: Record<McProtocol['scoring'], string> = {
     "one forward pass over the prompt; logits at the last position for the tokens of the item's option letters; prediction = argmax, ties to the earlier letter; stored: log-probabilities under the full vocabulary and the softmax over the letters",
 };
 
+/** The per-task shot caps as `task=shots`, sorted by task, comma-separated. */
+function capsText(protocol: McProtocol): string {
+  return Object.entries(protocol.shotsByTask)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([task, shots]) => `${task}=${shots}`)
+    .join(',');
+}
+
 /**
  * One `name: value` line per field that affects a prompt or its score (not the title, source or
  * dataset list), plus the fixed rules of buildMcPrompt, in a fixed order. Change a rule in
@@ -26,10 +34,7 @@ const SCORING_RULES: Record<McProtocol['scoring'], string> = {
  */
 export function templateText(protocol: McProtocol, options: TemplateHashOptions = {}): string {
   const q = (text: string | null): string => JSON.stringify(text);
-  const caps = Object.entries(protocol.shotsByTask)
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    .map(([task, shots]) => `${task}=${shots}`)
-    .join(',');
+  const caps = capsText(protocol);
   return [
     `protocol: ${protocol.id}`,
     `version: ${protocol.version}`,
@@ -62,10 +67,7 @@ export function templateText(protocol: McProtocol, options: TemplateHashOptions 
 export function clozeTemplateText(protocol: McProtocol, options: TemplateHashOptions = {}): string {
   const q = (text: string | null): string => JSON.stringify(text);
   const layout = protocol.cloze;
-  const caps = Object.entries(protocol.shotsByTask)
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    .map(([task, shots]) => `${task}=${shots}`)
-    .join(',');
+  const caps = capsText(protocol);
   return [
     'scoring: cloze (option text)',
     `protocol: ${protocol.id}`,

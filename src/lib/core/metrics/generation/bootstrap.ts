@@ -50,6 +50,27 @@ export function percentileSorted(sorted: ArrayLike<number>, q: number): number {
   return sorted[lower] + (sorted[upper] - sorted[lower]) * (position - lower);
 }
 
+/**
+ * The 95% (or `level`) percentile interval of resampled values (sorted in place) and the two-sided
+ * bootstrap p that they are centred on 0: min(1, 2 · (1 + min(#{v ≤ 0}, #{v ≥ 0})) / (B + 1)).
+ * Round-off of a weighted sum of zeros can leave ±1e-17, so 0 is compared within 1e-12.
+ */
+export function percentileAndP(values: Float64Array, level: number): { low: number; high: number; pValue: number } {
+  const sorted = values.sort();
+  let atOrBelow = 0;
+  let atOrAbove = 0;
+  for (const v of sorted) {
+    if (v <= 1e-12) atOrBelow++;
+    if (v >= -1e-12) atOrAbove++;
+  }
+  const tail = (1 - level) / 2;
+  return {
+    low: percentileSorted(sorted, tail),
+    high: percentileSorted(sorted, 1 - tail),
+    pValue: Math.min(1, (2 * (1 + Math.min(atOrBelow, atOrAbove))) / (sorted.length + 1)),
+  };
+}
+
 /** The options with their defaults (`defaultResamples` for the caller's bootstrap), checked. */
 export function resolveOptions(options: BootstrapOptions, defaultResamples = DEFAULT_BOOTSTRAP_RESAMPLES): { resamples: number; seed: number } {
   const resamples = options.resamples ?? defaultResamples;
