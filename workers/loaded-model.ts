@@ -23,6 +23,8 @@ export interface Loaded {
   maxPassRows: number | null;
   /** The KV cache of the last prefix scored, kept while the next prompts share it. */
   prefixCache: { ids: readonly number[]; cache: DynamicCache } | null;
+  /** The state after a cloze protocol's answer cue alone (PMI's unconditional context), kept for the run. */
+  answerCueCache: { text: string; state: { cache: DynamicCache; length: number; lastRow: Float32Array } } | null;
   /** How a candidate tokenizes after a prompt (the merge check among it), by prompt ending and candidate. */
   mergeChecks: Map<string, LetterInContext>;
   /** The last few texts encoded for a request (see encodeRecent), newest last. */

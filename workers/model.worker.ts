@@ -33,6 +33,7 @@ import { findExternalData } from './external-data.ts';
 import { guardSessionCreation } from './session-guard.ts';
 import { applyChatTemplate, encode, GQA_WEBGPU_PASS_ROWS, idsTensor, onesTensor, prefillRowsFor, RequestError, type Loaded } from './loaded-model.ts';
 import { buildItemPrompt, prefill, refuseOverLimit, score, scoreItem } from './scoring.ts';
+import { scoreClozeItem } from './cloze.ts';
 import { modelContextOf } from '../src/lib/core/protocols/context-limit.ts';
 import { JianguError, notice } from '../src/lib/core/notices/index.ts';
 import { decodingOptions } from '../src/lib/core/protocols/decoding.ts';
@@ -134,6 +135,7 @@ async function unload(): Promise<boolean> {
   const old = loaded;
   loaded = null;
   await old.prefixCache?.cache.dispose();
+  await old.answerCueCache?.state.cache.dispose();
   await old.model.dispose();
   return true;
 }
@@ -251,7 +253,7 @@ async function load(id: number, params: LoadParams): Promise<LoadResult> {
     // See GQA_WEBGPU_PASS_ROWS: a whole prompt in one GroupQueryAttention pass is wrong on WebGPU.
     const maxPassRows = backendInfo.backend === 'webgpu' && info.modelCheck.attention === 'GroupQueryAttention' ? GQA_WEBGPU_PASS_ROWS : null;
     if (maxPassRows !== null && info.prefillRows === null) info.prefillRows = maxPassRows;
-    loaded = { model, tokenizer, context, info, prefixCache: null, mergeChecks: new Map(), recentEncodings: new Map(), maxLogitsRows, maxPassRows };
+    loaded = { model, tokenizer, context, info, prefixCache: null, answerCueCache: null, mergeChecks: new Map(), recentEncodings: new Map(), maxLogitsRows, maxPassRows };
     return info;
   } catch (error) {
     const unreachable = await fetchWatch.unreachable(folderUrl);
@@ -373,6 +375,7 @@ const handlers: { [K in RequestKind]: (id: number, params: RequestMap[K]['params
   load: (id, params) => load(id, params),
   score: (_id, params) => score(requireModel(), params),
   scoreItem: (_id, params) => scoreItem(requireModel(), params),
+  scoreClozeItem: (_id, params) => scoreClozeItem(requireModel(), params),
   generate: (id, params) => generate(id, params),
   generateItem: async (id, params) => {
     const built = buildItemPrompt(requireModel(), params);

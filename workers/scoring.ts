@@ -21,17 +21,18 @@ export async function disposeOutputs(outputs: ForwardOutputs, keep: ReadonlySet<
   );
 }
 
-async function forward(m: Loaded, ids: number[], past: DynamicCache | null, pastLength: number): Promise<ForwardOutputs> {
+/** One forward pass of `ids` on `past`; `keep` logits rows from the end when the graph takes a count (cloze keeps every row). */
+export async function forward(m: Loaded, ids: number[], past: DynamicCache | null, pastLength: number, keep = 1): Promise<ForwardOutputs> {
   const inputs: Record<string, unknown> = {
     input_ids: idsTensor(ids),
     attention_mask: onesTensor(pastLength + ids.length),
   };
   if (past) inputs.past_key_values = past;
-  if (m.info.inputNames.includes('num_logits_to_keep')) inputs.num_logits_to_keep = new Tensor('int64', [1n], []);
+  if (m.info.inputNames.includes('num_logits_to_keep')) inputs.num_logits_to_keep = new Tensor('int64', [BigInt(keep)], []);
   return (await m.model.forward(inputs)) as ForwardOutputs;
 }
 
-function cacheOf(outputs: ForwardOutputs): DynamicCache {
+export function cacheOf(outputs: ForwardOutputs): DynamicCache {
   const entries: Record<string, Tensor> = {};
   for (const [name, tensor] of Object.entries(outputs)) {
     if (name.startsWith('present')) entries[name.replace('present', 'past_key_values')] = tensor;
@@ -85,7 +86,7 @@ export async function prefill(m: Loaded, ids: readonly number[], past: DynamicCa
  * The KV cache for `prefixIds`, computed once while the same prefix keeps coming, with the logits
  * and forward passes that computing it cost (zero when it was cached).
  */
-async function prefixCacheFor(m: Loaded, prefixIds: readonly number[]): Promise<{ cache: DynamicCache; logitsCopied: number; passes: number }> {
+export async function prefixCacheFor(m: Loaded, prefixIds: readonly number[]): Promise<{ cache: DynamicCache; logitsCopied: number; passes: number }> {
   const cached = m.prefixCache;
   if (cached && cached.ids.length === prefixIds.length && hasPrefix(prefixIds, cached.ids)) return { cache: cached.cache, logitsCopied: 0, passes: 0 };
   await cached?.cache.dispose();
@@ -169,7 +170,7 @@ export async function score(m: Loaded, params: ScoreParams): Promise<ScoreOnTheW
   };
 }
 
-const countFor = (m: Loaded, chatTemplate: boolean) => (prompt: string) =>
+export const countFor = (m: Loaded, chatTemplate: boolean) => (prompt: string) =>
   encodeRecent(m, chatTemplate ? applyChatTemplate(m.tokenizer, prompt) : prompt, true).length;
 
 /** The item's prompt under its protocol, with the context limit counted by this model's tokenizer. */

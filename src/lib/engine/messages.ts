@@ -205,10 +205,53 @@ export interface GenerateItemResult extends Omit<ScoreItemResult, 'score'> {
   generation: GenerateResult;
 }
 
+/**
+ * Scores one multiple-choice item by its option texts (cloze): the worker builds the protocol's cloze
+ * context (it has the tokenizer for the context limit), splits each option as lm-evaluation-harness
+ * does (encode-pair.ts) and sums its tokens' full-vocabulary log-probabilities on the item's one
+ * context state.
+ */
+export interface ScoreClozeItemParams extends Omit<ScoreItemParams, 'next'> {
+  /** Also score each option after the protocol's answer cue alone (for domain-conditional PMI). */
+  unconditional: boolean;
+}
+
+export interface ClozeOptionScore {
+  /** The continuation as scored (the context's trailing whitespace in front of the option text). */
+  continuation: string;
+  /** The continuation's tokens (the whole's tokens after the context's own count). */
+  tokenIds: number[];
+  logLikelihood: number;
+  isGreedy: boolean;
+  /** Whether encoding context + continuation began with the context's own tokens. */
+  contextIsPrefix: boolean;
+  /** The same sum after the answer cue alone (absent unless asked). */
+  unconditional?: number;
+}
+
+export interface ScoreClozeItemResult {
+  /** The context as the protocol built it (before any chat template). */
+  context: string;
+  prefix: string;
+  shotsUsed: number;
+  exemplarIds: string[];
+  droppedExemplarIds: string[];
+  overLimit: boolean;
+  /** The exact context text tokenized (inside the chat template when asked), its trailing whitespace moved. */
+  text: string;
+  contextIds: number[];
+  options: ClozeOptionScore[];
+  reusedPrefixTokens: number;
+  logitsCopied: number;
+  forwardPasses: number;
+  forwardMs: number;
+}
+
 export interface RequestMap {
   load: { params: LoadParams; result: LoadResult };
   score: { params: ScoreParams; result: ScoreResult };
   scoreItem: { params: ScoreItemParams; result: ScoreItemResult };
+  scoreClozeItem: { params: ScoreClozeItemParams; result: ScoreClozeItemResult };
   generateItem: { params: GenerateItemParams; result: GenerateItemResult };
   generate: { params: GenerateParams; result: GenerateResult };
   unload: { params: Record<string, never>; result: { unloaded: boolean } };

@@ -13,6 +13,8 @@ import type {
   RequestKind,
   RequestMap,
   ScoreItemParams,
+  ScoreClozeItemParams,
+  ScoreClozeItemResult,
   ScoreItemResult,
   ScoreParams,
   ScoreResult,
@@ -98,6 +100,11 @@ export class ModelClient {
   /** Builds one multiple-choice item's prompt with the run's protocol and scores its letters. */
   scoreItem(params: ScoreItemParams, options: RequestOptions = {}): Promise<ScoreItemResult> {
     return this.request('scoreItem', params, options, {}).then(scoreItemFromWire);
+  }
+
+  /** Builds one multiple-choice item's cloze context and scores each option's text as its continuation. */
+  scoreClozeItem(params: ScoreClozeItemParams, options: RequestOptions = {}): Promise<ScoreClozeItemResult> {
+    return this.request('scoreClozeItem', params, options, {});
   }
 
   /** Builds one multiple-choice item's prompt and generates a greedy answer to it. */
