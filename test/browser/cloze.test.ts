@@ -141,7 +141,9 @@ for (const backend of ['wasm', 'webgpu'] as const) {
 
     for (const dtype of ['fp32', 'q4'] as const) {
       it(`${dtype}: jiangu-tiny, -nokeep and -gqa equal the reference per option (1e-4), in any order, with reuse on and off`, async () => {
-        const scored = await inPage(() => scoreAll(session.opened.page, backend, dtype, TINY_CASES, TINY_ITEMS));
+        // q4 on the graph shapes whose q4 path differs most (chunked rows, GroupQueryAttention): CI time.
+        const cases = dtype === 'q4' ? TINY_CASES.filter((c) => c.name !== 'jiangu-tiny') : TINY_CASES;
+        const scored = await inPage(() => scoreAll(session.opened.page, backend, dtype, cases, TINY_ITEMS));
         const model = loadReferenceModel('jiangu-tiny', dtype);
         const worst = scored.map((s) => checkAgainstReference(s, TINY_ITEMS, model, encodeFixture, '答案是：', `${backend} ${dtype} ${s.name}`));
         expect(scored.find((s) => s.name === 'jiangu-tiny-gqa')!.inputNames).not.toContain('position_ids');
@@ -149,10 +151,11 @@ for (const backend of ['wasm', 'webgpu'] as const) {
       });
     }
 
-    it.skipIf(!storiesPresent)('stories260k fp32 and q4: per-option log-likelihoods equal the reference (1e-4), SentencePiece split as the harness', async () => {
+    it.skipIf(!storiesPresent)(`stories260k ${backend === 'wasm' ? 'fp32 and q4' : 'q4'}: per-option log-likelihoods equal the reference (1e-4), SentencePiece split as the harness`, async () => {
       const tokenizer = await loadStories260kTokenizer();
       const encode = (text: string) => tokenizer.encode(text, { add_special_tokens: true });
-      for (const dtype of ['fp32', 'q4'] as const) {
+      // WebGPU: q4 alone (fp32 on WASM covers the SentencePiece split; CI time).
+      for (const dtype of backend === 'wasm' ? (['fp32', 'q4'] as const) : (['q4'] as const)) {
         const [scored] = await inPage(() => scoreAll(session.opened.page, backend, dtype, [{ name: 'stories260k' }], STORY_ITEMS));
         const worst = checkAgainstReference(scored, STORY_ITEMS, referenceFromWeights(storiesWeights(), dtype), encode, '答案是：', `${backend} ${dtype} stories260k`);
         console.log(`${backend} ${dtype} stories260k cloze max |Δ| ${worst.toExponential(1)}; options ${scored.runs[0].options.map((o) => o.logLikelihood.toFixed(3)).join(', ')}`);

@@ -27,6 +27,7 @@ import type { JianguDatabase } from '../store/schema.ts';
 import { ModelError, type ModelClient } from './model-client.ts';
 import type { GenerateResult, LoadProgress, LoadResult, ScoreItemResult } from './messages.ts';
 import { JianguError } from '../core/notices/index.ts';
+import { clozeResult } from './cloze-result.ts';
 
 export class RunLockedError extends JianguError {
   constructor(readonly runId: string) {
@@ -330,6 +331,12 @@ async function scoreOne(
   return toResult(ctx.run, index, item, scored);
 }
 
+/** Scores one item by its option texts (cloze), with the answer cue's scores for PMI. */
+async function clozeOne(ctx: RunContext<McRunRecord>, index: number, item: MultipleChoiceItem, client: ModelClient, signal?: AbortSignal): Promise<McItemResult> {
+  const scored = await client.scoreClozeItem({ ...scoreRequest(ctx, item), unconditional: true }, { signal });
+  return clozeResult(ctx.run.id, index, item, scored, await sha256Hex(new TextEncoder().encode(scored.text)));
+}
+
 /**
  * Whether `error`, thrown on one item, is that item's alone (its prompt too long; the model threw on
  * it) rather than something that would fail every item after it (a dead or stopped worker, out of
@@ -559,7 +566,11 @@ export async function executeRun(db: JianguDatabase, runId: string, client: Mode
         return true;
       };
       const scoreAs = (run: RunContext<McRunRecord>, index: number, item: MultipleChoiceItem, model: ModelClient, opts: ExecuteOptions, next?: MultipleChoiceItem) =>
-        run.run.config.scoring === 'generate-extract' ? generateChoice(db, run, index, item, model, opts) : scoreOne(db, run, index, item, model, opts.signal, next);
+        run.run.config.scoring === 'generate-extract'
+          ? generateChoice(db, run, index, item, model, opts)
+          : run.run.config.scoring === 'cloze'
+            ? clozeOne(run, index, item, model, opts.signal)
+            : scoreOne(db, run, index, item, model, opts.signal, next);
       /**
        * What the run will most likely ask after rotation k of `item` (0: its own prompt): its next
        * rotation, else the next item with nothing stored. A guess for the worker's read-ahead only:

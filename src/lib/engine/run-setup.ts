@@ -1,6 +1,6 @@
 // Creating a multiple-choice run: the configuration is fixed and stored before the first item, so
 // a result can always say exactly what produced it.
-import { C3BENCH_PROTOCOL, generationTemplateHash, getProtocol, protocolForDataset, templateHash } from '../core/protocols/index.ts';
+import { C3BENCH_PROTOCOL, clozeTemplateHash, generationTemplateHash, getProtocol, protocolForDataset, templateHash } from '../core/protocols/index.ts';
 import type { DatasetId, Item } from '../core/benchmarks/types.ts';
 import type { Decoding, GenRunRecord, McRunRecord, PrideConfig, RunModel } from '../core/record/run.ts';
 import { DEFAULT_ESTIMATION_SHARE, drawEstimationSet } from '../core/protocols/estimation-set.ts';
@@ -22,8 +22,11 @@ export interface NewMcRun {
   contextLimit?: number;
   /** Which split is evaluated; exemplars always come from dev. */
   split?: 'test' | 'dev';
-  /** Default letter-logits (the papers' method). */
-  scoring?: 'letter-logits' | 'generate-extract';
+  /**
+   * Default letter-logits (the papers' method). cloze: each option's text scored as the continuation
+   * of the question (the protocol's cloze layout; informative for small models, about k times the cost).
+   */
+  scoring?: 'letter-logits' | 'generate-extract' | 'cloze';
   /** generate-extract: the most tokens an answer may have (default 32). */
   maxNewTokens?: number;
   /** Circular evaluation: every item also asked under each cyclic rotation of its options. */
@@ -97,6 +100,8 @@ export async function createMcRun(db: JianguDatabase, request: NewMcRun): Promis
   const protocol = protocolForDataset(request.datasetId);
   const shots = Math.min(request.shots, protocol.maxShots);
   const itemIds = await chooseItems(db, request, 'multiple-choice', request.split ?? 'test');
+  // Option order does not enter a cloze context: every rotation would score the same.
+  if (request.circular && request.scoring === 'cloze') throw jianguError('run.circular-needs-letters');
   const pride = prideFor(request, itemIds);
   const warnings: Notice[] = [];
   if (shots < request.shots) warnings.push(notice('run.shots-capped', { protocol: protocol.id, max: protocol.maxShots, shots }));
@@ -108,8 +113,9 @@ export async function createMcRun(db: JianguDatabase, request: NewMcRun): Promis
       kind: 'multiple-choice',
       model: request.model,
       protocolId: protocol.id,
-      protocolVersion: getProtocol(protocol.id).version,
-      templateHash: await templateHash(protocol, { chatTemplate: request.chatTemplate }),
+      // A cloze run is another formulation: its layout's own version and hashed template text.
+      protocolVersion: request.scoring === 'cloze' ? getProtocol(protocol.id).cloze.version : getProtocol(protocol.id).version,
+      templateHash: await (request.scoring === 'cloze' ? clozeTemplateHash : templateHash)(protocol, { chatTemplate: request.chatTemplate }),
       scoring: request.scoring ?? 'letter-logits',
       ...(request.scoring === 'generate-extract' ? { maxNewTokens: request.maxNewTokens ?? 32 } : {}),
       shots,

@@ -4,6 +4,7 @@ import type { SharedRun } from '../../lib/core/formats/share-link/share-link.ts'
 import type { GenItemResult, ItemResult, McItemResult, McRunRecord, RunRecord } from '../../lib/core/record/run.ts';
 import type { ComparableRobustness, ComparableRun } from '../../lib/core/metrics/compare.ts';
 import { allRotationsCorrect, circularSummary, letterBias, prideDebias, type LetterBiasInput } from '../../lib/core/metrics/index.ts';
+import { continuousOf } from '../../lib/core/metrics/continuous.ts';
 import { sharedResults, type SharedItemRow } from '../../lib/engine/shared-items.ts';
 import { describedShared, describedStored, runFacets, type DescribedRun } from './run-label.ts';
 
@@ -55,6 +56,7 @@ export function fromStoredRun(run: RunRecord, results: ItemResult[]): Comparable
         ...(circular ? { allRotationsCorrect: allRotationsCorrect(r) } : {}),
       })),
       robustness: robustnessOf(run as McRunRecord, mc),
+      continuous: { scoring: run.config.scoring, items: mc.flatMap((r) => continuousOf(r) ?? []) },
     };
   }
   const gen = results as GenItemResult[];

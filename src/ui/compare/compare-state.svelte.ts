@@ -302,6 +302,11 @@ export class CompareState {
     return out;
   });
 
+  /** The chosen runs as loaded, in order (undefined: not loaded yet). */
+  get comparedRuns(): (ComparableRun | undefined)[] {
+    return this.order.map((id) => this.comparables[id]);
+  }
+
   /** The chosen runs, in order. */
   get chosen(): ChosenEntry[] {
     return this.order.map((id): ChosenEntry => {

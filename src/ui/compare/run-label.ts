@@ -78,7 +78,12 @@ export function runFacets(run: DescribedRun, words: LabelWords): Facet[] {
     facets.push({ key: 'shots', text: shotsText(config.shots, run.shortfall ?? null, zh) });
     facets.push({
       key: 'scoring',
-      text: config.scoring === 'generate-extract' ? (zh ? '生成后提取字母' : 'generate, extract letter') : zh ? '字母对数概率' : 'letter log-probs',
+      text:
+        config.scoring === 'generate-extract'
+          ? zh ? '生成后提取字母' : 'generate, extract letter'
+          : config.scoring === 'cloze'
+            ? zh ? '选项文本（完形）' : 'option text (cloze)'
+            : zh ? '字母对数概率' : 'letter log-probs',
     });
     facets.push({ key: 'orders', text: ordersText(config, zh) });
   } else {

@@ -1,6 +1,6 @@
 // What the Evaluate page tells a user before Start: how many items the selection holds, and how long
 // it may take, judged from this browser's earlier runs of the same model. Pure, for Node tests.
-import type { ItemResult, RunRecord } from '../../lib/core/record/run.ts';
+import type { ItemResult, McRunConfig, RunRecord } from '../../lib/core/record/run.ts';
 import type { ModelSource } from '../../lib/core/models/model-types.ts';
 import { modelId } from '../i18n/model-label.ts';
 
@@ -30,7 +30,7 @@ export interface SpeedKey {
   dtype: string;
   backend: string;
   kind: 'multiple-choice' | 'generation';
-  scoring?: 'letter-logits' | 'generate-extract';
+  scoring?: McRunConfig['scoring'];
   shots?: number;
 }
 

@@ -44,6 +44,7 @@ import { accuracyFromCounts, wilsonInterval, type Interval } from './accuracy.ts
 import { DIFFERENCE_INTERVAL_METHODS, newcombePaired, newcombeUnpaired } from './difference-intervals.ts';
 import { scoreGenerationRun, type GenerationResultLike } from './generation-run.ts';
 import { aggregateForDataset, aggregationFor, overallSignature, type McAggregate } from './mc-aggregate.ts';
+import type { ContinuousRun } from './compare-continuous-runs.ts';
 import { mcnemarExactFromCounts, mcnemarSignature, type McnemarResult } from './mcnemar.ts';
 import { pairedAggregates, type AggregateRow, type PairedAggregate, type TaskPairing } from './compare-paired.ts';
 import { pairedBootstrapSignature, type PairedBootstrapResult } from './paired-bootstrap.ts';
@@ -97,6 +98,8 @@ export interface ComparableRun {
   summaryOnly?: Record<string, number | null>;
   /** Multiple choice: letter bias, circular and PriDe numbers (absent for a summary-only run). */
   robustness?: ComparableRobustness;
+  /** Multiple choice stored here: the run's scoring and its items' continuous scores (compare-continuous-runs.ts); links carry none. */
+  continuous?: ContinuousRun;
 }
 
 export type CompareRowKind = 'task' | 'group' | 'overall' | 'pooled' | 'robustness';

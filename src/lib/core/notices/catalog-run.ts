@@ -104,6 +104,10 @@ export const runNotices = {
     en: (p: { scoring: string }) => `PriDe debiasing needs the letters' log-probabilities; this run's scoring is ${p.scoring}. Choose letter log-probabilities, or leave PriDe off.`,
     zh: (p: { scoring: string }) => `PriDe 去偏需要各选项字母的对数概率；本次评测的评分方式是 ${p.scoring}。请改用字母对数概率评分，或不用 PriDe。`,
   },
+  'run.circular-needs-letters': {
+    en: () => 'Circular evaluation rotates the lettered options, but option-text (cloze) scoring never shows the options to the model, so every rotation would score the same. Choose letter scoring for a circular run, or leave circular off.',
+    zh: () => '循环评测会轮换带字母的选项，而选项文本（完形）评分从不把选项给模型看，每种轮换的得分都一样。要做循环评测请选字母评分，或者关闭循环评测。',
+  },
   'run.pride-share': {
     en: (p: { share: string }) => `PriDe's estimation share must be above 0 and at most 1; got ${p.share}.`,
     zh: (p: { share: string }) => `PriDe 估计集的比例必须大于 0 且不超过 1；收到的是 ${p.share}。`,
