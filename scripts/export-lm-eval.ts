@@ -1,4 +1,4 @@
-// npm run export:lm-eval -- --dataset <id> --shots <n> --out <dir> [--data <folder>] [--file <path>] [--max-new-tokens <n>] [--circular]
+// npm run export:lm-eval -- --dataset <id> --shots <n> --out <dir> [--data <folder>] [--file <path>] [--max-new-tokens <n>] [--circular | --cloze]
 //
 // Writes the lm-evaluation-harness folder for one benchmark (src/lib/core/formats/lm-eval/export) from the
 // data on disk, read with the project's own adapters: a catalog dataset from a folder laid out like
@@ -6,6 +6,8 @@
 // (--file; without it, the 80-question sample in public/samples). Refuses an out folder that exists
 // and is not empty, so nothing of yours is overwritten. --circular writes every multiple-choice item
 // once per cyclic rotation of its options (circular evaluation; the import rebuilds the rotations).
+// --cloze scores the options' texts instead of their letters (the protocol's cloze layout; tasks named
+// `…_cloze`, metrics acc, acc_norm and acc_bytes); it does not go with --circular.
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { basename, join, resolve } from 'node:path';
@@ -45,7 +47,7 @@ async function main(): Promise<void> {
   let values;
   try {
     ({ values } = parseArgs({
-      options: { dataset: { type: 'string' }, shots: { type: 'string' }, out: { type: 'string' }, data: { type: 'string' }, file: { type: 'string' }, 'max-new-tokens': { type: 'string' }, circular: { type: 'boolean' } },
+      options: { dataset: { type: 'string' }, shots: { type: 'string' }, out: { type: 'string' }, data: { type: 'string' }, file: { type: 'string' }, 'max-new-tokens': { type: 'string' }, circular: { type: 'boolean' }, cloze: { type: 'boolean' } },
       strict: true,
     }));
   } catch (error) {
@@ -75,16 +77,19 @@ async function main(): Promise<void> {
     maxNewTokens: Number(maxNewTokens),
     appVersion: appVersion(),
     circular: values.circular === true,
+    scoring: values.cloze === true ? 'cloze' : 'letter-logits',
   });
   mkdirSync(out, { recursive: true });
   for (const file of exported.files) writeFileSync(join(out, file.path), file.text);
   const docs = exported.tasks.reduce((sum, task) => sum + task.docs, 0);
   const itemCount = exported.tasks.reduce((sum, task) => sum + (task.items ?? task.docs), 0);
   const asked = docs === itemCount ? `${itemCount} items` : `${itemCount} items as ${docs} docs (one per rotation)`;
-  console.log(`Wrote ${exported.files.length} files to ${out}: ${exported.tasks.length} tasks, ${asked}, group ${exported.group} (protocol ${exported.protocolId ?? 'c3bench'}).`);
+  const scored = exported.scoring === 'cloze' ? ', scored on the option texts (cloze)' : '';
+  console.log(`Wrote ${exported.files.length} files to ${out}: ${exported.tasks.length} tasks, ${asked}, group ${exported.group} (protocol ${exported.protocolId ?? 'c3bench'}${scored}).`);
   // AC-EVAL's test has no answers: its tasks only predict (bypass), which the harness runs with --predict_only.
   const samples = predictsOnly(exported.tasks) ? '--predict_only' : '--log_samples';
   console.log(`Run: cd ${out} && lm_eval --model hf --model_args pretrained=<model> --include_path . --tasks ${exported.group} ${samples} --output_path results`);
+  console.log(`  (or --model vllm; the folder's README has both commands)`);
 }
 
 main().catch((error: unknown) => {

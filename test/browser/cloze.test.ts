@@ -9,7 +9,7 @@
 // answer-cue-alone scores (PMI) are checked against the reference too.
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { argmax, forward, logSoftmax, loadReferenceModel, referenceFromWeights, encodeFixture, type ReferenceModel } from '../../scripts/fixtures/reference.ts';
+import { continuationLogLikelihood, loadReferenceModel, referenceFromWeights, encodeFixture, type ReferenceModel } from '../../scripts/fixtures/reference.ts';
 import { generateStories260k, storiesWeights } from '../../scripts/fixtures/stories260k.ts';
 import type { MultipleChoiceItem } from '../../src/lib/core/benchmarks/types.ts';
 import type { Dtype, ScoreClozeItemResult } from '../../src/lib/engine/messages.ts';
@@ -73,19 +73,6 @@ function scoreAll(page: Page, backend: 'wasm' | 'webgpu', dtype: Dtype, cases: r
   );
 }
 
-/** The reference's log-likelihood of `tokens` after `context` (one pass over both) and whether each token was the argmax. */
-function referenceScore(model: ReferenceModel, context: readonly number[], tokens: readonly number[]): { logLikelihood: number; isGreedy: boolean } {
-  const { logits } = forward(model, [...context, ...tokens.slice(0, -1)]);
-  let logLikelihood = 0;
-  let isGreedy = true;
-  tokens.forEach((token, j) => {
-    const row = logits[context.length - 1 + j];
-    logLikelihood += logSoftmax(row)[token];
-    if (argmax(row) !== token) isGreedy = false;
-  });
-  return { logLikelihood, isGreedy };
-}
-
 function checkAgainstReference(scored: Scored, items: typeof TINY_ITEMS, model: ReferenceModel, encode: (text: string) => number[], cue: string, label: string): number {
   let worst = 0;
   const options = [items.test.options, [...items.test.options].reverse(), items.test.options, items.second.options];
@@ -94,7 +81,7 @@ function checkAgainstReference(scored: Scored, items: typeof TINY_ITEMS, model: 
     expect(run.contextIds, `${label} run ${k}: the context's tokens`).toEqual(encode(run.text));
     for (const [i, option] of run.options.entries()) {
       expect(option.tokenIds.length, `${label} run ${k} option ${i}: a continuation has tokens`).toBeGreaterThan(0);
-      const want = referenceScore(model, run.contextIds, option.tokenIds);
+      const want = continuationLogLikelihood(model, run.contextIds, option.tokenIds);
       const d = Math.abs(option.logLikelihood - want.logLikelihood);
       worst = Math.max(worst, d);
       expect(d, `${label} run ${k} option ${i} (${option.tokenIds.length} tokens) vs the reference`).toBeLessThan(1e-4);
@@ -102,7 +89,7 @@ function checkAgainstReference(scored: Scored, items: typeof TINY_ITEMS, model: 
       if (option.unconditional !== undefined) {
         // PMI's unconditional context: the cue alone, the option split after it as the harness would.
         const cueIds = encode(cue);
-        const alone = referenceScore(model, cueIds, encode(cue + options[k][i]).slice(cueIds.length));
+        const alone = continuationLogLikelihood(model, cueIds, encode(cue + options[k][i]).slice(cueIds.length));
         expect(Math.abs(option.unconditional - alone.logLikelihood), `${label} run ${k} option ${i} after the cue alone`).toBeLessThan(1e-4);
       }
     }

@@ -33,7 +33,7 @@ export interface FixtureRunOptions {
   allItems?: boolean;
   backend?: 'wasm' | 'webgpu' | 'auto';
   tasks?: string[];
-  scoring?: 'letter-logits' | 'generate-extract';
+  scoring?: 'letter-logits' | 'generate-extract' | 'cloze';
   /** A model folder this site serves (/models/<name>/); jiangu-tiny when absent. */
   model?: string;
   /** Default fp32. */

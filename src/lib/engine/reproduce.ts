@@ -63,8 +63,8 @@ export async function createReproduction(db: JianguDatabase, shared: SharedRun, 
           ...base,
           shots: shared.config.shots,
           contextLimit: shared.config.contextLimit,
-          // share-validate refuses `cloze` until cloze runs can be made (issue 25).
-          scoring: shared.config.scoring as Exclude<typeof shared.config.scoring, 'cloze'>,
+          // A cloze link reproduces as a cloze run: its predictions are the acc rule's letters.
+          scoring: shared.config.scoring,
           maxNewTokens: shared.config.maxNewTokens,
           // The same rotations: circular as shared, PriDe with the same share and seed, so the same
           // estimation set is drawn from the same items (checked below through their hash).

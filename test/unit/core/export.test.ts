@@ -35,9 +35,29 @@ describe('predictionsCsv', () => {
       result({ itemId: 'x,"quoted"', letters: ['A', 'B', 'C'], logProbs: [-1, -2, -3], probs: [0.5, 0.3, 0.2], prediction: 'B', gold: 'B', correct: true }),
     ]);
     const parsed = Papa.parse<Record<string, string>>(csv, { header: true });
-    expect(parsed.meta.fields).toEqual(['item_id', 'task', 'prediction', 'gold', 'correct', 'p_A', 'logp_A', 'p_B', 'logp_B', 'p_C', 'logp_C', 'p_D', 'logp_D', 'prompt_sha256', 'shots_used', 'failed_code', 'failed']);
-    expect(parsed.data[0]).toMatchObject({ item_id: 'translation/test/0', prediction: 'A', gold: '', correct: '', p_A: '0.6', logp_D: '-4' });
-    expect(parsed.data[1]).toMatchObject({ item_id: 'x,"quoted"', prediction: 'B', gold: 'B', correct: '1', p_D: '', logp_D: '' });
+    expect(parsed.meta.fields).toEqual(['item_id', 'task', 'prediction', 'gold', 'correct', 'p_A', 'logp_A', 'p_B', 'logp_B', 'p_C', 'logp_C', 'p_D', 'logp_D', 'p_gold', 'logp_gold', 'prompt_sha256', 'shots_used', 'failed_code', 'failed']);
+    // No key: no continuous score; with one, the gold letter's probability and log-probability.
+    expect(parsed.data[0]).toMatchObject({ item_id: 'translation/test/0', prediction: 'A', gold: '', correct: '', p_A: '0.6', logp_D: '-4', p_gold: '', logp_gold: '' });
+    expect(parsed.data[1]).toMatchObject({ item_id: 'x,"quoted"', prediction: 'B', gold: 'B', correct: '1', p_D: '', logp_D: '', p_gold: '0.3', logp_gold: '-2' });
+  });
+
+  it('a cloze run adds per option its characters, bytes, is_greedy and the sum after the cue, the gold text\'s bits per byte, and each rule\'s pick', () => {
+    // Sums −6, −4, −9 over 3, 1, 9 characters (9, 3, 27 bytes): acc picks B, acc_norm and acc_bytes C (−1 per char), PMI A (−6 − (−8) = 2).
+    const cloze = { logLikelihoods: [-6, -4, -9], tokenCounts: [2, 1, 5], charCounts: [3, 1, 9], byteCounts: [9, 3, 27], isGreedy: [false, true, false], unconditional: [-8, -5, -10], contextTokens: 12, contextIsPrefix: [true, true, true] };
+    const probs = [-6, -4, -9].map((x) => Math.exp(x) / (Math.exp(-6) + Math.exp(-4) + Math.exp(-9)));
+    const csv = predictionsCsv([
+      result({ letters: ['A', 'B', 'C'], tokenIds: [], logProbs: cloze.logLikelihoods, probs, prediction: 'B', gold: 'C', correct: false, cloze }),
+      result({ itemId: 'failed', prediction: null, tokenIds: [], logProbs: [], probs: [], failure: { code: 'run.item-too-long', params: { itemId: 'failed', tokens: 3000, limit: 2048 } } }),
+    ]);
+    const parsed = Papa.parse<Record<string, string>>(csv, { header: true });
+    expect(parsed.meta.fields).toContain('bits_per_byte_gold');
+    expect(parsed.meta.fields).toEqual(expect.arrayContaining(['chars_A', 'bytes_D', 'greedy_B', 'logp_cue_C', 'prediction_acc_norm', 'prediction_acc_bytes', 'prediction_pmi']));
+    const [row, failed] = parsed.data;
+    expect(row).toMatchObject({ prediction: 'B', logp_C: '-9', chars_A: '3', bytes_C: '27', greedy_A: '0', greedy_B: '1', logp_cue_A: '-8', chars_D: '', prediction_acc_norm: 'C', prediction_acc_bytes: 'C', prediction_pmi: 'A' });
+    expect(Number(row.p_gold)).toBeCloseTo(probs[2], 15);
+    expect(Number(row.logp_gold)).toBe(-9);
+    expect(Number(row.bits_per_byte_gold)).toBeCloseTo(9 / Math.LN2 / 27, 15);
+    expect(failed).toMatchObject({ item_id: 'failed', p_gold: '', bits_per_byte_gold: '', chars_A: '', prediction_pmi: '' });
   });
 });
 

@@ -72,6 +72,24 @@ describe('createReproduction', () => {
     db.close();
   });
 
+  it('reproduces a cloze run as a cloze run: the cloze layout\'s version and template hash; a link asking for a circular cloze run is refused', async () => {
+    const db = await freshDb();
+    const items = makeItems('aclue', [{ task: '通假字', dev: 5, test: 6 }]);
+    await saveDataset(db, makeRecord('aclue', items), items);
+    const model = { source: { kind: 'site' as const, name: 'jiangu-tiny' }, dtype: 'fp32' as const, backend: 'wasm' as const };
+    const original = await createMcRun(db, { model, datasetId: 'aclue', tasks: ['通假字'], shots: 1, limitPerTask: null, chatTemplate: false, scoring: 'cloze' });
+    const letters = await createMcRun(db, { model, datasetId: 'aclue', tasks: ['通假字'], shots: 1, limitPerTask: null, chatTemplate: false });
+    expect(original.config.templateHash).not.toBe(letters.config.templateHash);
+    const shared = await decodeShareLink(await encodeShareLink(original, [], {}));
+    if (shared.kind !== 'multiple-choice') throw new Error('expected a multiple-choice link');
+    expect(shared.config.scoring).toBe('cloze');
+    const again = await createReproduction(db, shared);
+    expect(again.config).toMatchObject({ scoring: 'cloze', protocolVersion: original.config.protocolVersion, templateHash: original.config.templateHash, shots: 1 });
+    // Circular (or PriDe) with option-text scoring is no run this site makes: the link's check refuses it (encoding runs the same check).
+    await expect(encodeShareLink({ ...original, config: { ...original.config, circular: true } }, [], {})).rejects.toThrow(/config\.scoring.*"cloze"; expected "letter-logits"/);
+    db.close();
+  });
+
   it("says what is missing as a 'link.*' notice", async () => {
     const db = await freshDb();
     const items = makeItems('aclue', [{ task: '通假字', dev: 5, test: 6 }]);

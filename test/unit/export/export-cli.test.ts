@@ -50,6 +50,22 @@ describe('npm run export:lm-eval', () => {
     expect(readFileSync(join(out, 'README.md'), 'utf8')).toContain('## Circular evaluation');
   }, 60_000);
 
+  it('--cloze writes the option-text tasks under _cloze names, and refuses --cloze with --circular', () => {
+    const out = join(work, 'cloze');
+    const run = cli('--dataset', 'ancientbench', '--shots', '0', '--out', out, '--cloze');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/group jiangu_ancientbench_0shot_cloze \(protocol ancientbench, scored on the option texts \(cloze\)\)/);
+    const yaml = readFileSync(join(out, 'jiangu_ancientbench_0shot_cloze_radical.yaml'), 'utf8');
+    expect(yaml).toMatch(/^\s+scoring: "cloze"$/m);
+    expect(yaml).toMatch(/metric: "acc_bytes"/);
+    expect(readFileSync(join(out, 'README.md'), 'utf8')).toContain('## Scoring: option text (cloze)');
+    const both = join(work, 'cloze-circular');
+    const refused = cli('--dataset', 'ancientbench', '--shots', '0', '--out', both, '--cloze', '--circular');
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('circular evaluation and option-text (cloze) scoring do not go together');
+    expect(existsSync(both)).toBe(false);
+  }, 60_000);
+
   it('refuses an unknown dataset id, naming the ones it knows', () => {
     const out = join(work, 'unknown');
     const run = cli('--dataset', 'acleu', '--shots', '0', '--out', out);

@@ -1,7 +1,8 @@
 // The circular lm-eval export: every multiple-choice item once per cyclic rotation of its options
 // (docs with the rotated options, the moved answer, jiangu_id unchanged, jiangu_rotation 0 … n − 1;
 // exemplars unrotated), `metadata.jiangu.circular`, `_circular` names and a README that says so.
-// Without the option the folder is byte for byte what the export wrote before rotations existed.
+// Without the option (or with the letter scoring named) the folder is byte for byte what the export
+// wrote before rotations existed.
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -75,10 +76,11 @@ describe('the lm-eval export of a circular run', () => {
       5: '9abdfef081b6e7df9546421a37d5f78ae61f6a4296459c8792f181cf12dab599',
     };
     for (const shots of [0, 5]) {
-      for (const circular of [undefined, false]) {
-        const exported = await exportLmEval({ datasetId: 'ancientbench', items, files, shots, appVersion: '0.1.0+golden', ...(circular === undefined ? {} : { circular }) });
+      // The options left out, circular false, and the letter scoring named (issue 25's cloze is the other).
+      for (const options of [{}, { circular: false }, { scoring: 'letter-logits' as const }]) {
+        const exported = await exportLmEval({ datasetId: 'ancientbench', items, files, shots, appVersion: '0.1.0+golden', ...options });
         expect(exported.files).toHaveLength(27);
-        expect(sha(exported.files.map((f) => `${f.path}\0${f.text}\0`).join('')), `${shots}-shot, circular ${circular}`).toBe(before[shots]);
+        expect(sha(exported.files.map((f) => `${f.path}\0${f.text}\0`).join('')), `${shots}-shot, ${JSON.stringify(options)}`).toBe(before[shots]);
       }
     }
   });

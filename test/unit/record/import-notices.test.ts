@@ -21,6 +21,8 @@ const KEPT = [
   /\[\[?loglik, is_greedy\]\]?/g, /\b(?:filtered_resps|resps|prompt_hash|formatVersion|format|samples|results|run\.config\.\w+)\b/g,
   /\bJSON\b/g, /\bISO 8601\b/g, /\bsha256\b/g, /\bgit\b/g, /\bnull\b/g, /\btrue\b/g, /\bfalse\b/g, /\bMiB\b/g, /\bID\b/g, /\bU\+[0-9A-F]{4}\b/g,
   /\bfp32\b/g, /\blogits\b/g, /\bHugging Face\b/g,
+  // Cloze tasks (issue 25): the harness's metric names, and the rule the harness cannot compute.
+  /\b(?:acc|acc_norm|acc_bytes|PMI)\b/g,
   // lm_eval --output_path files and the fields they are checked by.
   // generate_until samples (the C3Bench export's generation tasks).
   /\bC3Bench\b/g, /\bgenerate_until\b/g, /\barguments\.gen_args_0\.arg_[01]\b/g, /\b(?:jiangu_id|jiangu_rotation|references)\b/g,
@@ -75,6 +77,7 @@ const EXPECTED: { [K in Expected['expected']]: Expected & { expected: K } } = {
   responses: { expected: 'responses' },
   'two-to-four-choices': { expected: 'two-to-four-choices' },
   'loglik-shape': { expected: 'loglik-shape' },
+  'loglik-greedy': { expected: 'loglik-greedy' },
   loglik: { expected: 'loglik' },
   'zero-or-one': { expected: 'zero-or-one' },
   'sample-list': { expected: 'sample-list' },
@@ -134,6 +137,7 @@ const SAMPLES: { [C in ImportCode]: ParamsOf<C> } = {
   'import.no-generation-tasks': { fileName: FILE, datasetId: 'aclue' },
   'import.unknown-item': { fileName: FILE, path: 'results[2].itemId', itemId: '古文单字多义/test/99' },
   'import.letter-twice': { fileName: FILE, path: 'results[0].letters[2]', letter: 'B' },
+  'import.cloze-in-letter-run': { fileName: FILE, path: 'results[3].cloze' },
   'import.generated-in-letter-run': { fileName: FILE, path: 'results[3].generated' },
   'import.too-many-results': { fileName: FILE, count: 200001, max: 200000 },
   'import.two-results': { fileName: FILE, path: 'results[5].itemId', itemId: '古文单字多义/test/2', first: 2 },
@@ -163,6 +167,7 @@ const SAMPLES: { [C in ImportCode]: ParamsOf<C> } = {
   'import.lm-eval-tampered': { fileName: FILE, task: 'aclue_poetry_appreciate' },
   'import.lm-eval-doc-changed': { fileName: FILE, path: 'line 2: doc' },
   'import.lm-eval-doc-mismatch': { fileName: FILE, path: 'line 2', itemId: '古文单字多义/test/1', field: 'question' },
+  'import.lm-eval-cloze-disagrees': { fileName: FILE, path: 'line 3', itemId: '古文单字多义/test/2', metric: 'acc_norm', stated: 1, recomputed: 0, prediction: 'C', gold: 'B' },
   'import.lm-eval-rotation-invalid': { fileName: FILE, path: 'line 3: doc.jiangu_rotation', found: '4', choices: 4 },
   'import.lm-eval-rotation-twice': { fileName: FILE, path: 'line 5', itemId: '古文单字多义/test/1', rotation: 2, first: 'line 4' },
   'import.lm-eval-rotation-without-item': { fileName: FILE, path: 'line 6', itemId: '古文单字多义/test/1', rotation: 1 },
@@ -183,6 +188,7 @@ const SAMPLES: { [C in ImportCode]: ParamsOf<C> } = {
   'import.lm-eval-gen-kwargs': { fileName: FILE, path: 'line 2: arguments.gen_args_0.arg_1', maxNewTokens: 256 },
   'import.lm-eval-gen-jiangu': { fileName: 'results_2025-03-04T05-06-07.891011.json', maxNewTokens: 256, app: '0.1.0' },
   'import.lm-eval-jiangu': { fileName: 'results_2025-03-04T05-06-07.891011.json', protocolId: 'aclue', templateHash: '0123456789'.repeat(6) + '0123', app: '0.1.0' },
+  'import.lm-eval-jiangu-cloze': { fileName: 'results_2025-03-04T05-06-07.891011.json', protocolId: 'aclue', templateHash: '0123456789'.repeat(6) + '0123', app: '0.1.0' },
   'import.lm-eval-tasks-skipped': { skipped: ['cmmlu_agronomy'], more: 3 },
   'import.lm-eval-bfloat16': { dtype: 'bfloat16' },
   'import.lm-eval-folder-empty': { fileName: 'out', files: 3 },

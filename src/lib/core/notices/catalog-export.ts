@@ -35,8 +35,19 @@ export const exportNotices = {
     en: (p: { path: string }) => `The output folder ${q(p.path)} exists and is not empty: nothing was written. Choose a new folder or empty this one.`,
     zh: (p: { path: string }) => `输出文件夹 ${q(p.path)} 已存在且不为空：未写入任何文件。请换一个新文件夹或先清空它。`,
   },
+  'export.cloze-circular': {
+    en: (p: { dataset: string }) =>
+      `Export of ${p.dataset}: circular evaluation and option-text (cloze) scoring do not go together: a cloze context never shows the lettered options, so every rotation would score the same. Export one or the other.`,
+    zh: (p: { dataset: string }) => `导出 ${p.dataset}：循环评测不能与选项文本（完形）评分同用：完形的上下文不给模型看带字母的选项，每种轮换的得分都一样。请二者择一导出。`,
+  },
+  'export.cloze-no-mc': {
+    en: (p: { dataset: string }) => `Export of ${p.dataset}: it has no multiple-choice tasks, so there are no options to score as text. Export it without option-text (cloze) scoring.`,
+    zh: (p: { dataset: string }) => `导出 ${p.dataset}：它没有选择题任务，没有可按文本打分的选项。请不用选项文本（完形）评分导出。`,
+  },
   'export.bad-arguments': {
-    en: (p: { problem: string }) => `${p.problem}. Usage: npm run export:lm-eval -- --dataset <id> --shots <n> --out <dir> [--data <folder>] [--file <own AncientBench file>] [--max-new-tokens <n>] [--circular]`,
-    zh: (p: { problem: string }) => `${p.problem}。用法：npm run export:lm-eval -- --dataset <id> --shots <n> --out <dir> [--data <folder>] [--file <自己的 AncientBench 文件>] [--max-new-tokens <n>] [--circular]`,
+    en: (p: { problem: string }) =>
+      `${p.problem}. Usage: npm run export:lm-eval -- --dataset <id> --shots <n> --out <dir> [--data <folder>] [--file <own AncientBench file>] [--max-new-tokens <n>] [--circular | --cloze] (--cloze: score the options' texts, not their letters)`,
+    zh: (p: { problem: string }) =>
+      `${p.problem}。用法：npm run export:lm-eval -- --dataset <id> --shots <n> --out <dir> [--data <folder>] [--file <自己的 AncientBench 文件>] [--max-new-tokens <n>] [--circular | --cloze]（--cloze：按选项文本而非字母打分）`,
   },
 };

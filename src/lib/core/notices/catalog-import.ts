@@ -26,7 +26,7 @@ function zhPlace(path: string): string {
 /** What a field should have held. */
 export type Expected =
   | { expected: 'object' | 'value' | 'string' | 'non-empty-string' | 'sha256' | 'git-commit-or-null' | 'iso-date' | 'boolean' | 'list' | 'warning' }
-  | { expected: 'option-letters' | 'references' | 'doc-index' | 'responses' | 'two-to-four-choices' | 'loglik-shape' | 'loglik' | 'zero-or-one' | 'sample-list' }
+  | { expected: 'option-letters' | 'references' | 'doc-index' | 'responses' | 'two-to-four-choices' | 'loglik-shape' | 'loglik-greedy' | 'loglik' | 'zero-or-one' | 'sample-list' }
   | { expected: 'integer'; min: number; max: number }
   /** null: no bound on that side. */
   | { expected: 'finite'; min: number | null; max: number | null }
@@ -87,6 +87,7 @@ export const expectedText = {
       case 'responses': return 'a list with one log-likelihood per choice (filtered_resps or resps)';
       case 'two-to-four-choices': return '2 to 4 choices (this site reads letter-choice tasks)';
       case 'loglik-shape': return 'a log-likelihood: a number, [loglik, is_greedy] or [[loglik, is_greedy]]';
+      case 'loglik-greedy': return "[loglik, is_greedy] or [[loglik, is_greedy]] (an option-text task's response: its log-likelihood and whether every token was the greedy one)";
       case 'loglik': return 'a log-likelihood (≤ 0)';
       case 'zero-or-one': return '0 or 1';
       case 'sample-list': return 'a list of per-sample records';
@@ -128,6 +129,7 @@ export const expectedText = {
       case 'responses': return '每个选项一个对数似然的列表（filtered_resps 或 resps）';
       case 'two-to-four-choices': return '2 到 4 个选项（本站只读字母选择题）';
       case 'loglik-shape': return '对数似然：一个数、[loglik, is_greedy] 或 [[loglik, is_greedy]]';
+      case 'loglik-greedy': return '[loglik, is_greedy] 或 [[loglik, is_greedy]]（选项文本任务的回应：对数似然，以及每个词元是否都是贪心选择）';
       case 'loglik': return '对数似然（≤ 0）';
       case 'zero-or-one': return '0 或 1';
       case 'sample-list': return '逐题记录的列表';
@@ -291,6 +293,10 @@ export const importRefusals = {
     en: (p: Place & { letter: string }) => `${p.path}: the letter ${p.letter} appears twice`,
     zh: (p: Place & { letter: string }) => `${zhPlace(p.path)}：字母 ${p.letter} 出现了两次`,
   },
+  'import.cloze-in-letter-run': {
+    en: (p: Place) => `${p.path}: option-text (cloze) scores belong to a cloze run; this run's scoring is another`,
+    zh: (p: Place) => `${zhPlace(p.path)}：选项文本（完形）得分只属于完形评测，而本次评测的评分方式不是完形`,
+  },
   'import.generated-in-letter-run': {
     en: (p: Place) => `${p.path}: a letter-logits run has no generated answers; this result has one`,
     zh: (p: Place) => `${zhPlace(p.path)}：按字母 logits 打分的评测没有生成的答案，这条结果却有`,
@@ -398,6 +404,13 @@ export const importRefusals = {
       `${zhPlace(p.path)}：题目 ${q(p.itemId)} 第 ${p.rotation} 个轮换${
         p.choices !== p.ownChoices ? `有 ${p.choices} 个选项，而原顺序有 ${p.ownChoices} 个` : `的答案是 ${p.found}（共 ${p.choices} 个选项），但原顺序的答案在该轮换下应移到 ${p.expected}`
       }。未导入任何内容。`,
+  },
+  /** `metric`: acc, acc_norm or acc_bytes; `stated` and `recomputed`: 1 (right) or 0. */
+  'import.lm-eval-cloze-disagrees': {
+    en: (p: Place & { itemId: string; metric: string; stated: number; recomputed: number; prediction: string; gold: string }) =>
+      `${p.path}: item ${q(p.itemId)} has ${p.metric} ${p.stated}, but its per-option log-likelihoods give ${p.recomputed} (${p.metric} predicts ${p.prediction}, the target is ${p.gold}): the log-likelihoods or the sample's scores were changed after the harness wrote them. Nothing was imported.`,
+    zh: (p: Place & { itemId: string; metric: string; stated: number; recomputed: number; prediction: string; gold: string }) =>
+      `${zhPlace(p.path)}：题目 ${q(p.itemId)} 的 ${p.metric} 是 ${p.stated}，而由各选项的对数似然算出的是 ${p.recomputed}（${p.metric} 预测 ${p.prediction}，标准答案是 ${p.gold}）：对数似然或这条记录的得分在 lm-eval 写出之后被改过。未导入任何内容。`,
   },
   'import.lm-eval-doc-mismatch': {
     en: (p: Place & { itemId: string; field: string }) =>
@@ -536,6 +549,12 @@ const importWarnings = {
       `Imported from lm-evaluation-harness (${p.fileName}), run on tasks Jiangu ${p.app} exported: the prompts, exemplars and scored letters are this site's ${p.protocolId} protocol (template hash ${p.templateHash.slice(0, 12)}…), so it compares with runs made here as the same protocol.`,
     zh: (p: { fileName: string; protocolId: string; templateHash: string; app: string }) =>
       `从 lm-evaluation-harness（${p.fileName}）导入，运行的是鉴古 ${p.app} 导出的任务：提示词、示例和打分的字母都是本站的 ${p.protocolId} 协议（模板哈希 ${p.templateHash.slice(0, 12)}…），与本站的评测按同一协议比较。`,
+  },
+  'import.lm-eval-jiangu-cloze': {
+    en: (p: { fileName: string; protocolId: string; templateHash: string; app: string }) =>
+      `Imported from lm-evaluation-harness (${p.fileName}), run on option-text (cloze) tasks Jiangu ${p.app} exported: the contexts, exemplars and option texts are this site's ${p.protocolId} cloze layout (template hash ${p.templateHash.slice(0, 12)}…), so it compares with cloze runs made here as the same protocol. Every acc, acc_norm and acc_bytes a sample states agreed with its log-likelihoods. The harness writes no token counts and makes no answer-cue-only requests, so this run has no token counts and no PMI rule.`,
+    zh: (p: { fileName: string; protocolId: string; templateHash: string; app: string }) =>
+      `从 lm-evaluation-harness（${p.fileName}）导入，运行的是鉴古 ${p.app} 导出的选项文本（完形）任务：上下文、示例和选项文本都是本站 ${p.protocolId} 协议的完形格式（模板哈希 ${p.templateHash.slice(0, 12)}…），与本站的完形评测按同一协议比较。逐题记录中写明的 acc、acc_norm 和 acc_bytes 都与其对数似然一致。lm-eval 不写词元数，也不单独对答案提示打分，所以这次评测没有词元数，也没有 PMI 规则。`,
   },
   'import.lm-eval-gen-jiangu': {
     en: (p: { fileName: string; maxNewTokens: number; app: string }) =>

@@ -7,7 +7,8 @@
 // not have (an id the benchmark never had, or of the other kind) is set apart: it is not stored with
 // the run, so it enters no number; the check counts it and keeps its first ids (issue 23: a file with
 // 110,000 results for a 500-item task showed n = 110,000).
-import type { Item, OptionLetter } from '../benchmarks/types.ts';
+import type { Item, MultipleChoiceItem } from '../benchmarks/types.ts';
+import { pythonLength, utf8Length } from '../protocols/encode-pair.ts';
 import type { GenItemResult, ItemResult, KeyCheck, KeyDisagreement, McItemResult, RunOrigin, RunRecord } from './run.ts';
 
 export type { KeyCheck, KeyDisagreement } from './run.ts';
@@ -28,10 +29,19 @@ function filesDiffer(run: RunRecord, local: LocalKey): boolean {
   return run.config.datasetFiles.length !== local.files.length || run.config.datasetFiles.some((f) => hashes.get(f.path) !== f.sha256);
 }
 
-/** A multiple-choice result scored with the local gold; a result that was never scored (correct null with a gold) stays unscored. */
-function rescoreMc(result: McItemResult, gold: OptionLetter | null): McItemResult {
+/**
+ * A multiple-choice result scored with the local gold; a result that was never scored (correct null
+ * with a gold) stays unscored. A cloze result's character and byte counts (acc_norm, acc_bytes, bits
+ * per byte divide by them) are the local options' own, whatever the file said.
+ */
+function rescoreMc(result: McItemResult, item: MultipleChoiceItem): McItemResult {
+  const gold = item.answer;
   const unscored = result.correct === null && result.gold !== null;
-  return { ...result, gold, correct: gold === null || unscored ? null : result.prediction === gold };
+  const rescored = { ...result, gold, correct: gold === null || unscored ? null : result.prediction === gold };
+  if (result.cloze && item.options.length === result.cloze.logLikelihoods.length) {
+    rescored.cloze = { ...result.cloze, charCounts: item.options.map(pythonLength), byteCounts: item.options.map(utf8Length) };
+  }
+  return rescored;
 }
 
 /**
@@ -69,7 +79,7 @@ export function checkAgainstLocalKey(
       }
       compared++;
       if (item.answer !== result.gold) disagreements.push({ itemId: result.itemId, file: result.gold, local: item.answer });
-      rescored.push(rescoreMc(result, item.answer));
+      rescored.push(rescoreMc(result, item));
       continue;
     }
     const gen = result as GenItemResult;

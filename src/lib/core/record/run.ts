@@ -317,8 +317,8 @@ export interface McItemResult {
 export interface ClozeScores {
   /** Σ log p(token | everything before it) over the option text's tokens, full-vocabulary log-softmax. */
   logLikelihoods: number[];
-  /** Tokens of each continuation (the harness's split, encode-pair.ts). */
-  tokenCounts: number[];
+  /** Tokens of each continuation (the harness's split, encode-pair.ts); absent on harness imports (its samples do not say). */
+  tokenCounts?: number[];
   /** Characters as Python's len() counts them (the harness's completion_len for acc_norm). */
   charCounts: number[];
   /** UTF-8 bytes (acc_bytes, bits per byte). */
@@ -327,9 +327,12 @@ export interface ClozeScores {
   isGreedy: boolean[];
   /** The same sums after the answer cue alone (domain-conditional PMI); absent where not computed (harness imports). */
   unconditional?: number[];
-  /** The context's tokens, and whether the whole's tokens began with them (false: the tokenizer merged across the boundary). */
-  contextTokens: number;
-  contextIsPrefix: boolean[];
+  /**
+   * The context's tokens, and whether the whole's tokens began with them (false: the tokenizer merged
+   * across the boundary); absent on harness imports, whose samples say neither.
+   */
+  contextTokens?: number;
+  contextIsPrefix?: boolean[];
 }
 
 /**

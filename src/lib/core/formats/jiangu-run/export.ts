@@ -10,6 +10,8 @@
 // which neutralises text cells that would start a formula (see csv-cell.ts).
 import { csvDocument, type CsvValue } from '../../csv-cell.ts';
 import { runSummary } from '../../metrics/run-summary.ts';
+import { continuousOf } from '../../metrics/continuous.ts';
+import { CLOZE_RULES, clozePrediction } from '../../metrics/cloze-rules.ts';
 import type { GenItemResult, ItemResult, McItemResult, RunRecord } from '../../record/run.ts';
 import { renderNotice, type Notice } from '../../notices/index.ts';
 
@@ -25,8 +27,16 @@ const failedText = (failure: Notice | undefined) => (failure ? renderNotice(fail
 
 const LETTERS = ['A', 'B', 'C', 'D'] as const;
 
-/** One row per item: id, task, the pick, the gold letter (empty when unreleased), and each letter's numbers. */
+/**
+ * One row per item: id, task, the pick, the gold letter (empty when unreleased), each letter's
+ * numbers, and the item's continuous scores (p_gold, logp_gold; empty where it has none: no key, a
+ * failed item, a generated answer). A cloze run's file adds, per option, what its rules divide and
+ * subtract by (characters, UTF-8 bytes, is_greedy, the sum after the answer cue alone) and each
+ * rule's pick, so every number on its run page can be recomputed from the CSV; its logp_X are the
+ * option texts' summed log-likelihoods.
+ */
 export function predictionsCsv(results: readonly McItemResult[]): string {
+  const cloze = results.some((r) => r.cloze !== undefined);
   const rows = results.map((r) => {
     const row: Record<string, CsvValue> = {
       item_id: r.itemId,
@@ -40,6 +50,10 @@ export function predictionsCsv(results: readonly McItemResult[]): string {
       row[`p_${letter}`] = k >= 0 ? r.probs[k] : '';
       row[`logp_${letter}`] = k >= 0 ? r.logProbs[k] : '';
     }
+    const continuous = continuousOf(r);
+    row.p_gold = continuous?.pGold ?? '';
+    row.logp_gold = continuous?.logPGold ?? '';
+    if (cloze) Object.assign(row, clozeColumns(r, continuous?.bitsPerByte ?? null));
     row.prompt_sha256 = r.promptHash;
     // The exemplars this item's prompt held: fewer than the run's shots where the context limit cut them.
     row.shots_used = r.failure ? '' : r.shotsUsed;
@@ -47,8 +61,48 @@ export function predictionsCsv(results: readonly McItemResult[]): string {
     row.failed = failedText(r.failure);
     return row;
   });
-  const columns = ['item_id', 'task', 'prediction', 'gold', 'correct', ...LETTERS.flatMap((l) => [`p_${l}`, `logp_${l}`]), 'prompt_sha256', 'shots_used', 'failed_code', 'failed'];
+  const columns = [
+    'item_id',
+    'task',
+    'prediction',
+    'gold',
+    'correct',
+    ...LETTERS.flatMap((l) => [`p_${l}`, `logp_${l}`]),
+    'p_gold',
+    'logp_gold',
+    ...(cloze ? CLOZE_COLUMNS : []),
+    'prompt_sha256',
+    'shots_used',
+    'failed_code',
+    'failed',
+  ];
   return csvDocument(columns, rows.map((row) => columns.map((c) => row[c])));
+}
+
+const OTHER_RULES = CLOZE_RULES.filter((rule) => rule !== 'acc');
+const CLOZE_COLUMNS = [
+  'bits_per_byte_gold',
+  ...LETTERS.flatMap((l) => [`chars_${l}`, `bytes_${l}`, `greedy_${l}`, `logp_cue_${l}`]),
+  ...OTHER_RULES.map((rule) => `prediction_${rule}`),
+];
+
+/** A cloze result's extra cells (empty for an item with no cloze numbers: a failed one). */
+function clozeColumns(r: McItemResult, bitsPerByte: number | null): Record<string, CsvValue> {
+  const row: Record<string, CsvValue> = { bits_per_byte_gold: bitsPerByte ?? '' };
+  const c = r.cloze;
+  for (const letter of LETTERS) {
+    const k = r.letters.indexOf(letter);
+    const has = c !== undefined && k >= 0;
+    row[`chars_${letter}`] = has ? c.charCounts[k] : '';
+    row[`bytes_${letter}`] = has ? c.byteCounts[k] : '';
+    row[`greedy_${letter}`] = has ? (c.isGreedy[k] ? 1 : 0) : '';
+    row[`logp_cue_${letter}`] = has && c.unconditional ? c.unconditional[k] : '';
+  }
+  for (const rule of OTHER_RULES) {
+    const k = c ? clozePrediction(c, rule) : null;
+    row[`prediction_${rule}`] = k === null ? '' : r.letters[k];
+  }
+  return row;
 }
 
 /** One row per generated item: id, task, the output, its references (joined by a blank line), how it stopped. */

@@ -36,6 +36,7 @@ import {
 } from '../import-validate.ts';
 import type {
   BackendCheck,
+  ClozeScores,
   Decoding,
   GenItemResult,
   GenRunConfig,
@@ -65,8 +66,7 @@ const MC_PROTOCOL_IDS: Record<McProtocolId, true> = { cmmlu: true, ancientbench:
 const DTYPES: Record<Dtype, true> = { fp32: true, fp16: true, q8: true, q4: true, q4f16: true };
 const BACKEND_CHOICES: Record<BackendChoice, true> = { auto: true, webgpu: true, wasm: true };
 const BACKENDS: Record<Backend, true> = { webgpu: true, wasm: true };
-// Cloze runs (issue 25) cannot be made yet: their files and links are refused until the engine and this check know McItemResult.cloze.
-const SCORINGS: Record<Exclude<McRunConfig['scoring'], 'cloze'>, true> = { 'letter-logits': true, 'generate-extract': true };
+const SCORINGS: Record<McRunConfig['scoring'], true> = { 'letter-logits': true, 'generate-extract': true, cloze: true };
 const GENERATION_TASKS: Record<GenerationTask, true> = { classification: true, retrieval: true, ner: true, punctuation: true, translation: true };
 const STOPPED_BY: Record<GenItemResult['stoppedBy'], true> = { eos: true, 'max-tokens': true, cancelled: true };
 const LETTERS: Record<OptionLetter, true> = { A: true, B: true, C: true, D: true };
@@ -141,6 +141,8 @@ function mcConfig(r: FieldReader, value: unknown, lmEvalHash: boolean): McRunCon
   if (o.maxNewTokens !== undefined) config.maxNewTokens = int(o.maxNewTokens, 'run.config.maxNewTokens', 1, INT_MAX);
   if (o.circular !== undefined) config.circular = bool(o.circular, 'run.config.circular');
   if (o.pride !== undefined) config.pride = prideConfig(r, o.pride, 'run.config.pride', config);
+  // Option order never enters a cloze context: a circular cloze run cannot have been made.
+  if (config.scoring === 'cloze' && config.circular) fail('run.config.scoring', { expected: 'one-of', set: ['letter-logits', 'generate-extract'] }, config.scoring);
   let expected: McProtocolId | null = null;
   try {
     expected = protocolForDataset(config.datasetId).id;
@@ -366,7 +368,7 @@ function letterOrNull(value: unknown, path: string, letters: readonly OptionLett
 }
 
 function mcResult(r: FieldReader, value: unknown, path: string, facts: RunFacts, config: McRunConfig): McItemResult {
-  const o = r.object(value, path, MC_RESULT_KEYS, ['generated', 'failure', 'rotations']);
+  const o = r.object(value, path, MC_RESULT_KEYS, ['generated', 'failure', 'rotations', 'cloze']);
   const base = resultBase(r, o, path, facts);
   // An item that could not run has no scores and no prediction, only its reason.
   const failed = o.failure === undefined ? null : storedNotice(o.failure, `${path}.failure`);
@@ -419,6 +421,8 @@ function mcResult(r: FieldReader, value: unknown, path: string, facts: RunFacts,
   };
   const generated = generatedOf(r, o, path, extract && !failed);
   if (generated) result.generated = generated;
+  const cloze = clozeOf(r, o, path, letters, logProbs, config.scoring === 'cloze' && !failed);
+  if (cloze) result.cloze = cloze;
   if (o.rotations !== undefined) {
     // Rotations 1 … n − 1, in order, none after a failed item (its rotations are not asked).
     const max = failed ? 0 : letters.length - 1;
@@ -439,6 +443,41 @@ function generatedOf(r: FieldReader, o: Obj, path: string, expected: boolean): M
   }
   if (o.generated !== undefined) throw problem('import.generated-in-letter-run', { path: `${path}.generated` });
   return null;
+}
+
+/**
+ * A cloze result's per-option numbers (ClozeScores), required where `expected`, refused elsewhere.
+ * The rules are computed from them, so each list has one entry per letter and the sums are the
+ * result's own logProbs (whose highest letter was checked as the prediction).
+ */
+function clozeOf(r: FieldReader, o: Obj, path: string, letters: readonly OptionLetter[], logProbs: readonly number[], expected: boolean): ClozeScores | null {
+  const p = `${path}.cloze`;
+  if (!expected) {
+    if (o.cloze !== undefined) throw problem('import.cloze-in-letter-run', { path: p });
+    return null;
+  }
+  const c = r.object(o.cloze, p, ['logLikelihoods', 'charCounts', 'byteCounts', 'isGreedy'], ['tokenCounts', 'unconditional', 'contextTokens', 'contextIsPrefix']);
+  const perOption = <T>(v: unknown, q: string, each: (v: unknown, q: string) => T): T[] => {
+    const values = list(v, q, 4, each);
+    if (values.length !== letters.length) fail(q, { expected: 'per-letter', count: letters.length, orNone: false }, v);
+    return values;
+  };
+  const logLikelihoods = perOption(c.logLikelihoods, `${p}.logLikelihoods`, (v, q) => finite(v, q, -Number.MAX_VALUE, 0));
+  logLikelihoods.forEach((ll, i) => {
+    if (ll !== logProbs[i]) fail(`${p}.logLikelihoods[${i}]`, { expected: 'same-as', value: String(logProbs[i]), sameAs: `${path}.logProbs[${i}]` }, ll);
+  });
+  const scores: ClozeScores = {
+    logLikelihoods,
+    charCounts: perOption(c.charCounts, `${p}.charCounts`, (v, q) => int(v, q, 1, INT_MAX)),
+    byteCounts: perOption(c.byteCounts, `${p}.byteCounts`, (v, q) => int(v, q, 1, INT_MAX)),
+    isGreedy: perOption(c.isGreedy, `${p}.isGreedy`, (v, q) => bool(v, q)),
+  };
+  // What a harness import (and a file made from one) cannot know: tokens and the context's split.
+  if (c.contextTokens !== undefined) scores.contextTokens = int(c.contextTokens, `${p}.contextTokens`, 0, INT_MAX);
+  if (c.contextIsPrefix !== undefined) scores.contextIsPrefix = perOption(c.contextIsPrefix, `${p}.contextIsPrefix`, (v, q) => bool(v, q));
+  if (c.tokenCounts !== undefined) scores.tokenCounts = perOption(c.tokenCounts, `${p}.tokenCounts`, (v, q) => int(v, q, 1, INT_MAX));
+  if (c.unconditional !== undefined) scores.unconditional = perOption(c.unconditional, `${p}.unconditional`, (v, q) => finite(v, q, -Number.MAX_VALUE, 0));
+  return scores;
 }
 
 const ROTATION_KEYS = ['rotation', 'promptHash', 'tokenCount', 'letters', 'tokenIds', 'logProbs', 'probs', 'prediction', 'gold', 'correct', 'reusedPrefixTokens', 'forwardMs', 'completedAt'];

@@ -21,6 +21,11 @@ export interface JianguTaskMeta {
   dataFiles: { path: string; sha256: string }[];
   /** A circular export (issue 13): each item once per rotation of its options, `jiangu_rotation` in its docs. */
   circular?: true;
+  /**
+   * A cloze export (issue 25, `scoring: 'cloze'`): the option texts are the choices; `version` is the
+   * cloze layout's (McProtocol.cloze.version), and templateHash is then the cloze template hash.
+   */
+  cloze?: { version: number };
 }
 
 /** A harness task this site reads, and the dataset task it is. */

@@ -18,8 +18,7 @@ const MC_PROTOCOL_IDS: Record<McProtocolId, true> = { cmmlu: true, ancientbench:
 const DTYPE_SET: Record<Dtype, true> = { fp32: true, fp16: true, q8: true, q4: true, q4f16: true };
 const BACKEND_CHOICES: Record<BackendChoice, true> = { auto: true, webgpu: true, wasm: true };
 const BACKENDS: Record<Backend, true> = { webgpu: true, wasm: true };
-// Cloze runs (issue 25) cannot be made yet: their files and links are refused until the engine and this check know McItemResult.cloze.
-const SCORINGS: Record<Exclude<McRunConfig['scoring'], 'cloze'>, true> = { 'letter-logits': true, 'generate-extract': true };
+const SCORINGS: Record<McRunConfig['scoring'], true> = { 'letter-logits': true, 'generate-extract': true, cloze: true };
 
 const SHA256_HEX = /^[0-9a-f]{64}$/;
 
@@ -176,6 +175,8 @@ export function mcConfig(value: unknown): SharedMcConfig {
   if (o.maxNewTokens !== undefined) config.maxNewTokens = int(o.maxNewTokens, 'config.maxNewTokens', 1, INT_MAX);
   if (o.circular !== undefined) config.circular = bool(o.circular, 'config.circular');
   if (o.pride !== undefined) config.pride = pride(o.pride, config.itemCount);
+  // Option order never enters a cloze context, and PriDe reads letters: neither goes with option-text scoring.
+  if (config.scoring === 'cloze' && (config.circular || config.pride)) fail('config.scoring', '"letter-logits" (circular and PriDe score letters)', config.scoring);
   if (o.kind !== 'multiple-choice') fail('config.kind', '"multiple-choice" (the link\'s kind)', o.kind);
   return config;
 }

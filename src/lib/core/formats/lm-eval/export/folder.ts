@@ -16,17 +16,28 @@
 // submissions themselves) is a predictions-only task (issue 21): its target is "" (utils-py.ts says
 // why not -100) and its metric the harness's `bypass`, so the harness reports no accuracy against
 // answers that do not exist; the import keeps its predictions unscored. Exports with keys are unchanged.
+//
+// Cloze (issue 25, `scoring: 'cloze'`): the same docs, rendered by another utils.py (cloze-py.ts) into
+// the protocol's cloze context (buildClozePrompt's, exemplars ending in their gold option's text), the
+// option texts as the choices, target_delimiter the layout's (""), and the harness's acc, acc_norm and
+// acc_bytes as metrics: its `multiple_choice` tasks split and score each option as Jiangu's cloze runs
+// do (TemplateLM._encode_pair), so the per-option log-likelihoods come back comparable. Names end their
+// group part in `_cloze`; metadata.jiangu says `scoring: 'cloze'` with the cloze layout's version and
+// template hash. Not with circular: option order never enters a cloze context, so every rotation would
+// score the same.
 import { getDataset } from '../../../benchmarks/catalog.ts';
 import type { DatasetFile, DatasetId, GenerationItem, Item, MultipleChoiceItem } from '../../../benchmarks/types.ts';
 import { C3BENCH_PROTOCOL, classificationLabels, generationTemplateHash, promptKeyFor } from '../../../protocols/generation.ts';
 import { generationPy } from './generation-py.ts';
 import { buildMcPrompt } from '../../../protocols/build-prompt.ts';
+import { buildClozePrompt } from '../../../protocols/build-cloze.ts';
 import { rotateItem, rotationCount } from '../../../protocols/rotation.ts';
 import { protocolForDataset, shotsFor, type McProtocol } from '../../../protocols/mc-protocols.ts';
-import { sha256Hex, templateHash } from '../../../protocols/template-hash.ts';
+import { clozeTemplateHash, sha256Hex, templateHash } from '../../../protocols/template-hash.ts';
 import { aggregationFor } from '../../../metrics/mc-aggregate.ts';
 import { jianguError } from '../../../notices/index.ts';
-import { groupName, taskName, taskSlug } from './names.ts';
+import { groupName, taskName, taskSlug, type ExportForm } from './names.ts';
+import { clozePy } from './cloze-py.ts';
 import { predictsOnly } from './predict-only.ts';
 import { readmeText } from './readme.ts';
 import { utilsPy } from './utils-py.ts';
@@ -48,7 +59,12 @@ export interface LmEvalExportInput {
   maxNewTokens?: number;
   /** Circular evaluation: every multiple-choice item once per cyclic rotation of its options. */
   circular?: boolean;
+  /** How the multiple-choice tasks are scored: the bare letters (default) or the option texts (cloze). */
+  scoring?: LmEvalScoring;
 }
+
+/** The scorings an export writes (McRunConfig.scoring's generate-extract asks the letter prompt: it exports as letters). */
+export type LmEvalScoring = 'letter-logits' | 'cloze';
 
 export const DEFAULT_MAX_NEW_TOKENS = 256;
 
@@ -79,7 +95,9 @@ export interface LmEvalExport {
   group: string;
   /** The multiple-choice protocol, null where the dataset has generation tasks only (C3Bench). */
   protocolId: string | null;
+  /** Its template hash: the cloze layout's in a cloze export. */
   templateHash: string | null;
+  scoring: LmEvalScoring;
 }
 
 /** The doc of one item: what utils.py renders and what the import checks against the stored item. */
@@ -106,6 +124,12 @@ export async function exportLmEval(input: LmEvalExportInput): Promise<LmEvalExpo
   }
   const maxNewTokens = input.maxNewTokens ?? DEFAULT_MAX_NEW_TOKENS;
   if (!Number.isInteger(maxNewTokens) || maxNewTokens < 1) throw jianguError('export.bad-max-new-tokens', { value: String(maxNewTokens) });
+  const circular = input.circular === true;
+  const cloze = input.scoring === 'cloze';
+  if (cloze && !protocol) throw jianguError('export.cloze-no-mc', { dataset: datasetId });
+  // Option order never enters a cloze context: every rotation would be the same request.
+  if (cloze && circular) throw jianguError('export.cloze-circular', { dataset: datasetId });
+  const form: ExportForm = circular ? 'circular' : cloze ? 'cloze' : 'letters';
   const mine = input.items.filter((item) => item.datasetId === datasetId);
   const mc = mine.filter((item): item is MultipleChoiceItem => item.kind === 'multiple-choice');
   const gen = mine.filter((item): item is GenerationItem => item.kind === 'generation' && item.split === 'test');
@@ -115,11 +139,10 @@ export async function exportLmEval(input: LmEvalExportInput): Promise<LmEvalExpo
   for (const item of mc) if (item.split === 'dev') devByTask.set(item.task, [...(devByTask.get(item.task) ?? []), item]);
   const byId = new Map(mc.map((item) => [item.id, item]));
 
-  const hash = protocol ? await templateHash(protocol) : null;
+  const hash = protocol ? await (cloze ? clozeTemplateHash : templateHash)(protocol) : null;
   const genHash = gen.length > 0 ? await generationTemplateHash() : null;
   const dataFiles = Object.fromEntries(input.files.map((file) => [file.path, file.sha256]));
-  const circular = input.circular === true;
-  const group = groupName(datasetId, shots, circular);
+  const group = groupName(datasetId, shots, form);
   const files: ExportedFile[] = [];
   const tasks: ExportedTask[] = [];
   // Catalog order, so the folder reads like Jiangu's tables; tasks with no test item are left out.
@@ -127,13 +150,15 @@ export async function exportLmEval(input: LmEvalExportInput): Promise<LmEvalExpo
     const isMc = info.kind === 'multiple-choice';
     const docs: Item[] = isMc ? tests.filter((item) => item.task === info.key) : gen.filter((item) => item.task === info.key);
     if (docs.length === 0) continue;
-    const name = taskName(datasetId, shots, info.key, circular && isMc);
+    const name = taskName(datasetId, shots, info.key, isMc ? form : 'letters');
     const dataPath = `${name}.jsonl`;
     const lines = docs.flatMap((item): object[] =>
       item.kind === 'multiple-choice'
         ? circular
           ? rotatedDocs(protocol!, item, devByTask.get(item.task) ?? [], shots, byId)
-          : [docFor(protocol!, item, devByTask.get(item.task) ?? [], shots, byId)]
+          : cloze
+            ? [clozeDocFor(protocol!, item, devByTask.get(item.task) ?? [], shots, byId)]
+            : [docFor(protocol!, item, devByTask.get(item.task) ?? [], shots, byId)]
         : [genDocFor(item)],
     );
     const jsonl = lines.map((doc) => JSON.stringify(doc)).join('\n') + '\n';
@@ -152,13 +177,16 @@ export async function exportLmEval(input: LmEvalExportInput): Promise<LmEvalExpo
         taskShots,
         protocol: isMc ? protocol!.id : C3BENCH_PROTOCOL.id,
         templateHash: isMc ? hash! : genHash!,
+        // The import reads a cloze run's protocol version (the layout's) and scoring from here.
+        ...(isMc && cloze ? { scoring: 'cloze', clozeVersion: protocol!.cloze.version } : {}),
         ...(isMc ? {} : { maxNewTokens, decoding: 'greedy' }),
         ...(isMc && circular ? { circular: true } : {}),
         dataFiles,
         itemsFile: { [dataPath]: await sha256Hex(jsonl) },
       },
     };
-    files.push({ path: `${name}.yaml`, text: isMc ? taskYaml(name, dataPath, meta, unscored) : generationYaml(name, dataPath, maxNewTokens, meta) }, { path: dataPath, text: jsonl });
+    const yaml = !isMc ? generationYaml(name, dataPath, maxNewTokens, meta) : cloze ? clozeTaskYaml(protocol!, name, dataPath, meta, unscored) : taskYaml(name, dataPath, meta, unscored);
+    files.push({ path: `${name}.yaml`, text: yaml }, { path: dataPath, text: jsonl });
     tasks.push({
       name,
       task: info.key,
@@ -171,15 +199,17 @@ export async function exportLmEval(input: LmEvalExportInput): Promise<LmEvalExpo
     });
   }
   const groupMeta = { dataset: datasetId, protocol: protocol?.id ?? C3BENCH_PROTOCOL.id, templateHash: hash ?? genHash!, app: input.appVersion };
-  files.push(...groupYamls(datasetId, shots, tasks, circular ? { ...groupMeta, circular: true } : groupMeta, circular));
-  const python =
-    (protocol ? utilsPy(protocol, hash!, tests.some((item) => item.answer === null)) : '# Jiangu (鉴古) prompts for lm-evaluation-harness, written by its export.\n') + (genHash ? generationPy(C3BENCH_PROTOCOL, genHash) : '');
+  const formMeta: Record<string, string | number | boolean> = circular ? { circular: true } : cloze ? { scoring: 'cloze', clozeVersion: protocol!.cloze.version } : {};
+  files.push(...groupYamls(datasetId, shots, tasks, { ...groupMeta, ...formMeta }, form));
+  const keyless = tests.some((item) => item.answer === null);
+  const mcPython = protocol ? (cloze ? clozePy(protocol, hash!, keyless) : utilsPy(protocol, hash!, keyless)) : '# Jiangu (鉴古) prompts for lm-evaluation-harness, written by its export.\n';
+  const python = mcPython + (genHash ? generationPy(C3BENCH_PROTOCOL, genHash) : '');
   files.push({ path: 'utils.py', text: python });
   files.push({
     path: 'README.md',
-    text: readmeText({ datasetId, shots, group, tasks, protocol, templateHash: hash ?? genHash!, appVersion: input.appVersion, maxNewTokens, circular }),
+    text: readmeText({ datasetId, shots, group, tasks, protocol, templateHash: hash ?? genHash!, appVersion: input.appVersion, maxNewTokens, circular, cloze }),
   });
-  return { files, tasks, group, protocolId: protocol?.id ?? null, templateHash: hash };
+  return { files, tasks, group, protocolId: protocol?.id ?? null, templateHash: hash, scoring: cloze ? 'cloze' : 'letter-logits' };
 }
 
 /** A generation doc: the item, and the prompt and labels Jiangu's buildGenerationPrompt uses. */
@@ -234,6 +264,15 @@ function rotatedDocs(protocol: McProtocol, item: MultipleChoiceItem, dev: readon
 function docFor(protocol: McProtocol, item: MultipleChoiceItem, dev: readonly MultipleChoiceItem[], shots: number, byId: Map<string, MultipleChoiceItem>): ExportDoc {
   // Jiangu's own choice of exemplars (and its checks on them), no context limit.
   const built = buildMcPrompt(protocol, item, dev, shots);
+  return docOf(item, built, byId);
+}
+
+/** A cloze doc: the same fields; buildClozePrompt chooses the same exemplars and checks each has a gold option to end with. */
+function clozeDocFor(protocol: McProtocol, item: MultipleChoiceItem, dev: readonly MultipleChoiceItem[], shots: number, byId: Map<string, MultipleChoiceItem>): ExportDoc {
+  return docOf(item, buildClozePrompt(protocol, item, dev, shots), byId);
+}
+
+function docOf(item: MultipleChoiceItem, built: { subject: string; exemplarIds: readonly string[] }, byId: Map<string, MultipleChoiceItem>): ExportDoc {
   return {
     jiangu_id: item.id,
     task: item.task,
@@ -274,6 +313,39 @@ function taskYaml(name: string, dataPath: string, metadata: YamlValue, unscored:
   );
 }
 
+/** The harness's three rules over the per-option sums (lm_eval/api/task.py, ConfigurableTask.process_results; core/metrics/cloze-rules.ts). */
+const CLOZE_METRICS = ['acc', 'acc_norm', 'acc_bytes'] as const;
+
+/**
+ * A cloze task: the option texts are the choices, each scored after the cloze context with the
+ * layout's target delimiter (""), under the harness's acc (largest sum), acc_norm (sum ÷ characters of
+ * the choice) and acc_bytes (sum ÷ its UTF-8 bytes); `unscored` as taskYaml's.
+ */
+function clozeTaskYaml(protocol: McProtocol, name: string, dataPath: string, metadata: YamlValue, unscored: boolean): string {
+  return toYaml(
+    {
+      task: name,
+      dataset_path: 'json',
+      dataset_kwargs: { data_files: { test: dataPath } },
+      test_split: 'test',
+      output_type: 'multiple_choice',
+      doc_to_text: new PyFunction('utils.doc_to_text'),
+      doc_to_choice: new PyFunction('utils.doc_to_choice'),
+      doc_to_target: new PyFunction('utils.doc_to_target'),
+      target_delimiter: protocol.cloze.targetDelimiter,
+      num_fewshot: 0,
+      description: '',
+      metric_list: unscored ? [{ metric: 'bypass' }] : CLOZE_METRICS.map((metric) => ({ metric, aggregation: 'mean', higher_is_better: true })),
+      metadata,
+    },
+    [
+      "Written by Jiangu (鉴古). Cloze (option text): utils.doc_to_text renders Jiangu's cloze context from the doc, exemplars included;",
+      'each option text (utils.doc_to_choice) is scored as its continuation. acc: largest log-likelihood; acc_norm: ÷ characters; acc_bytes: ÷ UTF-8 bytes.',
+      ...(unscored ? ['No item has a released answer: the metric is bypass (no accuracy); run with --predict_only and import the samples into Jiangu.'] : []),
+    ],
+  );
+}
+
 /**
  * The benchmark's group. ACLUE, CMMLU, AC-EVAL: Jiangu's overall is the mean of task accuracies,
  * which is the harness's `weight_by_size: false`. AncientBench: Jiangu's overall is the mean of its
@@ -283,9 +355,11 @@ function taskYaml(name: string, dataPath: string, metadata: YamlValue, unscored:
  * express that rule, and the import recomputes it (as it does the pooled, micro accuracy) from the
  * samples. The metadata says which rule each group's number follows.
  */
-function groupYamls(datasetId: DatasetId, shots: number, tasks: readonly ExportedTask[], meta: Record<string, string | boolean>, circular: boolean): ExportedFile[] {
-  const top = groupName(datasetId, shots, circular);
-  const aggregate = [{ metric: 'acc', aggregation: 'mean', weight_by_size: false }];
+function groupYamls(datasetId: DatasetId, shots: number, tasks: readonly ExportedTask[], meta: Record<string, string | number | boolean>, form: ExportForm): ExportedFile[] {
+  const top = groupName(datasetId, shots, form);
+  // A cloze group averages each of the three rules over its tasks, as Jiangu's run page shows them.
+  const aggregate = (form === 'cloze' ? CLOZE_METRICS : (['acc'] as const)).map((metric) => ({ metric, aggregation: 'mean', weight_by_size: false }));
+  const rules = form === 'cloze' ? ' (acc, acc_norm and acc_bytes alike)' : '';
   const metadata = (rule: string): YamlValue => ({ version: 1, jiangu: { format: LM_EVAL_EXPORT_FORMAT, ...meta, shots, aggregation: rule } });
   if (predictsOnly(tasks)) {
     // Nothing to aggregate: every task is predictions only (AC-EVAL's test split).
@@ -318,8 +392,8 @@ function groupYamls(datasetId: DatasetId, shots: number, tasks: readonly Exporte
       ...groups.map((g) => ({
         path: `${g.name}.yaml`,
         text: toYaml(
-          { group: g.name, task: g.tasks.map((t) => taskName(datasetId, shots, t, circular)), aggregate_metric_list: aggregate, metadata: metadata(`mean-of-tasks (${rule.grouping.kind} ${g.key})`) },
-          [`Jiangu's ${rule.grouping.kind} "${g.key}": the mean of its tasks' accuracies.`],
+          { group: g.name, task: g.tasks.map((t) => taskName(datasetId, shots, t, form)), aggregate_metric_list: aggregate, metadata: metadata(`mean-of-tasks (${rule.grouping.kind} ${g.key})`) },
+          [`Jiangu's ${rule.grouping.kind} "${g.key}": the mean of its tasks' accuracies${rules}.`],
         ),
       })),
       {
@@ -339,7 +413,7 @@ function groupYamls(datasetId: DatasetId, shots: number, tasks: readonly Exporte
       path: `${top}.yaml`,
       text: toYaml(
         { group: top, task: tasks.map((t) => t.name), aggregate_metric_list: aggregate, metadata: metadata('mean-of-tasks') },
-        ["Jiangu's overall: the mean of the tasks' accuracies. Jiangu's pooled (micro) accuracy is recomputed from the samples on import."],
+        [`Jiangu's overall: the mean of the tasks' accuracies${rules}. Jiangu's pooled (micro) accuracy is recomputed from the samples on import.`],
       ),
     },
   ];

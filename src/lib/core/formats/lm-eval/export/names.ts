@@ -1,6 +1,8 @@
 // The names an export gives its tasks and groups (the contract with the harness import):
 // `jiangu_<dataset>_<n>shot_<slug>` per task, `jiangu_<dataset>_<n>shot` per benchmark. ACLUE's slugs
-// are the harness's own (LM_EVAL_TASKS, without its `aclue_` prefix), so the two read alike.
+// are the harness's own (LM_EVAL_TASKS, without its `aclue_` prefix), so the two read alike. A circular
+// export's multiple-choice names end their group part in `_circular`, a cloze export's in `_cloze`, so
+// neither can pass for the letter export's (the harness would take one folder's task for the other's).
 import { getDataset } from '../../../benchmarks/catalog.ts';
 import type { DatasetId } from '../../../benchmarks/types.ts';
 import { LM_EVAL_TASKS } from '../import/import-lm-eval.ts';
@@ -10,9 +12,17 @@ export function datasetPart(datasetId: DatasetId): string {
   return datasetId.replace(/-/g, '_');
 }
 
-/** `circular`: a circular export's name (`…_5shot_circular`), so it never passes for the plain one's. */
-export function groupName(datasetId: DatasetId, shots: number, circular = false): string {
-  return `jiangu_${datasetPart(datasetId)}_${shots}shot${circular ? '_circular' : ''}`;
+/**
+ * How an export asks its multiple-choice items: the letters once (`letters`), the letters under every
+ * rotation of the options (`circular`), or the option texts as continuations (`cloze`).
+ */
+export type ExportForm = 'letters' | 'circular' | 'cloze';
+
+const FORM_SUFFIX: Readonly<Record<ExportForm, string>> = { letters: '', circular: '_circular', cloze: '_cloze' };
+
+/** `jiangu_aclue_5shot`, `…_5shot_circular`, `…_5shot_cloze`. */
+export function groupName(datasetId: DatasetId, shots: number, form: ExportForm = 'letters'): string {
+  return `jiangu_${datasetPart(datasetId)}_${shots}shot${FORM_SUFFIX[form]}`;
 }
 
 /** A stable ASCII slug of a task: ACLUE's from the harness's names, the others from the task's English name. */
@@ -32,6 +42,6 @@ export function taskSlug(datasetId: DatasetId, taskKey: string): string {
   return slug;
 }
 
-export function taskName(datasetId: DatasetId, shots: number, taskKey: string, circular = false): string {
-  return `${groupName(datasetId, shots, circular)}_${taskSlug(datasetId, taskKey)}`;
+export function taskName(datasetId: DatasetId, shots: number, taskKey: string, form: ExportForm = 'letters'): string {
+  return `${groupName(datasetId, shots, form)}_${taskSlug(datasetId, taskKey)}`;
 }

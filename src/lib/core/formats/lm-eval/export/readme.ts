@@ -16,6 +16,29 @@ export interface ReadmeInput {
   maxNewTokens: number;
   /** A circular export: each multiple-choice item once per rotation of its options. */
   circular?: boolean;
+  /** A cloze export: the option texts are the choices (`protocol.cloze`, whose hash templateHash is). */
+  cloze?: boolean;
+}
+
+/** What a cloze export's README says of its formulation, its metrics and how its numbers meet Jiangu's. */
+function clozeSection(protocol: McProtocol): string {
+  const layout = protocol.cloze;
+  return `
+## Scoring: option text (cloze)
+
+This is a cloze export. Each task is \`output_type: multiple_choice\` whose choices are the options' **texts**, not their letters: \`doc_to_text\` states the subject and the question without the lettered options and ends in the answer cue \`${layout.answerCue}\`, each exemplar ending in its gold option's text, and the harness scores every option text as the continuation of that context (\`target_delimiter: ""\`: Chinese puts no space before the answer), writing per option the summed log-likelihood and whether every token was the greedy one. The layout follows the ${layout.follows}; it departs from the upstream letter prompt thus: ${layout.departs}.
+
+The metrics are the harness's own (\`process_results\` of \`lm_eval/api/task.py\`), the rules Jiangu's run page shows for a cloze run:
+- \`acc\`: the option with the largest summed log-likelihood;
+- \`acc_norm\`: the largest sum ÷ the option's length in characters (Python's \`len\`, code points);
+- \`acc_bytes\`: the largest sum ÷ the option's UTF-8 bytes.
+
+Jiangu's fourth rule, PMI (each sum minus the same option's sum after the answer cue alone), needs requests these tasks do not make, so runs imported from here have no PMI.
+
+The harness splits each request as Jiangu does (\`TemplateLM._encode_pair\`: the option's tokens are what follows the context's own encoding in the encoding of context + option, and trailing whitespace of the context moves to the option), with \`--model hf\` and \`--model vllm\` alike, so the per-option log-likelihoods are those Jiangu computes for the same model and weights, up to float differences between backends. Two things of Jiangu's can make its numbers differ: its q8 files quantize activations per forward pass, so their scores depend on how a prompt is split; and with prefix reuse it computes the exemplars once per task and the rest on that cache, where the harness runs each whole context. An fp32 or fp16 run in Jiangu is the one to set beside the harness's.
+
+Import the results file and its samples into Jiangu: they come back as a cloze run, each sample's \`acc\`, \`acc_norm\` and \`acc_bytes\` checked against its log-likelihoods. The harness does not write token counts, which such a run therefore lacks.
+`;
 }
 
 export function readmeText(input: ReadmeInput): string {
@@ -43,10 +66,13 @@ export function readmeText(input: ReadmeInput): string {
 This is a circular export: each multiple-choice item is written once per cyclic rotation of its options (OpenCompass's \`circular\`: ABCD, BCDA, CDAB, DABC for four options, fewer for items with fewer options). A doc's \`jiangu_rotation\` (0 … n − 1) says which: rotation k shows at position j the option originally at (j + k) mod n, and its \`answer\` is the letter its gold option moved to; \`jiangu_id\` is the item's, the same in every rotation, and the exemplars are never rotated. The harness's \`acc\` here is therefore the mean accuracy over rotations. Import the samples into Jiangu: each item's rotations come back as one circular run (accuracy per rotation, right under every rotation, at least N, and the prompt's letter bias); an item with a rotation missing is said by name.
 `
     : '';
-  return `# ${dataset.title}, ${input.shots}-shot, Jiangu's protocol for lm-evaluation-harness
+  const cloze = input.cloze === true && input.protocol !== null;
+  return `# ${dataset.title}, ${input.shots}-shot, Jiangu's ${cloze ? 'cloze (option text) ' : ''}protocol for lm-evaluation-harness
 
 Written by Jiangu (鉴古) ${input.appVersion}. ${
-    input.protocol
+    cloze
+      ? `Protocol \`${input.protocol!.id}\`, cloze layout v${input.protocol!.cloze.version} (the option texts scored as continuations; ${input.protocol!.source}), cloze template hash \`${input.templateHash}\`.`
+      : input.protocol
       ? `Protocol \`${input.protocol.id}\` v${input.protocol.version} (${input.protocol.source}), template hash \`${input.templateHash}\`.`
       : `Protocol \`c3bench\` (C3Bench's prompts), template hash \`${input.templateHash}\`.`
   }
@@ -62,16 +88,22 @@ ${licence}
       ? "Each competency is a subgroup whose `acc` is Jiangu's competency accuracy (the mean of its tasks). Jiangu's overall is the mean of the four competencies, which the harness cannot express (it averages a group over its leaf tasks, so the top group's `acc` is the mean of all ten tasks): Jiangu recomputes it when you import the samples."
       : predictOnly
         ? 'It collects the tasks; with no answers there is no accuracy to aggregate.'
+        : cloze
+          ? "Its `acc`, `acc_norm` and `acc_bytes` are Jiangu's overall under each rule, the mean of the multiple-choice task accuracies (`weight_by_size: false`)."
         : input.protocol
           ? "Its `acc` is Jiangu's overall, the mean of the multiple-choice task accuracies (`weight_by_size: false`)."
           : 'It collects the generation tasks; Jiangu scores them when you import the samples.'
   }${predictOnly ? '' : " Jiangu's pooled (micro) accuracy is recomputed from the samples when you import them."}
 - Per task (${input.tasks.length} tasks, ${total} items): \`<task>.yaml\` and \`<task>.jsonl\` (one doc per test item${input.circular ? ' and rotation of its options' : ''}: \`jiangu_id\`${input.circular ? ', `jiangu_rotation`' : ''}, question, options, answer letter, and the exemplars Jiangu chose for it).
-- \`utils.py\`: \`doc_to_text\` renders Jiangu's prompt from the doc, exemplars included, byte for byte; \`doc_to_choice\` gives the bare letters, which with \`target_delimiter: ""\` are the very tokens Jiangu scores.
+- \`utils.py\`: ${
+    cloze
+      ? "`doc_to_text` renders Jiangu's cloze context from the doc, exemplars included, byte for byte; `doc_to_choice` gives the option texts, each the continuation Jiangu scores (`target_delimiter: \"\"`)."
+      : "`doc_to_text` renders Jiangu's prompt from the doc, exemplars included, byte for byte; `doc_to_choice` gives the bare letters, which with `target_delimiter: \"\"` are the very tokens Jiangu scores."
+  }
 
 Every task has \`num_fewshot: 0\` and \`description: ""\`: the exemplars are in the prompt already. Do not pass \`--num_fewshot\`.
 Jiangu drops exemplars from a prompt longer than the model's context; these prompts hold all of them, so keep \`max_length\` at least as long as the longest prompt.
-${acEval}${gen}${circular}
+${acEval}${gen}${circular}${cloze ? clozeSection(input.protocol!) : ''}
 ## Running it
 
 Run from this folder (the task files name their JSONL relative to it):
@@ -88,7 +120,7 @@ lm_eval --model vllm --model_args pretrained=Qwen/Qwen2.5-7B-Instruct,dtype=bflo
   ${samplesFlag} --output_path results
 \`\`\`
 
-One task alone: \`--tasks ${input.tasks[0]?.name ?? group}\`. Leave out \`--apply_chat_template\` to score the raw prompt as Jiangu's letter-logit runs do (with it, the harness wraps the prompt in the model's chat template; Jiangu records such runs as templated).
+One task alone: \`--tasks ${input.tasks[0]?.name ?? group}\`. Leave out \`--apply_chat_template\` to score the raw prompt as Jiangu's ${cloze ? 'cloze' : 'letter-logit'} runs do (with it, the harness wraps the prompt in the model's chat template; Jiangu records such runs as templated).
 
 Then drop \`results/<model>/results_*.json\` and its \`samples_*.jsonl\` files on Jiangu's Evaluate page (Import): the task metadata carries the protocol, template hash and data file hashes back, and each sample's doc is checked against your stored items.
 

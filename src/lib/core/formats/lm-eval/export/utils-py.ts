@@ -6,7 +6,7 @@ import type { McProtocol } from '../../../protocols/mc-protocols.ts';
 import { OPTION_LETTERS } from '../../../protocols/multiple-choice.ts';
 
 /** A Python literal of a string or null: JSON's string syntax is valid Python (ensure_ascii-free). */
-const py = (value: string | null): string => (value === null ? 'None' : JSON.stringify(value));
+export const py = (value: string | null): string => (value === null ? 'None' : JSON.stringify(value));
 
 /**
  * `unreleasedKeys`: the export holds items without an answer (AC-EVAL's test split). Their target
@@ -70,14 +70,15 @@ ${unreleasedKeys ? KEYLESS_TARGET : TARGET}`;
 }
 
 // The text every export with keys has always had (kept byte for byte; its -100 branch is never taken there).
-const TARGET = `def doc_to_target(doc):
+// The cloze utils.py (cloze-py.ts) has the same targets: the gold option's index is the gold letter's.
+export const TARGET = `def doc_to_target(doc):
     """The gold letter's index; -100 (the harness's "no such label") where the key is not released (AC-EVAL test)."""
     answer = doc["answer"]
     return LETTERS.index(answer) if answer in LETTERS else -100
 `;
 
 // An export with items that have no key: "" for them, as the comment on utilsPy says why.
-const KEYLESS_TARGET = `def doc_to_target(doc):
+export const KEYLESS_TARGET = `def doc_to_target(doc):
     """The gold letter's index; "" where the answer is not released (AC-EVAL's test split).
 
     The harness's task constructor indexes the choices with an integer target on the first doc, so no

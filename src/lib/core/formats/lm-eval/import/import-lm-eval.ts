@@ -10,6 +10,10 @@
 // responses are numbers and booleans and `arguments` a list of [context, continuation]; its
 // samples_*.jsonl files hold every response as a string ("-1.25", "False"), `arguments` as
 // {gen_args_0: {arg_0, arg_1}}, and the target as a string. Both are read, exactly.
+//
+// A task Jiangu exported with option-text scoring (cloze, issue 25) is read by the same code with the
+// checks of lm-eval-cloze.ts instead of the letter ones, and becomes a cloze run (scoring 'cloze', each
+// result's `cloze` numbers, the prediction the acc rule's).
 import { getDataset } from '../../../benchmarks/catalog.ts';
 import type { DatasetId, OptionLetter } from '../../../benchmarks/types.ts';
 import type { Dtype, ModelSource } from '../../../models/model-types.ts';
@@ -26,6 +30,7 @@ import { rotatedLetter, rotationCount } from '../../../protocols/rotation.ts';
 import { DEFAULT_ESTIMATION_SHARE, drawEstimationSet } from '../../../protocols/estimation-set.ts';
 import { LM_EVAL_TASKS, type HarnessTask } from '../lm-eval-tasks.ts';
 import { storedSummaryMismatches, storedSummaryOf, type HarnessGroups } from './lm-eval-summary.ts';
+import { clozeScoresOf, readClozeSample, type ClozeSample } from './lm-eval-cloze.ts';
 
 export { LM_EVAL_TASKS, type HarnessTask } from '../lm-eval-tasks.ts';
 
@@ -62,7 +67,12 @@ export interface Sample {
   acc: boolean | null;
   prompt: string | null;
   promptHash: string | null;
+  /** A cloze task's sample (read with `cloze`): the option texts scored and each one's is_greedy. */
+  cloze?: ClozeSample;
 }
+
+/** How a task's samples are read: its choices are the letters (`letters`) or the option texts (`cloze`). */
+export type SampleForm = 'letters' | 'cloze';
 
 /** A result's `doc` and where it was written, in run order beside the results. */
 export interface SampleDoc {
@@ -91,10 +101,14 @@ function isGreedyFlag(value: unknown): boolean {
 }
 
 
-/** One choice's log-likelihood from `filtered_resps[i]` (or `resps[i]`), in any of the shapes the harness writes. */
-function logLik(value: unknown, path: string): number {
+/**
+ * One choice's response from `filtered_resps[i]` (or `resps[i]`), in any of the shapes the harness
+ * writes: its log-likelihood, and is_greedy where it is written (null for a bare number).
+ */
+function response(value: unknown, path: string): { logLik: number; greedy: boolean | null } {
   let v = value;
   let p = path;
+  let greedy: boolean | null = null;
   // resps nests each choice's single response one level deeper: [[loglik, is_greedy]].
   if (Array.isArray(v) && v.length === 1 && Array.isArray(v[0])) {
     v = v[0];
@@ -102,6 +116,7 @@ function logLik(value: unknown, path: string): number {
   }
   if (Array.isArray(v)) {
     if (v.length < 1 || v.length > 2 || Array.isArray(v[0]) || (v.length === 2 && !isGreedyFlag(v[1]))) fail(p, { expected: 'loglik-shape' }, v);
+    if (v.length === 2) greedy = v[1] === true || v[1] === 'True';
     v = v[0];
     p = `${p}[0]`;
   } else if (typeof v !== 'number' && typeof v !== 'string') {
@@ -109,7 +124,7 @@ function logLik(value: unknown, path: string): number {
   }
   const n = numberLike(v, p);
   if (n > 0) fail(p, { expected: 'loglik' }, n);
-  return n;
+  return { logLik: n, greedy };
 }
 
 /**
@@ -154,7 +169,7 @@ function requests(o: Obj): { prompt: string | null; continuations: unknown[] | n
   return { prompt: null, continuations: null, path: () => '' };
 }
 
-function readSample(value: unknown, base: string): Sample {
+function readSample(value: unknown, base: string, form: SampleForm): Sample {
   const o = anyObject(value, base.endsWith(':') ? base.slice(0, -1) : base);
   let docId: number | null = null;
   if (typeof o.doc_id === 'number' && Number.isInteger(o.doc_id)) docId = o.doc_id;
@@ -165,28 +180,51 @@ function readSample(value: unknown, base: string): Sample {
   const responses = o[field];
   if (!Array.isArray(responses)) fail(at(base, field), { expected: 'responses' }, responses);
   if (responses.length < 2 || responses.length > 4) fail(at(base, field), { expected: 'two-to-four-choices' }, responses);
-  const logLiks = responses.map((r, i) => logLik(r, at(base, `${field}[${i}]`)));
+  const read = responses.map((r, i) => response(r, at(base, `${field}[${i}]`)));
+  const logLiks = read.map((r) => r.logLik);
 
   const { prompt, continuations, path } = requests(o);
   if (continuations) {
     if (continuations.length !== logLiks.length) throw problem('import.request-count', { path: at(base, 'arguments'), requests: continuations.length, responses: logLiks.length, field });
-    continuations.forEach((c, i) => {
-      if (typeof c !== 'string' || c.trim() !== OPTION_LETTERS[i]) fail(at(base, path(i)), { expected: 'choice-letter', choice: ` ${OPTION_LETTERS[i]}` }, c);
-    });
+    // A cloze task's continuations are its option texts, checked against the doc by readClozeSample.
+    if (form === 'letters') {
+      continuations.forEach((c, i) => {
+        if (typeof c !== 'string' || c.trim() !== OPTION_LETTERS[i]) fail(at(base, path(i)), { expected: 'choice-letter', choice: ` ${OPTION_LETTERS[i]}` }, c);
+      });
+    }
   }
   if (prompt !== null) text(prompt, at(base, 'arguments (prompt)'));
   const promptHash = typeof o.prompt_hash === 'string' && /^[0-9a-f]{64}$/.test(o.prompt_hash) ? o.prompt_hash : null;
   const hashText = (v: unknown): string => (typeof v === 'string' ? v : '');
+  const gold = goldLetter(o.target, at(base, 'target'), logLiks.length, typeof o.doc === 'object' && o.doc !== null && (o.doc as Obj).answer === null);
+  const acc = accFlag(o.acc, at(base, 'acc'));
+  const cloze =
+    form === 'cloze'
+      ? readClozeSample({
+          base,
+          doc: o.doc,
+          docId,
+          logLiks,
+          greedy: read.map((r) => r.greedy),
+          responses,
+          responsePath: (i) => at(base, `${field}[${i}]`),
+          gold,
+          continuations,
+          continuationPath: (i) => at(base, path(i)),
+          stated: { acc, acc_norm: accFlag(o.acc_norm, at(base, 'acc_norm')), acc_bytes: accFlag(o.acc_bytes, at(base, 'acc_bytes')) },
+        })
+      : undefined;
   return {
     docId,
     place: base.replace(/:$/, ''),
     doc: o.doc,
     hashes: { doc: hashText(o.doc_hash), prompt: hashText(o.prompt_hash), target: hashText(o.target_hash) },
     logLiks,
-    gold: goldLetter(o.target, at(base, 'target'), logLiks.length, typeof o.doc === 'object' && o.doc !== null && (o.doc as Obj).answer === null),
-    acc: accFlag(o.acc, at(base, 'acc')),
+    gold,
+    acc,
     prompt,
     promptHash,
+    ...(cloze ? { cloze } : {}),
   };
 }
 
@@ -346,12 +384,14 @@ export async function buildRun(
   if (kinds.size > 1) throw problem('import.lm-eval-protocols-mixed', { tasks: mapped.map((m) => m.name), protocols: mapped.map((m) => (m.jiangu ? m.jiangu.protocolId : 'lm-eval')) });
   if (jiangu && jiangu.protocolId !== protocol.id) throw problem('import.lm-eval-jiangu-protocol-unknown', { task: mapped[0].name, protocolId: jiangu.protocolId, expected: protocol.id });
   const templateHash = jiangu ? jiangu.templateHash : LM_EVAL_TEMPLATE_HASH;
+  // One template hash for all tasks (checked above), so either every task is cloze or none is.
+  const cloze = jiangu?.cloze ?? null;
   // Catalog order, so a run imported from any subset lists its tasks as runs made here do.
   const catalogTasks = getDataset(datasetId).tasks.map((t) => t.key);
   mapped.sort((a, b) => catalogTasks.indexOf(a.task) - catalogTasks.indexOf(b.task));
 
   const warnings: Notice[] = jiangu
-    ? [notice('import.lm-eval-jiangu', { fileName, protocolId: protocol.id, templateHash, app: jiangu.app })]
+    ? [notice(cloze ? 'import.lm-eval-jiangu-cloze' : 'import.lm-eval-jiangu', { fileName, protocolId: protocol.id, templateHash, app: jiangu.app })]
     : [notice('import.lm-eval-protocol', { fileName, protocolId: protocol.id, templateHash: LM_EVAL_TEMPLATE_HASH }), notice('import.lm-eval-data', { datasetId })];
   warnings.push(...extra);
   // The recorded prompts hold it, but the protocol's template does not: say so rather than pass as byte-for-byte.
@@ -413,6 +453,8 @@ export async function buildRun(
       tokenIds: [],
       logProbs: scored.logProbs,
       probs: scored.letterProbs,
+      // A cloze run's numbers (read by cloze tasks only); its prediction above is the acc rule's.
+      ...(sample.cloze ? { cloze: clozeScoresOf(sample.cloze, sample.logLiks) } : {}),
       prediction: scored.prediction,
       gold: sample.gold,
       correct: scored.correct,
@@ -466,9 +508,10 @@ export async function buildRun(
     // No backend of this site ran it (the type has no "none"): views name origin.harnessBackend.
     model: { source: model.source, dtype: model.dtype, backend: 'wasm' },
     protocolId: protocol.id,
-    protocolVersion: protocol.version,
+    // A cloze run records its layout's version, as a cloze run made here does (run-setup.ts).
+    protocolVersion: cloze ? cloze.version : protocol.version,
     templateHash,
-    scoring: 'letter-logits',
+    scoring: cloze ? 'cloze' : 'letter-logits',
     shots,
     contextLimit: model.contextLimit,
     chatTemplate: facts.chatTemplate,
@@ -600,10 +643,11 @@ export async function readLmEvalResults(root: Obj, fileName: string, importedAt:
   return buildRun(byTask, facts, fileName, importedAt);
 }
 
-export function readTaskSamples(list: readonly unknown[], pathOf: (i: number) => string): Sample[] {
+/** `form`: how the task asks its choices (a cloze task Jiangu exported: `cloze`). */
+export function readTaskSamples(list: readonly unknown[], pathOf: (i: number) => string, form: SampleForm = 'letters'): Sample[] {
   const seen = new Map<number, number>();
   return list.map((value, i) => {
-    const sample = readSample(value, pathOf(i));
+    const sample = readSample(value, pathOf(i), form);
     const first = seen.get(sample.docId);
     if (first !== undefined) throw problem('import.doc-twice', { path: at(pathOf(i), 'doc_id'), docId: sample.docId, first: pathOf(first).replace(/:$/, '') });
     seen.set(sample.docId, i);
@@ -637,7 +681,7 @@ export async function readLmEvalSamplesFile(source: string, fileName: string, im
  * The samples of one samples_*.jsonl. The harness ends every line with a newline, so a last line
  * that does not parse and has none is a file cut short (a copy or download that stopped), said as such.
  */
-export function readSamplesLines(source: string): Sample[] {
+export function readSamplesLines(source: string, form: SampleForm = 'letters'): Sample[] {
   const lines = source.split('\n');
   const records: { value: unknown; line: number }[] = [];
   for (const [i, raw] of lines.entries()) {
@@ -657,5 +701,6 @@ export function readSamplesLines(source: string): Sample[] {
   return readTaskSamples(
     records.map((r) => r.value),
     (i) => `line ${records[i].line}:`,
+    form,
   );
 }

@@ -133,7 +133,9 @@ async function readResultsRun(fileName: string, root: Obj, samplesFiles: Samples
     if (!file) throw new RunImportError(fileName, refusal('import.lm-eval-samples-missing', { task: name, expected: `samples_${name}_${resultsDateId(fileName) ?? '<date>'}.jsonl` }));
     // A generation task of Jiangu's export is generate_until: its samples hold text, not log-likelihoods.
     const generation = known.get(name)!.jiangu?.generation !== undefined;
-    const read: (Sample | GenSample)[] = await inFile(file.name, () => (generation ? readGenSamplesLines(file.text) : readSamplesLines(file.text)));
+    // A cloze task's choices are its option texts: its samples are checked as such (lm-eval-cloze.ts).
+    const form = known.get(name)!.jiangu?.cloze ? 'cloze' : 'letters';
+    const read: (Sample | GenSample)[] = await inFile(file.name, () => (generation ? readGenSamplesLines(file.text) : readSamplesLines(file.text, form)));
     await inFile(file.name, () => checkAgainstResults(root, name, read));
     await inFile(file.name, () => checkDocHashes(read));
     if (generation) genByTask.set(name, (read as GenSample[]).map((s) => ({ ...s, file: file.name })));
@@ -150,11 +152,11 @@ async function readResultsRun(fileName: string, root: Obj, samplesFiles: Samples
 }
 
 /**
- * A task Jiangu's export names (`jiangu_<dataset>_<n>shot[_circular]_<task>`). Its protocol, template
- * hash and data hashes are in its results file alone (configs.<task>.metadata.jiangu), so its samples
- * are not read without it.
+ * A task Jiangu's export names (`jiangu_<dataset>_<n>shot[_circular|_cloze]_<task>`). Its protocol,
+ * template hash, scoring and data hashes are in its results file alone (configs.<task>.metadata.jiangu),
+ * so its samples are not read without it.
  */
-const JIANGU_TASK = /^jiangu_[a-z0-9_]+_\d+shot(?:_circular)?_[a-z0-9_]+$/;
+const JIANGU_TASK = /^jiangu_[a-z0-9_]+_\d+shot(?:_circular|_cloze)?_[a-z0-9_]+$/;
 
 /** Samples files chosen without their results file: the harness's stock tasks, one run per dataset, the configuration unknown. */
 async function readSamplesOnly(files: SamplesFile[], importedAt: string): Promise<HarnessRun[]> {
@@ -191,10 +193,12 @@ async function buildPerDataset(
   importedAt: string,
   extra: Notice[],
 ): Promise<HarnessRun[]> {
-  const datasets = [...new Set([...byTask.keys()].map((name) => known.get(name)!.datasetId))];
+  // One run per benchmark and scoring: a results file may hold a letter and a cloze export of one benchmark.
+  const runOf = (name: string): string => `${known.get(name)!.datasetId} ${known.get(name)!.jiangu?.cloze ? 'cloze' : 'letters'}`;
+  const kinds = [...new Set([...byTask.keys()].map(runOf))];
   const runs: HarnessRun[] = [];
-  for (const datasetId of datasets) {
-    const part = new Map([...byTask].filter(([name]) => known.get(name)!.datasetId === datasetId));
+  for (const kind of kinds) {
+    const part = new Map([...byTask].filter(([name]) => runOf(name) === kind));
     runs.push(await inFile(fileName, () => buildRun(part, facts, fileName, importedAt, known, extra)));
   }
   return runs;

@@ -3,7 +3,9 @@
 // and the export writes `metadata.jiangu` there (the contract of issue 12: format, app, dataset,
 // task, shots, protocol, templateHash, dataFiles). Such a task is Jiangu's protocol, byte for byte,
 // so its run carries Jiangu's protocol id and template hash and compares as the same protocol as a
-// run made in the browser. Any other task is the harness's own (LM_EVAL_TASKS) or unknown.
+// run made in the browser. Any other task is the harness's own (LM_EVAL_TASKS) or unknown. A cloze
+// export's tasks say `scoring: 'cloze'` and the cloze layout's version (`clozeVersion`) beside its
+// template hash; a letter export's say neither.
 import { getDataset } from '../../../benchmarks/catalog.ts';
 import type { DatasetId } from '../../../benchmarks/types.ts';
 import { listProtocols, type McProtocolId } from '../../../protocols/mc-protocols.ts';
@@ -66,7 +68,20 @@ function jianguTask(name: string, value: unknown): HarnessTask {
   const dataFiles = Object.entries(files).map(([filePath, sha]) => (typeof sha === 'string' && SHA256.test(sha) && filePath.length <= 300 ? { path: filePath, sha256: sha } : bad(`dataFiles.${filePath.slice(0, 80)}`)));
   if (generation && dataset.tasks.find((t) => t.key === task)?.kind !== 'generation') bad('task');
   if (j.circular !== undefined && (j.circular !== true || generation)) bad('circular');
-  const meta: JianguTaskMeta = { protocolId: protocolId as JianguTaskMeta['protocolId'], templateHash, shots, app, dataFiles, ...(j.circular === true ? { circular: true as const } : {}) };
+  // Option order never enters a cloze context: the export writes no circular cloze task.
+  if (j.scoring !== undefined && (j.scoring !== 'cloze' || generation || j.circular !== undefined)) bad('scoring');
+  const cloze = j.scoring === 'cloze';
+  if (cloze !== (j.clozeVersion !== undefined)) bad('clozeVersion');
+  if (cloze && !(typeof j.clozeVersion === 'number' && Number.isInteger(j.clozeVersion) && j.clozeVersion >= 1 && j.clozeVersion <= 1000)) bad('clozeVersion');
+  const meta: JianguTaskMeta = {
+    protocolId: protocolId as JianguTaskMeta['protocolId'],
+    templateHash,
+    shots,
+    app,
+    dataFiles,
+    ...(j.circular === true ? { circular: true as const } : {}),
+    ...(cloze ? { cloze: { version: j.clozeVersion as number } } : {}),
+  };
   if (generation) meta.generation = { maxNewTokens: generation.maxNewTokens };
   return { datasetId, task: task as string, jiangu: meta };
 }
