@@ -3,9 +3,16 @@
 // reference forward over the item's context and that option (split as the harness splits it); the
 // run page shows the continuous scores and the rules' accuracies the core computes from what is
 // stored; a reload mid-run resumes with nothing lost or asked twice; the run file imports again with
-// every number; a share link reproduces it item for item; Compare sets a q4 cloze run beside it on
+// every number, and from what lm-evaluation-harness writes for the page's cloze export; a share link
+// reproduces it item for item; Compare sets a q4 cloze run beside it on
 // continuous scores, and a letter run on accuracy only.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { unzipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
+import { projectRoot } from '../../scripts/site-routes.ts';
 import type { Download, Page } from 'playwright-core';
 import { continuationLogLikelihood, encodeFixture, loadReferenceModel } from '../../scripts/fixtures/reference.ts';
 import type { MultipleChoiceItem } from '../../src/lib/core/benchmarks/types.ts';
@@ -33,11 +40,13 @@ function stallCloze(): void {
   } as typeof Worker.prototype.postMessage;
 }
 
-async function downloadText(download: Download): Promise<string> {
+async function downloadText(download: Download, encoding: BufferEncoding = 'utf8'): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of await download.createReadStream()) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks).toString(encoding);
 }
+
+const HARNESS = join(projectRoot, 'test/fixtures/lm-eval/harness.py');
 
 /** Every stored option against the reference: the context rebuilt here, the harness's split, one forward over both. */
 async function checkAgainstReference(page: Page, results: McItemResult[]): Promise<void> {
@@ -184,7 +193,57 @@ describe('a cloze run on jiangu-tiny (WASM)', () => {
     expect(await page.getByTestId('cont-pGold-overall').getAttribute('data-value')).toBe(overall);
   });
 
+  it('re-imports from what lm-evaluation-harness writes for the page\'s cloze export, with the run\'s own per-option numbers', async () => {
+    await page.goto(`${session.url}/#/evaluate`);
+    await page.getByTestId('eval-dataset').selectOption('aclue');
+    await page.getByTestId('eval-shots').selectOption('5');
+    await page.getByTestId('eval-scoring').selectOption('cloze');
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-lm-eval').click()]);
+    const zipped = unzipSync(new Uint8Array(Buffer.from(await downloadText(download, 'binary'), 'binary')));
+    const dir = mkdtempSync(join(tmpdir(), 'jiangu-cloze-harness-'));
+    try {
+      for (const [path, bytes] of Object.entries(zipped)) {
+        if (path.endsWith('/')) continue;
+        mkdirSync(dirname(join(dir, path)), { recursive: true });
+        writeFileSync(join(dir, path), bytes);
+      }
+      const folder = join(dir, 'jiangu_aclue_5shot_cloze');
+      const { run, results } = await readRun(page, clozeId);
+      // The harness's model answers with this run's numbers; its first 3 docs per task are the run's items.
+      const logliks = Object.fromEntries(results.map((r) => [`${r.itemId}#0`, r.cloze!.logLikelihoods.map((ll, i) => [ll, r.cloze!.isGreedy[i]])]));
+      writeFileSync(join(dir, 'logliks.json'), JSON.stringify(logliks));
+      const out = join(dir, 'out');
+      execFileSync('python3', [HARNESS, folder, out, '--logliks', join(dir, 'logliks.json'), '--limit', '3'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+      await page.getByTestId('import-run-folder').setInputFiles(out);
+      await Promise.race([
+        page.waitForURL(/#\/run\//),
+        page.getByTestId('import-run-error').waitFor().then(async () => {
+          throw new Error(`the harness's files were refused: ${await page.getByTestId('import-run-error').textContent()}`);
+        }),
+      ]);
+      const imported = await readRun(page, decodeURIComponent(page.url().split('#/run/')[1]));
+      expect(imported.run.origin?.kind).toBe('lm-eval');
+      expect(imported.run.config).toMatchObject({ scoring: 'cloze', protocolVersion: run.config.protocolVersion, templateHash: run.config.templateHash, shots: 5 });
+      const byId = new Map(imported.results.map((r) => [r.itemId, r]));
+      for (const r of results) {
+        const back = byId.get(r.itemId)!;
+        expect(back.cloze!.logLikelihoods, r.itemId).toEqual(r.cloze!.logLikelihoods);
+        expect(back.cloze!.isGreedy, r.itemId).toEqual(r.cloze!.isGreedy);
+        expect(back.cloze!.charCounts, r.itemId).toEqual(r.cloze!.charCounts);
+        expect(back.prediction, r.itemId).toBe(r.prediction);
+        // What the harness cannot know is absent: PMI shows as unavailable.
+        expect(back.cloze!.unconditional).toBeUndefined();
+      }
+      await page.getByTestId('rule-pmi').waitFor();
+      expect(await page.getByTestId('rule-pmi').getAttribute('data-value')).toBe('');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('reproduces from a share link, item for item, and the link says the continuous scores travel in the run file', async () => {
+    await page.evaluate((id) => (location.hash = `#/run/${id}`), clozeId);
+    await page.locator('[data-testid=run][data-status=completed]').waitFor();
     await page.getByTestId('share').click();
     const url = await page.getByTestId('share-url').inputValue();
     await page.goto(url);
