@@ -8,19 +8,26 @@
 import type { DynamicCache } from '@huggingface/transformers';
 import type { ClozeOptionScore, ScoreClozeItemParams, ScoreClozeItemResult } from '../src/lib/engine/messages.ts';
 import { buildClozePrompt, encodePair, getProtocol } from '../src/lib/core/protocols/index.ts';
-import { continuationScore, type ContinuationScore } from '../src/lib/core/logprobs.ts';
+import { continuationScore, rowStats, type ContinuationScore, type RowStats } from '../src/lib/core/logprobs.ts';
 import { hasPrefix } from '../src/lib/core/token-prefix.ts';
 import { modelError } from '../src/lib/engine/model-errors.ts';
 import { logitsRows } from './logits.ts';
 import { applyChatTemplate, encode, encodeRecent, RequestError, type Loaded } from './loaded-model.ts';
 import { cacheOf, countFor, disposeOutputs, forward, prefill, prefixCacheFor } from './scoring.ts';
 
-/** A context's state: its KV cache (owned by whoever made it) and the logits row after its last token. */
+/**
+ * A context's state: its KV cache (owned by whoever made it), the logits row after its last token
+ * and that row's log-sum-exp and argmax, computed once for every option that starts from it.
+ */
 interface ContextState {
   cache: DynamicCache;
   length: number;
   lastRow: Float32Array;
+  lastStats: RowStats;
 }
+
+/** Scores kept after the answer cue alone before the map is cleared (a bound on the worker's memory over a 28,707-item run). */
+const CUE_SCORES_KEPT = 20_000;
 
 interface Cost {
   logitsCopied: number;
@@ -43,7 +50,7 @@ function rowsPerPass(m: Loaded): number {
 export async function continuationOn(m: Loaded, context: ContextState, tokens: readonly number[], cost: Cost): Promise<ContinuationScore> {
   const vocab = context.lastRow.length;
   for (const t of tokens) if (t < 0 || t >= vocab) throw new RangeError(`token id ${t} is outside the vocabulary of ${vocab}`);
-  const total = continuationScore([context.lastRow], [0], vocab, [tokens[0]]);
+  const total = continuationScore([context.lastRow], [0], vocab, [tokens[0]], context.lastStats);
   const feed = tokens.slice(0, -1);
   const step = rowsPerPass(m);
   let cache: DynamicCache = context.cache;
@@ -78,18 +85,18 @@ export async function continuationOn(m: Loaded, context: ContextState, tokens: r
  * The state after the answer cue alone (PMI's unconditional context), kept while the protocol's cue
  * stays the same (one per run): a few tokens, computed once. `ids` are the cue's own encoding.
  */
-async function answerCueState(m: Loaded, cue: string, ids: readonly number[], cost: Cost): Promise<ContextState> {
+async function answerCueState(m: Loaded, cue: string, ids: readonly number[], cost: Cost): Promise<NonNullable<Loaded['answerCueCache']>> {
   const known = m.answerCueCache;
-  if (known && known.text === cue) return known.state;
+  if (known && known.text === cue) return known;
   await known?.state.cache.dispose();
   m.answerCueCache = null;
   const run = await prefill(m, ids, null, 0);
   cost.logitsCopied += run.logitsCopied;
   cost.passes += run.passes;
   // The row may be the logits tensor's own array; it is only read here, never sent.
-  const state = { cache: run.cache, length: ids.length, lastRow: run.lastRow };
-  m.answerCueCache = { text: cue, state };
-  return state;
+  const state = { cache: run.cache, length: ids.length, lastRow: run.lastRow, lastStats: rowStats(run.lastRow, 0, run.lastRow.length) };
+  m.answerCueCache = { text: cue, state, scores: new Map() };
+  return m.answerCueCache;
 }
 
 export async function scoreClozeItem(m: Loaded, params: ScoreClozeItemParams): Promise<ScoreClozeItemResult> {
@@ -129,7 +136,7 @@ export async function scoreClozeItem(m: Loaded, params: ScoreClozeItemParams): P
   const run = await prefill(m, contextIds.slice(reused), past, reused);
   cost.logitsCopied += run.logitsCopied;
   cost.passes += run.passes;
-  const context: ContextState = { cache: run.cache, length: contextIds.length, lastRow: run.lastRow };
+  const context: ContextState = { cache: run.cache, length: contextIds.length, lastRow: run.lastRow, lastStats: rowStats(run.lastRow, 0, run.lastRow.length) };
   const options: ClozeOptionScore[] = [];
   try {
     for (const pair of pairs) {
@@ -145,7 +152,15 @@ export async function scoreClozeItem(m: Loaded, params: ScoreClozeItemParams): P
     const cue = await answerCueState(m, cuePairs[0].context, cuePairs[0].contextIds, cost);
     for (const [k, pair] of cuePairs.entries()) {
       if (pair.continuationIds.length === 0) throw new RequestError(modelError('bad-request', 'model.candidate-no-token', [{ candidate: params.item.options[k] }]));
-      options[k].unconditional = (await continuationOn(m, cue, pair.continuationIds, cost)).logLikelihood;
+      // The same tokens after the same state give the same sum: an option text seen before is not run again.
+      const key = pair.continuationIds.join(',');
+      let score = cue.scores.get(key);
+      if (score === undefined) {
+        score = (await continuationOn(m, cue.state, pair.continuationIds, cost)).logLikelihood;
+        if (cue.scores.size >= CUE_SCORES_KEPT) cue.scores.clear();
+        cue.scores.set(key, score);
+      }
+      options[k].unconditional = score;
     }
   }
   return {

@@ -5,6 +5,7 @@ import { modelError, type LoadContext } from '../src/lib/engine/model-errors.ts'
 import { RequestError } from './request-error.ts';
 import { CHAT_TEMPLATE_OPTIONS } from '../src/lib/core/protocols/chat-template.ts';
 import type { LetterInContext } from '../src/lib/core/protocols/letter-tokens.ts';
+import type { RowStats } from '../src/lib/core/logprobs.ts';
 
 export interface Loaded {
   model: PreTrainedModel;
@@ -23,8 +24,12 @@ export interface Loaded {
   maxPassRows: number | null;
   /** The KV cache of the last prefix scored, kept while the next prompts share it. */
   prefixCache: { ids: readonly number[]; cache: DynamicCache } | null;
-  /** The state after a cloze protocol's answer cue alone (PMI's unconditional context), kept for the run. */
-  answerCueCache: { text: string; state: { cache: DynamicCache; length: number; lastRow: Float32Array } } | null;
+  /**
+   * The state after a cloze protocol's answer cue alone (PMI's unconditional context), kept for the
+   * run, with the scores of the continuations already scored after it by their token ids (an option
+   * text repeats across items: 25% of ACLUE's options, 15% of CMMLU's).
+   */
+  answerCueCache: { text: string; state: { cache: DynamicCache; length: number; lastRow: Float32Array; lastStats: RowStats }; scores: Map<string, number> } | null;
   /** How a candidate tokenizes after a prompt (the merge check among it), by prompt ending and candidate. */
   mergeChecks: Map<string, LetterInContext>;
   /** The last few texts encoded for a request (see encodeRecent), newest last. */

@@ -24,13 +24,14 @@ const item = (id: string, split: 'dev' | 'test', order: number, question: string
 const TINY_ITEMS = {
   exemplar: item('dev-0', 'dev', 0, '有朋自远方来，不亦乐乎？', ['天', '地', '人', '之']),
   test: item('test-0', 'test', 0, '学而时习之，不亦说乎？', ['说', '喜悦也', '解说之言', '子曰学而时习之不亦说乎有朋自远方来不亦']),
-  second: item('test-1', 'test', 1, '温故而知新', ['温', '故旧', '知新者', '可以为师矣']),
+  // Its third option is the first item's first: its score after the answer cue alone comes from the worker's cache.
+  second: item('test-1', 'test', 1, '温故而知新', ['温', '故旧', '说', '可以为师矣']),
 };
 /** English for stories260k's TinyStories vocabulary (the instruction's Chinese is byte-fallback tokens). */
 const STORY_ITEMS = {
   exemplar: item('dev-0', 'dev', 0, 'Lily saw a big red ball.', ['a cat', 'a ball', 'a tree', 'the sun']),
   test: item('test-0', 'test', 0, 'One day, Tom went to the park. He saw', ['a dog', 'a big tree with many red apples on it', 'his mom', 'a little bird']),
-  second: item('test-1', 'test', 1, 'Sue liked to play with', ['her toys', 'the ball', 'a cat', 'friends']),
+  second: item('test-1', 'test', 1, 'Sue liked to play with', ['her toys', 'the ball', 'a dog', 'friends']),
 };
 
 interface Case {

@@ -51,24 +51,47 @@ export interface ContinuationScore {
   isGreedy: boolean;
 }
 
+/** A logits row's log-sum-exp (float64, max subtracted) and its argmax (the first of equal maxima). */
+export interface RowStats {
+  logZ: number;
+  best: number;
+}
+
+/** RowStats of logits[offset, offset + vocab): one pass for the max and argmax, one for the sum. */
+export function rowStats(row: ArrayLike<number>, offset: number, vocab: number): RowStats {
+  if (offset < 0 || offset + vocab > row.length) throw new RangeError(`logits row [${offset}, ${offset + vocab}) is outside an array of ${row.length}`);
+  let best = 0;
+  let max = row[offset];
+  for (let v = 1; v < vocab; v++) {
+    const x = row[offset + v];
+    if (x > max) {
+      max = x;
+      best = v;
+    }
+  }
+  let sum = 0;
+  for (let v = 0; v < vocab; v++) sum += Math.exp(row[offset + v] - max);
+  return { logZ: max + Math.log(sum), best };
+}
+
 /**
  * The score of `tokens` from `rows[i]`, the logits row that predicts tokens[i] (the context's last
  * row for the first token, then the rows of the continuation's own positions), each of `vocab`
  * values at `offsets[i]` of its array. This is the harness's per-request number for causal models:
  * log-softmax over the full vocabulary, gathered at the continuation's tokens and summed.
+ * `firstStats`: rowStats of rows[0] when the caller already has them (a context's last row is shared
+ * by every option after it).
  */
-export function continuationScore(rows: readonly ArrayLike<number>[], offsets: readonly number[], vocab: number, tokens: readonly number[]): ContinuationScore {
+export function continuationScore(rows: readonly ArrayLike<number>[], offsets: readonly number[], vocab: number, tokens: readonly number[], firstStats?: RowStats): ContinuationScore {
   if (rows.length !== tokens.length || offsets.length !== tokens.length) throw new RangeError(`expected one logits row per token, got ${rows.length} rows for ${tokens.length} tokens`);
   if (tokens.length === 0) throw new RangeError('a continuation needs at least one token');
   let logLikelihood = 0;
   let isGreedy = true;
   tokens.forEach((token, i) => {
-    const row = rows[i];
-    const offset = offsets[i];
-    logLikelihood += logSoftmaxPick(row, offset, vocab, [token])[0];
-    let best = 0;
-    for (let v = 1; v < vocab; v++) if (row[offset + v] > row[offset + best]) best = v;
-    if (best !== token) isGreedy = false;
+    if (!Number.isInteger(token) || token < 0 || token >= vocab) throw new RangeError(`token id ${token} is outside the vocabulary of ${vocab}`);
+    const stats = i === 0 && firstStats ? firstStats : rowStats(rows[i], offsets[i], vocab);
+    logLikelihood += rows[i][offsets[i] + token] - stats.logZ;
+    if (stats.best !== token) isGreedy = false;
   });
   return { logLikelihood, isGreedy };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { continuationScore } from '../../../src/lib/core/logprobs.ts';
+import { continuationScore, logSoftmaxPick, rowStats } from '../../../src/lib/core/logprobs.ts';
 
 describe('continuationScore', () => {
   it('sums the full-vocabulary log-softmax at each token, hand-worked', () => {
@@ -16,6 +16,16 @@ describe('continuationScore', () => {
     expect(continuationScore([block, block], [0, 3], 3, [0, 0]).isGreedy).toBe(true);
     expect(continuationScore([block, block], [0, 3], 3, [0, 1]).isGreedy).toBe(false);
     expect(continuationScore([block, block], [0, 3], 3, [1, 1]).isGreedy).toBe(false);
+  });
+  it('takes the first row\'s stats from the caller when given (a context row shared by every option), as if computed', () => {
+    const row = new Float32Array([0.5, -1, 3, 3, 2]);
+    const stats = rowStats(row, 0, 5);
+    expect(stats.best).toBe(2);
+    expect(row[1] - stats.logZ).toBeCloseTo(logSoftmaxPick(row, 0, 5, [1])[0], 12);
+    const next = new Float32Array([1, 0, 0, 0, 0]);
+    expect(continuationScore([row, next], [0, 0], 5, [2, 0], stats)).toEqual(continuationScore([row, next], [0, 0], 5, [2, 0]));
+    // Stats that are not the row's are used as given: the caller owns them.
+    expect(continuationScore([row, next], [0, 0], 5, [2, 0], { logZ: stats.logZ, best: 3 }).isGreedy).toBe(false);
   });
   it('refuses a row count that is not the token count, and an empty continuation', () => {
     expect(() => continuationScore([new Float32Array(2)], [0], 2, [0, 1])).toThrow(/one logits row per token/u);
