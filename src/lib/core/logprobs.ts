@@ -75,6 +75,44 @@ export function rowStats(row: ArrayLike<number>, offset: number, vocab: number):
 }
 
 /**
+ * One position's numbers for the memorization probes (Min-K% Prob, Min-K%++), from one logits row.
+ * `logprob`: log p(target); `mean` μ = Σ_v p_v log p_v and `std` σ = sqrt(max(0, Σ_v p_v (log p_v)² − μ²)),
+ * the mean and standard deviation of log p under the model's own next-token distribution p;
+ * `argmax`: the most likely token (the first of equal maxima).
+ */
+export interface RowStatistics {
+  logprob: number;
+  mean: number;
+  std: number;
+  argmax: number;
+}
+
+/**
+ * RowStatistics of logits[offset, offset + vocab) at `target`, in float64: rowStats' two passes
+ * (max and argmax, then the log-sum-exp), and one more for both moments. The moments are taken of
+ * s = logit − max rather than of log p = s − log Σ e^s (σ is the same, μ shifts by the constant):
+ * s is near 0 where the mass is, so Σ p s² − (Σ p s)² cancels little (a uniform row gives σ = 0
+ * exactly, where log p's moments leave 3e-8). A token of probability 0 (a logit of −∞) adds nothing
+ * to either sum, the limit of p·log p as p → 0.
+ */
+export function rowStatistics(row: ArrayLike<number>, offset: number, vocab: number, target: number): RowStatistics {
+  if (!Number.isInteger(target) || target < 0 || target >= vocab) throw new RangeError(`token id ${target} is outside the vocabulary of ${vocab}`);
+  const { logZ, best } = rowStats(row, offset, vocab);
+  const max = row[offset + best];
+  const logSum = logZ - max;
+  let first = 0;
+  let second = 0;
+  for (let v = 0; v < vocab; v++) {
+    const shifted = row[offset + v] - max;
+    const p = Math.exp(shifted - logSum);
+    if (p === 0) continue;
+    first += p * shifted;
+    second += p * shifted * shifted;
+  }
+  return { logprob: row[offset + target] - logZ, mean: first - logSum, std: Math.sqrt(Math.max(0, second - first * first)), argmax: best };
+}
+
+/**
  * The score of `tokens` from `rows[i]`, the logits row that predicts tokens[i] (the context's last
  * row for the first token, then the rows of the continuation's own positions), each of `vocab`
  * values at `offsets[i]` of its array. This is the harness's per-request number for causal models:

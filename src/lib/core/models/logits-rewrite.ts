@@ -160,11 +160,11 @@ export const KEPT_ROWS_DIM = 'logits_sequence_length';
 
 // onnx.proto field numbers
 const MODEL_OPSET_IMPORT = 8;
-const MODEL_GRAPH = 7;
-const GRAPH_NODE = 1;
-const GRAPH_INITIALIZER = 5;
-const GRAPH_INPUT = 11;
-const GRAPH_OUTPUT = 12;
+export const MODEL_GRAPH = 7;
+export const GRAPH_NODE = 1;
+export const GRAPH_INITIALIZER = 5;
+export const GRAPH_INPUT = 11;
+export const GRAPH_OUTPUT = 12;
 const GRAPH_VALUE_INFO = 13;
 const GRAPH_SPARSE_INITIALIZER = 15;
 const NODE_INPUT = 1;
@@ -176,19 +176,19 @@ const TENSOR_DIMS = 1;
 const TENSOR_DATA_TYPE = 2;
 const TENSOR_NAME = 8;
 const TENSOR_RAW_DATA = 9;
-const VALUE_NAME = 1;
-const VALUE_TYPE = 2;
-const TYPE_TENSOR = 1;
-const TENSOR_TYPE_ELEM = 1;
-const TENSOR_TYPE_SHAPE = 2;
-const SHAPE_DIM = 1;
-const DIM_PARAM = 2;
+export const VALUE_NAME = 1;
+export const VALUE_TYPE = 2;
+export const TYPE_TENSOR = 1;
+export const TENSOR_TYPE_ELEM = 1;
+export const TENSOR_TYPE_SHAPE = 2;
+export const SHAPE_DIM = 1;
+export const DIM_PARAM = 2;
 const SPARSE_VALUES = 1;
-const INT64 = 7;
-const INT64_MAX = (1n << 63n) - 1n;
+export const INT64 = 7;
+export const INT64_MAX = (1n << 63n) - 1n;
 const MS_DOMAIN = 'com.microsoft';
 
-interface GraphNode {
+export interface GraphNode {
   field: ProtoField;
   inputs: string[];
   outputs: string[];
@@ -197,7 +197,7 @@ interface GraphNode {
   domain: string;
 }
 
-interface ParsedModel {
+export interface ParsedModel {
   top: ProtoField[];
   graphField: ProtoField;
   graphFields: ProtoField[];
@@ -259,9 +259,9 @@ export function rewriteForLastLogits(model: Uint8Array, options: RewriteOptions 
   }
 }
 
-class MalformedGraph extends Error {}
+export class MalformedGraph extends Error {}
 
-function parseModel(buf: Uint8Array): ParsedModel {
+export function parseModel(buf: Uint8Array): ParsedModel {
   const top = readFields(buf);
   const graphs = top.filter((f) => f.no === MODEL_GRAPH);
   if (graphs.length === 0) throw new MalformedGraph('not an ONNX model: no graph (ModelProto field 7)');
@@ -438,13 +438,13 @@ function findHead(buf: Uint8Array, parsed: ParsedModel): Head | { refusal: Logit
 }
 
 /** The rank a ValueInfoProto declares, or null when it declares none. */
-function declaredRank(buf: Uint8Array, info: ProtoField | undefined): number | null {
+export function declaredRank(buf: Uint8Array, info: ProtoField | undefined): number | null {
   if (info === undefined) return null;
   const shape = nested(buf, info, [VALUE_TYPE, TYPE_TENSOR, TENSOR_TYPE_SHAPE]);
   return shape === null ? null : subFields(buf, shape).filter((f) => f.no === SHAPE_DIM).length;
 }
 
-function nested(buf: Uint8Array, field: ProtoField, path: number[]): ProtoField | null {
+export function nested(buf: Uint8Array, field: ProtoField, path: number[]): ProtoField | null {
   let at: ProtoField | undefined = field;
   for (const no of path) {
     at = subFields(buf, at).find((f) => f.no === no && f.wire === WIRE_LEN);
@@ -472,14 +472,32 @@ function replaceNth(buf: Uint8Array, field: ProtoField, no: number, index: numbe
   return done ? out : null;
 }
 
-function int64Initializer(name: string, value: bigint): Pieces {
+export function int64Initializer(name: string, value: bigint): Pieces {
   const raw = new Uint8Array(8);
   new DataView(raw.buffer).setBigInt64(0, value, true);
   return lenField(GRAPH_INITIALIZER, [...varintField(TENSOR_DIMS, 1), ...varintField(TENSOR_DATA_TYPE, INT64), ...stringField(TENSOR_NAME, name), ...lenField(TENSOR_RAW_DATA, [raw])]);
 }
 
-function nodeField(opType: string, name: string, inputs: string[], output: string): Pieces {
-  return lenField(GRAPH_NODE, [...inputs.flatMap((i) => stringField(NODE_INPUT, i)), ...stringField(NODE_OUTPUT, output), ...stringField(NODE_NAME, name), ...stringField(NODE_OP_TYPE, opType)]);
+/** A NodeProto field of the default domain with one output; `attributes`: intAttribute's pieces. */
+export function nodeField(opType: string, name: string, inputs: string[], output: string, attributes: Pieces = []): Pieces {
+  return lenField(GRAPH_NODE, [
+    ...inputs.flatMap((i) => stringField(NODE_INPUT, i)),
+    ...stringField(NODE_OUTPUT, output),
+    ...stringField(NODE_NAME, name),
+    ...stringField(NODE_OP_TYPE, opType),
+    ...attributes,
+  ]);
+}
+
+const NODE_ATTRIBUTE = 5;
+const ATTRIBUTE_NAME = 1;
+const ATTRIBUTE_I = 3;
+const ATTRIBUTE_TYPE = 20;
+const ATTRIBUTE_TYPE_INT = 2;
+
+/** An int attribute (AttributeProto name, i, type INT) of a NodeProto, for nodeField. */
+export function intAttribute(name: string, value: number | bigint): Pieces {
+  return lenField(NODE_ATTRIBUTE, [...stringField(ATTRIBUTE_NAME, name), ...varintField(ATTRIBUTE_I, value), ...varintField(ATTRIBUTE_TYPE, ATTRIBUTE_TYPE_INT)]);
 }
 
 function splice(buf: Uint8Array, parsed: ParsedModel, logits: ProtoField, head: Head, options: RewriteOptions): LogitsRewrite {
