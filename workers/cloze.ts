@@ -1,5 +1,5 @@
 // Cloze scoring in the worker: each option's text is scored as the continuation of the item's
-// context, the harness's way (encode-pair.ts for the split, continuationScore for the sum). The
+// context, the harness's way (encode-pair.ts for the split, statistics.ts for the sums). The
 // context is run once per item, on the task's exemplar prefix cache when it has one; each option then
 // runs its own tokens (all but the last: the context's last row predicts the first) on that one
 // context state, keeping every row it computes, and disposes only what it made. The state it branched
@@ -8,84 +8,38 @@
 import type { DynamicCache } from '@huggingface/transformers';
 import type { ClozeOptionScore, ScoreClozeItemParams, ScoreClozeItemResult } from '../src/lib/engine/messages.ts';
 import { buildClozePrompt, encodePair, getProtocol } from '../src/lib/core/protocols/index.ts';
-import { continuationScore, rowStats, type ContinuationScore, type RowStats } from '../src/lib/core/logprobs.ts';
+import { rowStats, type ContinuationScore } from '../src/lib/core/logprobs.ts';
 import { hasPrefix } from '../src/lib/core/token-prefix.ts';
 import { modelError } from '../src/lib/engine/model-errors.ts';
-import { logitsRows } from './logits.ts';
 import { applyChatTemplate, encode, encodeRecent, RequestError, type Loaded } from './loaded-model.ts';
-import { cacheOf, countFor, disposeOutputs, forward, prefill, prefixCacheFor } from './scoring.ts';
-
-/**
- * A context's state: its KV cache (owned by whoever made it), the logits row after its last token
- * and that row's log-sum-exp and argmax, computed once for every option that starts from it.
- */
-interface ContextState {
-  cache: DynamicCache;
-  length: number;
-  lastRow: Float32Array;
-  lastStats: RowStats;
-}
+import { countFor, prefill, prefixCacheFor } from './scoring.ts';
+import { sequenceStatistics, type PassCost, type SequenceState } from './statistics.ts';
 
 /** Scores kept after the answer cue alone before the map is cleared (a bound on the worker's memory over a 28,707-item run). */
 const CUE_SCORES_KEPT = 20_000;
 
-interface Cost {
-  logitsCopied: number;
-  passes: number;
-}
-
-/**
- * Rows one continuation pass may return: the memory bound of a chunked prefill (maxLogitsRows, from
- * the memory setting, or fixed for q8) and GroupQueryAttention's WebGPU pass limit.
- */
-function rowsPerPass(m: Loaded): number {
-  return Math.max(1, Math.min(m.maxLogitsRows, m.maxPassRows ?? Infinity));
-}
-
 /**
  * The score of `tokens` after `context`: the first token from the context's last row, the rest from
- * the rows of passes over tokens[0 … n − 2] on the context's cache. Intermediate caches are this
- * function's and are disposed; the context's cache is only read.
+ * the rows of passes over tokens[0 … n − 2] on the context's cache (statistics.ts: Jiangu's
+ * statistics outputs when the graph has them, else whole rows read here). The context's cache is
+ * only read.
  */
-export async function continuationOn(m: Loaded, context: ContextState, tokens: readonly number[], cost: Cost): Promise<ContinuationScore> {
-  const vocab = context.lastRow.length;
-  for (const t of tokens) if (t < 0 || t >= vocab) throw new RangeError(`token id ${t} is outside the vocabulary of ${vocab}`);
-  const total = continuationScore([context.lastRow], [0], vocab, [tokens[0]], context.lastStats);
-  const feed = tokens.slice(0, -1);
-  const step = rowsPerPass(m);
-  let cache: DynamicCache = context.cache;
-  let length = context.length;
-  for (let start = 0; start < feed.length; start += step) {
-    const chunk = feed.slice(start, start + step);
-    const outputs = await forward(m, chunk, cache, length, chunk.length);
-    const logits = outputs.logits;
-    const [, rows, width] = logits.dims as [number, number, number];
-    const last = start + step >= feed.length;
-    const next = last ? null : cacheOf(outputs);
-    try {
-      if (rows !== chunk.length || width !== vocab) throw new RangeError(`a continuation pass of ${chunk.length} tokens returned ${rows} rows of ${width}`);
-      const data = logits.type === 'float32' ? (logits.data as Float32Array) : logitsRows(logits);
-      const predicted = tokens.slice(start + 1, start + 1 + rows);
-      const part = continuationScore(Array(rows).fill(data), Array.from({ length: rows }, (_, i) => i * vocab), vocab, predicted);
-      total.logLikelihood += part.logLikelihood;
-      total.isGreedy &&= part.isGreedy;
-      cost.logitsCopied += rows * vocab;
-      cost.passes++;
-    } finally {
-      await disposeOutputs(outputs, new Set(next ? Object.values(next) : []));
-      if (cache !== context.cache) await cache.dispose();
-    }
-    cache = next!;
-    length += chunk.length;
-  }
-  return total;
+export async function continuationOn(m: Loaded, context: SequenceState, tokens: readonly number[], cost: PassCost): Promise<ContinuationScore> {
+  const stats = await sequenceStatistics(m, context, tokens, false, cost);
+  let logLikelihood = 0;
+  let isGreedy = true;
+  tokens.forEach((token, j) => {
+    logLikelihood += stats.logprob[j];
+    if (stats.argmax[j] !== token) isGreedy = false;
+  });
+  return { logLikelihood, isGreedy };
 }
 
 /**
  * The state after the answer cue alone (PMI's unconditional context), kept while the protocol's cue
  * stays the same (one per run): a few tokens, computed once. `ids` are the cue's own encoding.
  */
-async function answerCueState(m: Loaded, cue: string, ids: readonly number[], cost: Cost): Promise<NonNullable<Loaded['answerCueCache']>> {
+async function answerCueState(m: Loaded, cue: string, ids: readonly number[], cost: PassCost): Promise<NonNullable<Loaded['answerCueCache']>> {
   const known = m.answerCueCache;
   if (known && known.text === cue) return known;
   await known?.state.cache.dispose();
@@ -119,7 +73,7 @@ export async function scoreClozeItem(m: Loaded, params: ScoreClozeItemParams): P
   const contextIds = pairs[0].contextIds;
   if (contextIds.length === 0) throw new RequestError(modelError('bad-request', 'model.empty-prompt', []));
 
-  const cost: Cost = { logitsCopied: 0, passes: 0 };
+  const cost: PassCost = { logitsCopied: 0, passes: 0 };
   let reused = 0;
   let past: DynamicCache | null = null;
   const at = params.reusePrefix && built.prefix ? text.indexOf(built.prefix) : -1;
@@ -136,7 +90,7 @@ export async function scoreClozeItem(m: Loaded, params: ScoreClozeItemParams): P
   const run = await prefill(m, contextIds.slice(reused), past, reused);
   cost.logitsCopied += run.logitsCopied;
   cost.passes += run.passes;
-  const context: ContextState = { cache: run.cache, length: contextIds.length, lastRow: run.lastRow, lastStats: rowStats(run.lastRow, 0, run.lastRow.length) };
+  const context: SequenceState = { cache: run.cache, length: contextIds.length, lastRow: run.lastRow, lastStats: rowStats(run.lastRow, 0, run.lastRow.length) };
   const options: ClozeOptionScore[] = [];
   try {
     for (const pair of pairs) {

@@ -34,6 +34,8 @@ export function logitsPathOf(outcome: RewriteOutcome | null, inputNames: readonl
   switch (outcome.kind) {
     case 'not-needed':
       return { kind: 'native' };
+    case 'off':
+      return declares ? { kind: 'native' } : { kind: 'chunked', refusal: notice('model.logits-rewrite-off') };
     case 'rewritten':
       return { kind: 'rewritten' };
     case 'unrecognised':

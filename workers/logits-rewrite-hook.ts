@@ -8,6 +8,7 @@
 // soon as create returns, and ORT copies the rewritten one into its own memory.
 import { InferenceSession } from 'onnxruntime-web/webgpu';
 import { refusalOf, rewriteForLastLogits, type LogitsRewriteRefusal, type RewriteOptions } from '../src/lib/core/models/logits-rewrite.ts';
+import { rewriteForStatistics, statsRefusalOf, type StatsRewriteOptions, type StatsRewriteRefusal } from '../src/lib/core/models/stats-rewrite.ts';
 
 /** What the wrapped create did with the model file of one load. */
 export type RewriteOutcome =
@@ -17,13 +18,54 @@ export type RewriteOutcome =
   /** ORT would not create a session from the rewritten bytes; the original graph was used. */
   | { kind: 'session-refused'; detail: string }
   /** The bytes never came through create as a buffer (a path), so nothing was rewritten. */
+  | { kind: 'not-seen' }
+  /** The one-row rewrite was not asked for (statistics alone were). */
+  | { kind: 'off' };
+
+/** What became of the statistics outputs, when a load asked for them (stats-rewrite.ts). */
+export type StatisticsOutcome =
+  | { kind: 'added'; ms: number }
+  | { kind: 'unrecognised'; refusal: StatsRewriteRefusal }
+  /** ORT would not create a session from the bytes with statistics; the bytes without them were used. */
+  | { kind: 'session-refused'; detail: string }
   | { kind: 'not-seen' };
+
+/** What a load asks the wrapped create for. */
+export interface RewriteRequest {
+  /** The one-row rewrite (rewriteForLastLogits), with a test's deliberate fault; null: not asked. */
+  keep: RewriteOptions | null;
+  /** The statistics outputs (rewriteForStatistics), with a test's deliberate fault; null: not asked. */
+  statistics: StatsRewriteOptions | null;
+}
 
 type Create = (model: unknown, options?: unknown) => Promise<unknown>;
 
+interface Active {
+  request: RewriteRequest;
+  outcome: RewriteOutcome;
+  statistics: StatisticsOutcome | null;
+  seen: boolean;
+}
+
 let installed = false;
-/** The outcome of the load in progress, or null when no load asks for a rewrite. */
-let active: { outcome: RewriteOutcome; options: RewriteOptions } | null = null;
+/** The load in progress, or null when no load asks for a rewrite. */
+let active: Active | null = null;
+
+/** The one-row rewrite of `model` as the load asked for it: the bytes to go on with, and the outcome. */
+function keepRewrite(model: Uint8Array, request: RewriteRequest): { bytes: Uint8Array; outcome: RewriteOutcome; rewritten: boolean } {
+  if (!request.keep) return { bytes: model, outcome: { kind: 'off' }, rewritten: false };
+  const started = performance.now();
+  let result: ReturnType<typeof rewriteForLastLogits>;
+  try {
+    result = rewriteForLastLogits(model, request.keep);
+  } catch (error) {
+    // The rewrite returns its refusals as values; a throw is a graph it could not even read.
+    result = { kind: 'unrecognised', refusal: refusalOf({ kind: 'rewrite-threw', message: error instanceof Error ? error.message : String(error) }) };
+  }
+  if (result.kind === 'not-needed') return { bytes: model, outcome: { kind: 'not-needed' }, rewritten: false };
+  if (result.kind === 'unrecognised') return { bytes: model, outcome: { kind: 'unrecognised', refusal: result.refusal }, rewritten: false };
+  return { bytes: result.bytes, outcome: { kind: 'rewritten', head: result.head, graphBytes: result.graphBytes, ms: performance.now() - started }, rewritten: true };
+}
 
 /** Wraps InferenceSession.create once. Install before guardSessionCreation, so the guard wraps this. */
 export function installLogitsRewrite(): void {
@@ -34,28 +76,30 @@ export function installLogitsRewrite(): void {
   session.create = async (model: unknown, options?: unknown) => {
     const current = active;
     // Only the first buffer of a load is the causal LM's graph (a causal LM has one session).
-    if (!current || current.outcome.kind !== 'not-seen' || !(model instanceof Uint8Array)) return create(model, options);
-    const started = performance.now();
-    let result: ReturnType<typeof rewriteForLastLogits>;
+    if (!current || current.seen || !(model instanceof Uint8Array)) return create(model, options);
+    current.seen = true;
+    const keep = keepRewrite(model, current.request);
+    current.outcome = keep.outcome;
+    // The statistics go on the graph the session would otherwise get (rewritten or the author's).
+    let withStatistics: Uint8Array | null = null;
+    if (current.request.statistics) {
+      const started = performance.now();
+      const result = rewriteForStatistics(keep.bytes, current.request.statistics);
+      if (result.kind === 'rewritten') {
+        withStatistics = result.bytes;
+        current.statistics = { kind: 'added', ms: performance.now() - started };
+      } else current.statistics = { kind: 'unrecognised', refusal: result.refusal };
+    }
+    if (withStatistics) {
+      try {
+        return await create(withStatistics, options);
+      } catch (error) {
+        current.statistics = { kind: 'session-refused', detail: error instanceof Error ? error.message : String(error) };
+      }
+    }
+    if (!keep.rewritten) return create(model, options);
     try {
-      result = rewriteForLastLogits(model, current.options);
-    } catch (error) {
-      // The rewrite returns its refusals as values; a throw is a graph it could not even read.
-      result = { kind: 'unrecognised', refusal: refusalOf({ kind: 'rewrite-threw', message: error instanceof Error ? error.message : String(error) }) };
-    }
-    if (result.kind === 'not-needed') {
-      current.outcome = { kind: 'not-needed' };
-      return create(model, options);
-    }
-    if (result.kind === 'unrecognised') {
-      current.outcome = { kind: 'unrecognised', refusal: result.refusal };
-      return create(model, options);
-    }
-    const ms = performance.now() - started;
-    try {
-      const created = await create(result.bytes, options);
-      current.outcome = { kind: 'rewritten', head: result.head, graphBytes: result.graphBytes, ms };
-      return created;
+      return await create(keep.bytes, options);
     } catch (error) {
       // The original is still held by transformers.js for this call, so falling back costs nothing more.
       current.outcome = { kind: 'session-refused', detail: error instanceof Error ? error.message : String(error) };
@@ -65,15 +109,31 @@ export function installLogitsRewrite(): void {
 }
 
 /**
- * Runs `load` (one from_pretrained) with the rewrite on, and says what it did with the graph.
- * `options` go to rewriteForLastLogits as they are (a test's deliberate fault, LoadParams.logitsRewriteFault).
+ * Runs `load` (one from_pretrained) with the rewrites it asks for, and says what became of each.
+ * The request's faults go to the rewrites as they are (tests only: LoadParams.logitsRewriteFault,
+ * LoadParams.statisticsFault).
  */
-export async function withLogitsRewrite<T>(load: () => Promise<T>, options: RewriteOptions = {}): Promise<{ value: T; outcome: RewriteOutcome }> {
-  const current: { outcome: RewriteOutcome; options: RewriteOptions } = { outcome: { kind: 'not-seen' }, options };
+export async function withLogitsRewrite<T>(load: () => Promise<T>, request: RewriteRequest = { keep: {}, statistics: null }): Promise<{ value: T; outcome: RewriteOutcome; statistics: StatisticsOutcome | null }> {
+  const current: Active = { request, outcome: { kind: 'not-seen' }, statistics: request.statistics ? { kind: 'not-seen' } : null, seen: false };
   active = current;
   try {
-    return { value: await load(), outcome: current.outcome };
+    const value = await load();
+    return { value, outcome: current.outcome, statistics: current.statistics };
   } finally {
     active = null;
+  }
+}
+
+/** A statistics outcome that is not `added`, as the refusal the load reports. */
+export function statisticsRefusalDetail(outcome: StatisticsOutcome): string {
+  switch (outcome.kind) {
+    case 'added':
+      return '';
+    case 'unrecognised':
+      return outcome.refusal.detail;
+    case 'session-refused':
+      return outcome.detail;
+    case 'not-seen':
+      return statsRefusalOf({ kind: 'malformed', message: 'the model file did not reach the session as bytes' }).detail;
   }
 }

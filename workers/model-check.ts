@@ -4,7 +4,7 @@
 // template's opening. What they mean is decided in src/lib/core/models/model-check.ts.
 import type { PreTrainedTokenizer } from '@huggingface/transformers';
 import type { BackendInfo, Dtype, ExternalDataInfo } from '../src/lib/engine/messages.ts';
-import type { LogitsPath } from '../src/lib/core/models/model-check.ts';
+import type { LogitsPath, StatisticsPath } from '../src/lib/core/models/model-check.ts';
 import { buildModelCheck, sampleCmmluPrompt, type ModelCheck, type ModelCheckFacts, type ThinkingFinding } from '../src/lib/core/models/model-check.ts';
 import { scanOnnx, type OnnxScan } from '../src/lib/core/models/onnx-scan.ts';
 import { letterInContext } from '../src/lib/core/protocols/letter-tokens.ts';
@@ -28,6 +28,7 @@ export interface CheckInputs {
   prefillRows: number | null;
   positions: number | null;
   logitsPath?: LogitsPath;
+  statisticsPath?: StatisticsPath;
 }
 
 /** A ReadableStream's chunks; the stream is cancelled if the scan stops before its end. */
@@ -104,6 +105,7 @@ export async function checkLoadedModel(inputs: CheckInputs): Promise<ModelCheck>
     prefillRows: inputs.prefillRows,
     positions: inputs.positions,
     ...(inputs.logitsPath ? { logitsPath: inputs.logitsPath } : {}),
+    ...(inputs.statisticsPath ? { statisticsPath: inputs.statisticsPath } : {}),
     letters,
     prompt: { chars: [...prompt].length, tokens: promptIds.length },
     chatTemplate: chatTemplateFacts(inputs.tokenizer),

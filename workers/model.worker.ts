@@ -39,7 +39,10 @@ import { JianguError, notice } from '../src/lib/core/notices/index.ts';
 import { decodingOptions } from '../src/lib/core/protocols/decoding.ts';
 import { resolveHubRevision } from './hub-revision.ts';
 import { checkLoadedModel } from './model-check.ts';
-import { installLogitsRewrite, withLogitsRewrite } from './logits-rewrite-hook.ts';
+import type { StatisticsPath } from '../src/lib/core/models/model-check.ts';
+import { installLogitsRewrite, statisticsRefusalDetail, withLogitsRewrite } from './logits-rewrite-hook.ts';
+import { checkStatistics, statisticsTolerance } from './statistics-check.ts';
+import { installFetchControl, textStatistics } from './statistics.ts';
 import { checkRewrittenLogits, checkTolerance, logitsPathOf } from './logits-path.ts';
 import { ReadAhead } from './read-ahead.ts';
 import { chooseBackend } from './backend-choice.ts';
@@ -202,11 +205,16 @@ async function load(id: number, params: LoadParams): Promise<LoadResult> {
       });
     // A graph without num_logits_to_keep is rewritten to keep the last row (logits-rewrite-hook.ts),
     // then checked against the author's math on a short prompt; a failed check loads the original.
+    // Asked for, the statistics outputs go on the graph the session gets (stats-rewrite.ts), checked
+    // in turn against the same graph's whole rows; a failed check loads the graph without them.
     const rewriteOn = params.logitsRewrite !== false;
-    const fault = params.logitsRewriteFault === 'previous-row' ? { fault: params.logitsRewriteFault } : {};
-    const opened = rewriteOn ? await withLogitsRewrite(open, fault) : { value: await open(), outcome: null };
+    const keepRequest = rewriteOn ? (params.logitsRewriteFault === 'previous-row' ? { fault: params.logitsRewriteFault } : {}) : null;
+    const statisticsRequest = params.statistics ? (params.statisticsFault ? { fault: params.statisticsFault } : {}) : null;
+    const openWith = (keep: typeof keepRequest, statistics: typeof statisticsRequest) =>
+      keep || statistics ? withLogitsRewrite(open, { keep, statistics }) : open().then((value) => ({ value, outcome: null, statistics: null }));
+    let opened = await openWith(keepRequest, statisticsRequest);
     let model = opened.value;
-    const sessionOf = (m: PreTrainedModel) => (m as unknown as { sessions: Record<string, { inputNames: string[] }> }).sessions.model;
+    const sessionOf = (m: PreTrainedModel) => (m as unknown as { sessions: Record<string, { inputNames: string[]; outputNames: string[]; run: (...args: unknown[]) => Promise<unknown> }> }).sessions.model;
     let logitsPath = logitsPathOf(opened.outcome, sessionOf(model)?.inputNames ?? []);
     if (opened.outcome?.kind === 'rewritten') {
       const check = await checkRewrittenLogits(model, tokenizer, params.dtype);
@@ -214,11 +222,29 @@ async function load(id: number, params: LoadParams): Promise<LoadResult> {
       else {
         // Once: the author's graph, as it is, prefilled in chunks; the rewritten session goes first.
         await model.dispose();
-        model = await open();
+        opened = await openWith(null, statisticsRequest);
+        model = opened.value;
         logitsPath = { kind: 'chunked', refusal: notice('model.logits-check-failed', { tokens: check.tokens, maxAbsDiff: check.maxAbsDiff, tolerance: checkTolerance(params.dtype) }), check: { tokens: check.tokens, maxAbsDiff: check.maxAbsDiff } };
       }
     }
+    let statisticsPath: StatisticsPath | undefined;
+    if (statisticsRequest) {
+      const added = opened.statistics?.kind === 'added';
+      const declaresKeep = (sessionOf(model)?.inputNames ?? []).includes('num_logits_to_keep');
+      const check = added ? await checkStatistics(model, tokenizer, params.dtype, declaresKeep) : null;
+      if (check?.passed) statisticsPath = { kind: 'graph', check: { tokens: check.tokens, maxAbsDiff: check.maxAbsDiff } };
+      else if (check) {
+        // The graph as it was before the statistics went on; its one-row rewrite (if any) passed its own check.
+        await model.dispose();
+        model = (await openWith(logitsPath.kind === 'rewritten' ? keepRequest : null, null)).value;
+        statisticsPath = { kind: 'worker', refusal: notice('model.statistics-check-failed', { tokens: check.tokens, maxAbsDiff: check.maxAbsDiff, tolerance: statisticsTolerance(params.dtype) }), check: { tokens: check.tokens, maxAbsDiff: check.maxAbsDiff } };
+      } else {
+        const outcome = opened.statistics;
+        statisticsPath = { kind: 'worker', refusal: outcome?.kind === 'session-refused' ? notice('model.statistics-session-refused', { detail: outcome.detail }) : notice('model.statistics-unrecognised', { detail: outcome ? statisticsRefusalDetail(outcome) : '' }) };
+      }
+    }
     const session = sessionOf(model);
+    if (statisticsPath?.kind === 'graph' && session) installFetchControl(session);
     const { model_type, vocab_size } = model.config as unknown as { model_type: string; vocab_size: number };
     const info: LoadResult = {
       backendInfo: { ...backendInfo, wasmThreads: Number(ortWasm.numThreads ?? 1) },
@@ -232,6 +258,7 @@ async function load(id: number, params: LoadParams): Promise<LoadResult> {
       externalData,
       logitsPath,
       ...(opened.outcome?.kind === 'rewritten' ? { rewriteMs: opened.outcome.ms } : {}),
+      ...(statisticsPath ? { statisticsPath } : {}),
     };
     if (source.kind === 'hub') {
       info.resolvedRevision = await resolveHubRevision(source, env.remoteHost, {
@@ -245,7 +272,7 @@ async function load(id: number, params: LoadParams): Promise<LoadResult> {
     // Read after the load, so a hub model's file is in Cache Storage and never downloaded twice.
     info.modelCheck = await checkLoadedModel({
       tokenizer, config: config as unknown as Record<string, unknown>, folderUrl, onnxFile, onSite, cacheName: env.cacheKey, dtype: params.dtype,
-      backendInfo: info.backendInfo, inputNames: info.inputNames, externalData: externalData ?? null, prefillRows: info.prefillRows, positions: info.context?.tokens ?? null, logitsPath,
+      backendInfo: info.backendInfo, inputNames: info.inputNames, externalData: externalData ?? null, prefillRows: info.prefillRows, positions: info.context?.tokens ?? null, logitsPath, ...(statisticsPath ? { statisticsPath } : {}),
     });
     stats.largestLogitsBytes = 0;
     stats.peakGpuBufferBytes = stats.gpuBufferBytes;
@@ -376,6 +403,7 @@ const handlers: { [K in RequestKind]: (id: number, params: RequestMap[K]['params
   score: (_id, params) => score(requireModel(), params),
   scoreItem: (_id, params) => scoreItem(requireModel(), params),
   scoreClozeItem: (_id, params) => scoreClozeItem(requireModel(), params),
+  textStatistics: (_id, params) => textStatistics(requireModel(), params),
   generate: (id, params) => generate(id, params),
   generateItem: async (id, params) => {
     const built = buildItemPrompt(requireModel(), params);

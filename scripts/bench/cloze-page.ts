@@ -16,6 +16,8 @@ import type { ModelClient } from '../../src/lib/engine/model-client.ts';
 /** What mc-page.ts keeps on the page (its pageLoad and pageBareSetup fill it; this file reads it). */
 interface BenchWindow {
   mcClient?: ModelClient;
+  /** The same model loaded as cloze runs load it (with Jiangu's statistics outputs); see pageLoadCloze. */
+  clozeClient?: ModelClient;
   mcBare?: {
     ort: typeof Ort;
     session: Ort.InferenceSession;
@@ -96,7 +98,7 @@ export const pageSequence = async (a: SequenceArgs): Promise<SequenceRun> => {
       const s = r.score;
       return { id: item.id, task: item.task, ms, workerMs: s.forwardMs, logitsCopied: s.logitsCopied, forwardPasses: s.forwardPasses, reusedPrefixTokens: s.reusedPrefixTokens, contextTokens: s.inputIds.length, ...(a.keepResults ? { letter: r } : {}) };
     }
-    const r = await client.scoreClozeItem({ ...request(item), unconditional: a.unconditional });
+    const r = await ((window as unknown as BenchWindow).clozeClient ?? client).scoreClozeItem({ ...request(item), unconditional: a.unconditional });
     const ms = performance.now() - t0;
     return {
       id: item.id,
@@ -359,4 +361,26 @@ export const pageProfile = async (a: ProfileArgs): Promise<ProfileRun> => {
     return { items: out, setupMs, error: e instanceof Error ? e.message : String(e) };
   }
   return { items: out, setupMs };
+};
+
+/**
+ * A second worker with the same model loaded as a cloze run loads it (statistics: true), so the cloze
+ * modes are timed as runs make them and the letter mode on the plain graph, as letter runs load it.
+ */
+export const pageLoadCloze = async (a: { model: string; dtype: 'fp32' | 'q8' | 'q4' }): Promise<{ statisticsPath: string | null; error?: string }> => {
+  const w = window as unknown as BenchWindow;
+  w.clozeClient ??= new window.jiangu.ModelClient();
+  try {
+    const result = await w.clozeClient.load({ source: { kind: 'site', name: a.model }, dtype: a.dtype, backend: 'wasm', statistics: true });
+    return { statisticsPath: result.statisticsPath?.kind ?? null };
+  } catch (e) {
+    return { statisticsPath: null, error: String(e) };
+  }
+};
+
+/** Stops the cloze worker. */
+export const pageTerminateCloze = async (): Promise<void> => {
+  const w = window as unknown as BenchWindow;
+  w.clozeClient?.terminate();
+  w.clozeClient = undefined;
 };

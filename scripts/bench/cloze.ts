@@ -34,7 +34,7 @@ import { aggregateContinuous, continuousOf, type ContinuousMetric } from '../../
 import { CLOZE_RULES, resultsUnderRule } from '../../src/lib/core/metrics/cloze-rules.ts';
 import { clozeResult } from '../../src/lib/engine/cloze-result.ts';
 import { pageBareRelease, pageBareSetup, pageLoad, pageTerminate, type PageReply } from './mc-page.ts';
-import { installNameHelper, pageProfile, pageSequence, type Formulation, type ProfileItem, type ProfilePhases, type SequenceItem, type SequenceRun } from './cloze-page.ts';
+import { installNameHelper, pageLoadCloze, pageProfile, pageSequence, pageTerminateCloze, type Formulation, type ProfileItem, type ProfilePhases, type SequenceItem, type SequenceRun } from './cloze-page.ts';
 import { CLOZE_BENCH_DATASETS, loadSharedItems, type ClozeBenchDataset, type ClozeBenchItems } from './cloze-items.ts';
 import { machineInfo, machineLines, median, percentile, writeBenchRecord } from './report.ts';
 
@@ -183,6 +183,8 @@ interface CostResult {
   model: string;
   dtype: Dtype;
   load?: { wallMs: number; result: LoadResult };
+  /** The cloze worker's statistics path (`graph`: Jiangu's statistics outputs, as runs use them). */
+  statisticsPath?: string | null;
   warmupMs?: number;
   blocks: CostBlock[];
   budgetCut: boolean;
@@ -220,6 +222,11 @@ async function measureCost(browser: Browser, siteUrl: string, data: ClozeBenchIt
     opened = await openHarness(browser, siteUrl);
     const page = opened.page;
     r.load = await loadModel(page, COST_MODEL, o.dtype);
+    // Cloze runs load with the statistics outputs (run-scheduler.ts); letter runs without.
+    const cloze = await withTimeout(page.evaluate(pageLoadCloze, { model: COST_MODEL, dtype: o.dtype as 'fp32' | 'q8' | 'q4' }), STEP_TIMEOUT_MS, 'load the cloze worker');
+    if (cloze.error) throw new Error(`cloze worker: ${cloze.error}`);
+    r.statisticsPath = cloze.statisticsPath;
+    log(`cloze worker: statistics ${cloze.statisticsPath ?? 'not asked'}`);
     log(`load ${r.load.wallMs.toFixed(0)} ms (wasm, ${r.load.result.backendInfo.wasmThreads} threads, ${r.load.result.backendInfo.crossOriginIsolated ? 'cross-origin isolated' : 'NOT cross-origin isolated'})`);
 
     // The last two test items warm every mode up; the timed items are the first ones, task by task.
@@ -272,6 +279,7 @@ async function measureCost(browser: Browser, siteUrl: string, data: ClozeBenchIt
       log(`block ${b + 1}/${blocks.length} (${items.length} items, ${items[0].task}): ${lastBlockMs.toFixed(0)} ms`);
     }
 
+    await page.evaluate(pageTerminateCloze);
     if (o.profileItems > 0) await profileCost(page, siteUrl, data, r, o, log);
     await page.evaluate(pageTerminate);
   } catch (e) {
@@ -817,7 +825,7 @@ async function main(): Promise<void> {
     const vocab = cost.load?.result.vocabSize ?? 151_669;
     costSummary = costRows(cost, vocab);
     console.log('');
-    console.log(`### Cloze vs letters: cost per item (${COST_MODEL}, WASM ${options.dtype}, ${cost.load?.result.backendInfo.wasmThreads ?? '?'} threads)`);
+    console.log(`### Cloze vs letters: cost per item (${COST_MODEL}, WASM ${options.dtype}, ${cost.load?.result.backendInfo.wasmThreads ?? '?'} threads; letters on the plain graph, cloze with statistics: ${cost.statisticsPath ?? 'not asked'}, as runs load them)`);
     console.log('');
     console.log(costTable(costSummary));
     console.log('');

@@ -38,11 +38,14 @@ interface Case {
   name: string;
   maxLogitsBytes?: number;
   logitsRewrite?: boolean;
+  /** Load with Jiangu's statistics outputs (as cloze runs do): the options' rows never leave the session. */
+  statistics?: boolean;
 }
 
 interface Scored {
   name: string;
   inputNames: string[];
+  statisticsPath: string | null;
   /** reuse on (unconditional too), reversed options (reuse on), reuse off, the second item (reuse on). */
   runs: ScoreClozeItemResult[];
 }
@@ -54,7 +57,7 @@ function scoreAll(page: Page, backend: 'wasm' | 'webgpu', dtype: Dtype, cases: r
       for (const c of cases) {
         const client = new window.jiangu.ModelClient();
         try {
-          const info = await client.load({ source: { kind: 'site', name: c.name }, dtype, backend, maxLogitsBytes: c.maxLogitsBytes, logitsRewrite: c.logitsRewrite });
+          const info = await client.load({ source: { kind: 'site', name: c.name }, dtype, backend, maxLogitsBytes: c.maxLogitsBytes, logitsRewrite: c.logitsRewrite, statistics: c.statistics });
           const base = { protocolId: 'aclue' as const, exemplars: [items.exemplar], shots: 1, contextLimit: 2048, chatTemplate: false };
           const reversed = { ...items.test, options: [...items.test.options].reverse() };
           const runs = [
@@ -63,7 +66,7 @@ function scoreAll(page: Page, backend: 'wasm' | 'webgpu', dtype: Dtype, cases: r
             await client.scoreClozeItem({ ...base, item: items.test, reusePrefix: false, unconditional: false }),
             await client.scoreClozeItem({ ...base, item: items.second, reusePrefix: true, unconditional: true }),
           ];
-          out.push({ name: c.name, inputNames: info.inputNames, runs });
+          out.push({ name: c.name, inputNames: info.inputNames, statisticsPath: info.statisticsPath?.kind ?? null, runs });
         } finally {
           client.terminate();
         }
@@ -112,11 +115,13 @@ function checkAgainstReference(scored: Scored, items: typeof TINY_ITEMS, model: 
   return worst;
 }
 
+// Whole rows read out (jiangu-tiny), and Jiangu's statistics outputs on the author's graph without
+// num_logits_to_keep (-nokeep) and on GroupQueryAttention (-gqa, where WebGPU runs their kernels too).
 const TINY_CASES: Case[] = [
   { name: 'jiangu-tiny' },
   // 8 rows a pass: the context and the 20-token option both take several passes.
-  { name: 'jiangu-tiny-nokeep', logitsRewrite: false, maxLogitsBytes: 8 * 4 * loadReferenceModel('jiangu-tiny', 'fp32').vocabSize },
-  { name: 'jiangu-tiny-gqa' },
+  { name: 'jiangu-tiny-nokeep', logitsRewrite: false, maxLogitsBytes: 8 * 4 * loadReferenceModel('jiangu-tiny', 'fp32').vocabSize, statistics: true },
+  { name: 'jiangu-tiny-gqa', statistics: true },
 ];
 
 for (const backend of ['wasm', 'webgpu'] as const) {
@@ -135,6 +140,8 @@ for (const backend of ['wasm', 'webgpu'] as const) {
         const model = loadReferenceModel('jiangu-tiny', dtype);
         const worst = scored.map((s) => checkAgainstReference(s, TINY_ITEMS, model, encodeFixture, '答案是：', `${backend} ${dtype} ${s.name}`));
         expect(scored.find((s) => s.name === 'jiangu-tiny-gqa')!.inputNames).not.toContain('position_ids');
+        // The statistics graph passed its load check where asked for; no case fell back.
+        for (const s of scored) expect(s.statisticsPath, s.name).toBe(cases.find((c) => c.name === s.name)!.statistics ? 'graph' : null);
         console.log(`${backend} ${dtype} cloze max |Δ| vs reference: ${scored.map((s, i) => `${s.name} ${worst[i].toExponential(1)} (${s.runs[0].forwardPasses} passes)`).join(', ')}`);
       });
     }
@@ -144,7 +151,8 @@ for (const backend of ['wasm', 'webgpu'] as const) {
       const encode = (text: string) => tokenizer.encode(text, { add_special_tokens: true });
       // WebGPU: q4 alone (fp32 on WASM covers the SentencePiece split; CI time).
       for (const dtype of backend === 'wasm' ? (['fp32', 'q4'] as const) : (['q4'] as const)) {
-        const [scored] = await inPage(() => scoreAll(session.opened.page, backend, dtype, [{ name: 'stories260k' }], STORY_ITEMS));
+        const [scored] = await inPage(() => scoreAll(session.opened.page, backend, dtype, [{ name: 'stories260k', statistics: true }], STORY_ITEMS));
+        expect(scored.statisticsPath).toBe('graph');
         const worst = checkAgainstReference(scored, STORY_ITEMS, referenceFromWeights(storiesWeights(), dtype), encode, '答案是：', `${backend} ${dtype} stories260k`);
         console.log(`${backend} ${dtype} stories260k cloze max |Δ| ${worst.toExponential(1)}; options ${scored.runs[0].options.map((o) => o.logLikelihood.toFixed(3)).join(', ')}`);
       }

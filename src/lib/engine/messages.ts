@@ -8,7 +8,8 @@ import type { McProtocolId } from '../core/protocols/mc-protocols.ts';
 import type { Notice } from '../core/notices/index.ts';
 import type { ModelContext } from '../core/protocols/context-limit.ts';
 import type { DecodingOptions } from '../core/protocols/decoding.ts';
-import type { LogitsPath, ModelCheck } from '../core/models/model-check.ts';
+import type { LogitsPath, ModelCheck, StatisticsPath } from '../core/models/model-check.ts';
+import type { StatsRewriteFault } from '../core/models/stats-rewrite.ts';
 
 export * from '../core/models/model-types.ts';
 
@@ -32,6 +33,15 @@ export interface LoadParams {
    * Never set by the site itself.
    */
   logitsRewriteFault?: 'previous-row';
+  /**
+   * Add Jiangu's per-position statistics outputs at load (stats-rewrite.ts), checked against whole
+   * rows before use: for cloze and memorization runs, which score every position of a text. Default
+   * false: every other use keeps the graph lean (the statistics cost about twelve passes over the
+   * rows' logits on every forward).
+   */
+  statistics?: boolean;
+  /** For tests only: a deliberately wrong statistics graph, which the load check must catch. */
+  statisticsFault?: StatsRewriteFault;
 }
 
 export interface LoadResult {
@@ -59,6 +69,8 @@ export interface LoadResult {
   logitsPath?: LogitsPath;
   /** The rewrite's own time at load, when the graph was rewritten (for the bench). */
   rewriteMs?: number;
+  /** Set when the load asked for statistics: where they come from (see StatisticsPath). */
+  statisticsPath?: StatisticsPath;
   /** What Jiangu found in the model and what a 5-shot CMMLU prompt needs on it (see model-check.ts). */
   modelCheck?: ModelCheck;
 }
@@ -247,11 +259,40 @@ export interface ScoreClozeItemResult {
   forwardMs: number;
 }
 
+/**
+ * Per-position statistics of a text (the memorization probes, issue 26): the text is encoded as the
+ * model's tokenizer does (special tokens included), and every token after the first is scored where
+ * the model predicted it.
+ */
+export interface TextStatisticsParams {
+  text: string;
+  /** Also μ and σ of log p at each position (Min-K%++); without, log p and the argmax only. */
+  moments: boolean;
+  /** Refused (run.item-too-long, naming `itemId`) when the text has more tokens than this. */
+  contextLimit?: number;
+  itemId?: string;
+}
+
+export interface TextStatisticsResult {
+  /** The text's tokens; position j of each array below is ids[j + 1]. */
+  ids: number[];
+  logprob: Float64Array;
+  argmax: Int32Array;
+  mean?: Float64Array;
+  std?: Float64Array;
+  /** Which path computed them (the load's StatisticsPath kind; `worker` when the load asked for none). */
+  path: 'graph' | 'worker';
+  logitsCopied: number;
+  forwardPasses: number;
+  forwardMs: number;
+}
+
 export interface RequestMap {
   load: { params: LoadParams; result: LoadResult };
   score: { params: ScoreParams; result: ScoreResult };
   scoreItem: { params: ScoreItemParams; result: ScoreItemResult };
   scoreClozeItem: { params: ScoreClozeItemParams; result: ScoreClozeItemResult };
+  textStatistics: { params: TextStatisticsParams; result: TextStatisticsResult };
   generateItem: { params: GenerateItemParams; result: GenerateItemResult };
   generate: { params: GenerateParams; result: GenerateResult };
   unload: { params: Record<string, never>; result: { unloaded: boolean } };

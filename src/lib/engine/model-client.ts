@@ -16,6 +16,8 @@ import type {
   ScoreClozeItemParams,
   ScoreClozeItemResult,
   ScoreItemResult,
+  TextStatisticsParams,
+  TextStatisticsResult,
   ScoreParams,
   ScoreResult,
   ScoreItemOnTheWire,
@@ -105,6 +107,11 @@ export class ModelClient {
   /** Builds one multiple-choice item's cloze context and scores each option's text as its continuation. */
   scoreClozeItem(params: ScoreClozeItemParams, options: RequestOptions = {}): Promise<ScoreClozeItemResult> {
     return this.request('scoreClozeItem', params, options, {});
+  }
+
+  /** Per-position statistics of a text (TextStatisticsParams). */
+  textStatistics(params: TextStatisticsParams, options: RequestOptions = {}): Promise<TextStatisticsResult> {
+    return this.request('textStatistics', params, options, {});
   }
 
   /** Builds one multiple-choice item's prompt and generates a greedy answer to it. */

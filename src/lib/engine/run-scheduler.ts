@@ -232,6 +232,7 @@ function environmentOf(info: LoadResult) {
     ...(info.resolvedRevision ? { resolvedRevision: info.resolvedRevision } : {}),
     ...(info.prefillRows !== undefined ? { prefillRows: info.prefillRows } : {}),
     ...(info.logitsPath ? { logitsPath: info.logitsPath } : {}),
+    ...(info.statisticsPath ? { statisticsPath: info.statisticsPath } : {}),
   };
 }
 
@@ -420,8 +421,10 @@ export async function executeRun(db: JianguDatabase, runId: string, client: Mode
       const model = ctx.run.config.model;
       const files: Extract<RunPhase, { kind: 'loading' }>['files'] = {};
       options.onPhase?.({ kind: 'loading', files: {} });
+      // Option texts are scored at every position of their tokens: with Jiangu's statistics outputs when the graph takes them.
+      const statistics = ctx.run.config.kind === 'multiple-choice' && ctx.run.config.scoring === 'cloze';
       const info = await client.load(
-        { source: model.source, dtype: model.dtype, backend: model.backend },
+        { source: model.source, dtype: model.dtype, backend: model.backend, ...(statistics ? { statistics } : {}) },
         {
           onProgress: (p: LoadProgress) => {
             files[p.file] = { loaded: p.loaded ?? files[p.file]?.loaded ?? null, total: p.total ?? files[p.file]?.total ?? null, done: p.status === 'done' };

@@ -61,6 +61,18 @@ export interface LogitsPath {
   check?: { tokens: number; maxAbsDiff: number };
 }
 
+/**
+ * Where per-position statistics come from (a loaded model asked for them: cloze and memorization
+ * runs): `graph`, Jiangu's statistics outputs (stats-rewrite.ts), checked at load against the same
+ * pass's whole rows; `worker`, whole logits rows read out and computed in the worker (`refusal` says
+ * why). The numbers agree within the check's tolerance either way.
+ */
+export interface StatisticsPath {
+  kind: 'graph' | 'worker';
+  refusal?: Notice;
+  check?: { tokens: number; maxAbsDiff: number };
+}
+
 export interface LetterFinding extends LetterInContext {
   letter: string;
 }
@@ -85,6 +97,8 @@ export interface ModelCheckFacts {
   prefillRows: number | null;
   /** Which graph gives the rows; absent from workers before the rewrite (read from the inputs then). */
   logitsPath?: LogitsPath;
+  /** Set when the load asked for per-position statistics (cloze and memorization runs). */
+  statisticsPath?: StatisticsPath;
   /** The model's positions from config.json; null when it states none. */
   positions: number | null;
   letters: LetterFinding[];
@@ -136,6 +150,8 @@ export interface ModelCheck {
   keepsLastRow: boolean;
   /** Which graph gives the logits rows (absent in checks stored before the load-time rewrite). */
   logitsPath?: LogitsPath;
+  /** Where per-position statistics came from, when the load asked for them. */
+  statisticsPath?: StatisticsPath;
   attention: AttentionKind;
   kvDtype: string | null;
   logitsDtype: string | null;
@@ -240,6 +256,7 @@ export function buildModelCheck(facts: ModelCheckFacts): ModelCheck {
   }
   // Why the graph was not rewritten, in the model's own words (catalog-model.ts).
   if (facts.logitsPath?.kind === 'chunked' && facts.logitsPath.refusal) warnings.push(facts.logitsPath.refusal);
+  if (facts.statisticsPath?.kind === 'worker' && facts.statisticsPath.refusal) warnings.push(facts.statisticsPath.refusal);
   warnings.push(...letterWarnings(facts.letters));
   if (facts.chatTemplate?.thinking === 'not-off') warnings.push(notice('check.thinking-not-off'));
   const float16 = facts.dtype === 'fp16' || facts.dtype === 'q4f16' || kvDtype === 'float16' || logitsDtype === 'float16';
@@ -262,6 +279,7 @@ export function buildModelCheck(facts: ModelCheckFacts): ModelCheck {
     inputNames,
     keepsLastRow,
     ...(facts.logitsPath ? { logitsPath: facts.logitsPath } : {}),
+    ...(facts.statisticsPath ? { statisticsPath: facts.statisticsPath } : {}),
     attention: attentionOf(scan),
     kvDtype,
     logitsDtype,

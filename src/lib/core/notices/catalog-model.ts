@@ -250,6 +250,25 @@ export const modelNotices = {
     en: () => 'The load-time rewrite to one logits row is turned off, so prompts are prefilled in chunks on the graph as its author wrote it.',
     zh: () => '加载时改写为只算一行 logits 的功能已关闭，因此在作者原来的计算图上把提示分块预填充。',
   },
+  // Why per-position statistics (option texts' log-likelihoods, the memorization probes) are computed
+  // in the worker from whole logits rows rather than by Jiangu's statistics graph (stats-rewrite.ts,
+  // checked at load in workers/statistics-check.ts). The numbers are the same either way.
+  'model.statistics-unrecognised': {
+    en: (p: { detail: string }) =>
+      `Jiangu could not add its per-position statistics to this graph (${p.detail}), so they are computed in the worker from whole logits rows. The numbers are the same; it is slower.`,
+    zh: (p: { detail: string }) => `鉴古无法在此计算图上加入逐位置统计（${p.detail}），因此改由 worker 从整行 logits 计算。数字不受影响，只是更慢。`,
+  },
+  'model.statistics-check-failed': {
+    en: (p: { tokens: number; maxAbsDiff: number; tolerance: number }) =>
+      `Jiangu's per-position statistics disagreed with the same graph's whole logits rows on a ${p.tokens}-token test text by ${p.maxAbsDiff.toPrecision(3)} (more than ${p.tolerance}), so it loaded the graph without them and computes them in the worker from whole rows. The numbers are the graph's own; it is slower.`,
+    zh: (p: { tokens: number; maxAbsDiff: number; tolerance: number }) =>
+      `在一段 ${p.tokens} 个词元的测试文本上，鉴古的逐位置统计与同一计算图的整行 logits 相差 ${p.maxAbsDiff.toPrecision(3)}（超过 ${p.tolerance}），因此重新加载了不带它们的计算图，改由 worker 从整行计算。数字来自计算图本身，只是更慢。`,
+  },
+  'model.statistics-session-refused': {
+    en: (p: { detail: string }) =>
+      `ONNX Runtime would not load the graph with Jiangu's per-position statistics (its message: "${p.detail}"), so they are computed in the worker from whole logits rows. The numbers are the same; it is slower.`,
+    zh: (p: { detail: string }) => `ONNX Runtime 无法加载带鉴古逐位置统计的计算图（它的报错：“${p.detail}”），因此改由 worker 从整行 logits 计算。数字不受影响，只是更慢。`,
+  },
   // Why Auto chose WASM although WebGPU gave an adapter: it renders on the CPU (workers/backend-choice.ts).
   'model.fallback-software-adapter': {
     en: (p: { adapter: string }) => `WebGPU here is a software adapter (${p.adapter}), slower than WASM; using WASM. Choose WebGPU to use it anyway.`,

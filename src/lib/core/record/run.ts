@@ -6,7 +6,7 @@ import type { BackendChoice, BackendInfo, Dtype, ModelSource, ResolvedRevision }
 import type { Notice } from '../notices/index.ts';
 import type { ThinkingMode } from '../protocols/chat-template.ts';
 import type { DecodingOptions } from '../protocols/decoding.ts';
-import type { LogitsPath, ModelCheck } from '../models/model-check.ts';
+import type { LogitsPath, ModelCheck, StatisticsPath } from '../models/model-check.ts';
 
 /**
  * A warning or error as stored: a Notice (code and parameters, worded by the page), or a plain
@@ -118,6 +118,8 @@ export interface RunEnvironment {
   prefillRows?: number | null;
   /** Which graph scored the run: native num_logits_to_keep, Jiangu's checked rewrite, or chunked (and why); absent in older records. */
   logitsPath?: LogitsPath;
+  /** Cloze runs: where the per-position log-probabilities came from (Jiangu's checked statistics graph, or whole rows in the worker, and why). */
+  statisticsPath?: StatisticsPath;
 }
 
 /** The WebGPU-versus-WASM check made before a WebGPU run. */

@@ -189,7 +189,7 @@ function genConfig(r: FieldReader, value: unknown, lmEvalHash: boolean): GenRunC
 }
 
 function environment(r: FieldReader, value: unknown, path: string): RunEnvironment {
-  const o = r.object(value, path, ['backendInfo', 'modelInputNames', 'transformersVersion', 'ortVersion', 'userAgent'], ['resolvedRevision', 'prefillRows', 'logitsPath']);
+  const o = r.object(value, path, ['backendInfo', 'modelInputNames', 'transformersVersion', 'ortVersion', 'userAgent'], ['resolvedRevision', 'prefillRows', 'logitsPath', 'statisticsPath']);
   const b = r.object(o.backendInfo, `${path}.backendInfo`, ['backend', 'wasmThreads', 'crossOriginIsolated'], ['adapter', 'fallbackReason', 'fallbackNotice']);
   const backendInfo: RunEnvironment['backendInfo'] = {
     backend: oneOf(b.backend, `${path}.backendInfo.backend`, BACKENDS),
@@ -226,17 +226,21 @@ function environment(r: FieldReader, value: unknown, path: string): RunEnvironme
     if (v.note !== undefined) env.resolvedRevision.note = text(v.note, `${p}.note`, SHORT * 4);
   }
   if (o.prefillRows !== undefined) env.prefillRows = o.prefillRows === null ? null : int(o.prefillRows, `${path}.prefillRows`, 1, 1 << 24);
-  if (o.logitsPath !== undefined) {
-    const p = `${path}.logitsPath`;
-    const l = r.object(o.logitsPath, p, ['kind'], ['refusal', 'check']);
-    env.logitsPath = { kind: oneOf(l.kind, `${p}.kind`, { native: true, rewritten: true, chunked: true }) };
-    if (l.refusal !== undefined) env.logitsPath.refusal = storedNotice(l.refusal, `${p}.refusal`);
-    if (l.check !== undefined) {
-      const c = r.object(l.check, `${p}.check`, ['tokens', 'maxAbsDiff']);
-      env.logitsPath.check = { tokens: int(c.tokens, `${p}.check.tokens`, 1, 1 << 24), maxAbsDiff: finite(c.maxAbsDiff, `${p}.check.maxAbsDiff`, 0) };
-    }
-  }
+  if (o.logitsPath !== undefined) env.logitsPath = checkedPath(r, o.logitsPath, `${path}.logitsPath`, { native: true, rewritten: true, chunked: true });
+  if (o.statisticsPath !== undefined) env.statisticsPath = checkedPath(r, o.statisticsPath, `${path}.statisticsPath`, { graph: true, worker: true });
   return env;
+}
+
+/** A path a load chose for its numbers and the check it passed (LogitsPath, StatisticsPath): its kind, why, and the check's numbers. */
+function checkedPath<K extends string>(r: FieldReader, value: unknown, path: string, kinds: Record<K, true>): { kind: K; refusal?: Notice; check?: { tokens: number; maxAbsDiff: number } } {
+  const l = r.object(value, path, ['kind'], ['refusal', 'check']);
+  const out: { kind: K; refusal?: Notice; check?: { tokens: number; maxAbsDiff: number } } = { kind: oneOf(l.kind, `${path}.kind`, kinds) };
+  if (l.refusal !== undefined) out.refusal = storedNotice(l.refusal, `${path}.refusal`);
+  if (l.check !== undefined) {
+    const c = r.object(l.check, `${path}.check`, ['tokens', 'maxAbsDiff']);
+    out.check = { tokens: int(c.tokens, `${path}.check.tokens`, 1, 1 << 24), maxAbsDiff: finite(c.maxAbsDiff, `${path}.check.maxAbsDiff`, 0) };
+  }
+  return out;
 }
 
 function backendCheck(r: FieldReader, value: unknown, path: string): BackendCheck {
