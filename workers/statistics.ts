@@ -162,18 +162,39 @@ export async function textStatistics(m: Loaded, params: TextStatisticsParams): P
   const started = performance.now();
   const ids = encode(m.tokenizer, params.text, true);
   if (ids.length < 2) throw new RequestError(modelError('bad-request', 'model.empty-prompt', []));
-  if (params.contextLimit !== undefined && ids.length > params.contextLimit) {
+  const window = params.window !== undefined ? Math.max(2, Math.floor(params.window)) : null;
+  if (window === null && params.contextLimit !== undefined && ids.length > params.contextLimit) {
     throw new RequestError(modelError('too-long', 'run.item-too-long', [{ itemId: params.itemId ?? '—', tokens: ids.length, limit: params.contextLimit }]));
   }
   const cost: PassCost = { logitsCopied: 0, passes: 0 };
-  const first = await prefill(m, ids.slice(0, 1), null, 0);
-  cost.logitsCopied += first.logitsCopied;
-  cost.passes += first.passes;
-  const state: SequenceState = { cache: first.cache, length: 1, lastRow: first.lastRow, lastStats: rowStats(first.lastRow, 0, first.lastRow.length) };
-  try {
-    const stats = await sequenceStatistics(m, state, ids.slice(1), params.moments, cost);
-    return { ids, ...stats, path: m.info.statisticsPath?.kind === 'graph' ? 'graph' : 'worker', logitsCopied: cost.logitsCopied, forwardPasses: cost.passes, forwardMs: performance.now() - started };
-  } finally {
-    await state.cache.dispose();
+  const n = ids.length - 1;
+  const out: SequenceStatistics = { logprob: new Float64Array(n), argmax: new Int32Array(n), ...(params.moments ? { mean: new Float64Array(n), std: new Float64Array(n) } : {}) };
+  const size = window ?? ids.length;
+  const stride = Math.max(1, Math.floor(size / 2));
+  // `scored`: the next position (index into ids) without numbers; a window [start, end) scores end − scored of them.
+  for (let start = 0, scored = 1; scored < ids.length; start += stride) {
+    const end = Math.min(ids.length, start + size);
+    if (end <= scored) continue;
+    const first = await prefill(m, ids.slice(start, start + 1), null, 0);
+    cost.logitsCopied += first.logitsCopied;
+    cost.passes += first.passes;
+    const state: SequenceState = { cache: first.cache, length: 1, lastRow: first.lastRow, lastStats: rowStats(first.lastRow, 0, first.lastRow.length) };
+    try {
+      const stats = await sequenceStatistics(m, state, ids.slice(start + 1, end), params.moments, cost);
+      // stats[j] is ids[start + 1 + j]; out[i] is ids[i + 1].
+      for (let position = scored; position < end; position++) {
+        const j = position - start - 1;
+        out.logprob[position - 1] = stats.logprob[j];
+        out.argmax[position - 1] = stats.argmax[j];
+        if (params.moments) {
+          out.mean![position - 1] = stats.mean![j];
+          out.std![position - 1] = stats.std![j];
+        }
+      }
+    } finally {
+      await state.cache.dispose();
+    }
+    scored = end;
   }
+  return { ids, ...out, path: m.info.statisticsPath?.kind === 'graph' ? 'graph' : 'worker', logitsCopied: cost.logitsCopied, forwardPasses: cost.passes, forwardMs: performance.now() - started };
 }

@@ -268,8 +268,15 @@ export interface TextStatisticsParams {
   text: string;
   /** Also μ and σ of log p at each position (Min-K%++); without, log p and the argmax only. */
   moments: boolean;
-  /** Refused (run.item-too-long, naming `itemId`) when the text has more tokens than this. */
+  /** Refused (run.item-too-long, naming `itemId`) when the text has more tokens than this (and no `window` is given). */
   contextLimit?: number;
+  /**
+   * A text longer than this many tokens is scored in windows of this size, each after the first
+   * beginning half a window before the last one's end and scoring only the tokens after it (the
+   * exchangeability reference's sliding windows: every token scored once, with at least half a
+   * window before it).
+   */
+  window?: number;
   itemId?: string;
 }
 

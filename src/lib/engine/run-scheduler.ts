@@ -102,7 +102,7 @@ export async function heldRunIds(): Promise<Set<string> | null> {
 }
 
 /** Holds the run's Web Lock while `body` runs; refuses at once when another tab holds it. */
-async function withRunLock<T>(runId: string, body: () => Promise<T>): Promise<T> {
+export async function withRunLock<T>(runId: string, body: () => Promise<T>): Promise<T> {
   if (typeof navigator === 'undefined' || !navigator.locks) return body();
   return navigator.locks.request(lockName(runId), { ifAvailable: true }, async (lock) => {
     if (!lock) throw new RunLockedError(runId);
@@ -222,7 +222,7 @@ async function backendCheck(ctx: RunContext<McRunRecord>, gpu: ModelClient, wasm
   return { itemIds: ids, tolerance, maxLogProbDiff: maxDiff, mismatchedPredictions: mismatched, passed: mismatched.length === 0 && maxDiff <= tolerance };
 }
 
-function environmentOf(info: LoadResult) {
+export function environmentOf(info: LoadResult) {
   return {
     backendInfo: info.backendInfo,
     modelInputNames: info.inputNames,

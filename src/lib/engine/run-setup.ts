@@ -39,12 +39,12 @@ export interface NewMcRun {
 }
 
 /** What every new run record starts with. */
-function newRunBase(datasetId: DatasetId) {
+export function newRunBase(datasetId: DatasetId) {
   const now = new Date().toISOString();
   return { id: crypto.randomUUID(), createdAt: now, updatedAt: now, datasetId, status: 'created' as const };
 }
 
-async function storedDataset(db: JianguDatabase, id: DatasetId) {
+export async function storedDataset(db: JianguDatabase, id: DatasetId) {
   const dataset = await getStoredDataset(db, id);
   if (!dataset) throw jianguError('run.dataset-not-stored', { datasetId: id });
   return dataset;

@@ -3,9 +3,10 @@
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
 import type { DatasetId, DatasetRecord, Item, Split } from '../core/benchmarks/types.ts';
 import type { ItemResult, RunRecord as AnyRunRecord } from '../core/record/run.ts';
+import type { ProbeResult, ProbeRunRecord } from '../core/record/probe-run.ts';
 
 /** The schema version this build opens. Raise it by one and add a rung to `upgrade` for any change. */
-export const DB_VERSION = 1;
+export const DB_VERSION = 2;
 
 /** The default database name; tests pass their own to stay isolated. */
 export const DB_NAME = 'jiangu';
@@ -30,6 +31,10 @@ export interface JianguDb extends DBSchema {
   };
   runs: { key: string; value: RunRecord; indexes: { 'by-dataset': DatasetId; 'by-created': string } };
   results: { key: [string, string]; value: ResultRecord; indexes: { 'by-run': string } };
+  /** Memorization runs (core/record/probe-run.ts): apart from scoring runs, which every list and Compare reads. */
+  probeRuns: { key: string; value: ProbeRunRecord; indexes: { 'by-created': string } };
+  /** Their items' statistics and their shards' log-likelihoods. */
+  probeResults: { key: [string, string]; value: ProbeResult; indexes: { 'by-run': string } };
 }
 
 export type JianguDatabase = IDBPDatabase<JianguDb>;
@@ -55,7 +60,14 @@ function upgrade(db: JianguDatabase, oldVersion: number): void {
     const results = db.createObjectStore('results', { keyPath: ['runId', 'itemId'] });
     results.createIndex('by-run', 'runId');
   }
-  // if (oldVersion < 2) { ... } — the next rung goes here; rungs never change once released.
+  if (oldVersion < 2) {
+    // Memorization runs (issue 26).
+    const probeRuns = db.createObjectStore('probeRuns', { keyPath: 'id' });
+    probeRuns.createIndex('by-created', 'createdAt');
+    const probeResults = db.createObjectStore('probeResults', { keyPath: ['runId', 'itemId'] });
+    probeResults.createIndex('by-run', 'runId');
+  }
+  // if (oldVersion < 3) { ... } — the next rung goes here; rungs never change once released.
 }
 
 /**

@@ -6,7 +6,7 @@ import { freshDb } from './helpers.ts';
 let db: JianguDatabase | undefined;
 afterEach(() => db?.close());
 
-function indexShape(database: JianguDatabase, store: 'items' | 'runs' | 'results') {
+function indexShape(database: JianguDatabase, store: 'items' | 'runs' | 'results' | 'probeRuns' | 'probeResults') {
   const tx = database.transaction(store);
   const os = tx.objectStore(store);
   return {
@@ -19,8 +19,8 @@ describe('openJianguDb', () => {
   it('creates every store and index from version 0', async () => {
     db = await freshDb();
     expect(db.version).toBe(DB_VERSION);
-    expect(DB_VERSION).toBe(1);
-    expect([...db.objectStoreNames].sort()).toEqual(['datasets', 'items', 'results', 'runs']);
+    expect(DB_VERSION).toBe(2);
+    expect([...db.objectStoreNames].sort()).toEqual(['datasets', 'items', 'probeResults', 'probeRuns', 'results', 'runs']);
     expect(db.transaction('datasets').store.keyPath).toBe('id');
     expect(indexShape(db, 'items')).toEqual({
       keyPath: ['datasetId', 'id'],
@@ -33,6 +33,30 @@ describe('openJianguDb', () => {
     });
     expect(indexShape(db, 'runs')).toEqual({ keyPath: 'id', indexes: { 'by-dataset': 'datasetId', 'by-created': 'createdAt' } });
     expect(indexShape(db, 'results')).toEqual({ keyPath: ['runId', 'itemId'], indexes: { 'by-run': 'runId' } });
+    expect(indexShape(db, 'probeRuns')).toEqual({ keyPath: 'id', indexes: { 'by-created': 'createdAt' } });
+    expect(indexShape(db, 'probeResults')).toEqual({ keyPath: ['runId', 'itemId'], indexes: { 'by-run': 'runId' } });
+  });
+
+  it('upgrades a version-1 database to version 2 keeping its runs, and adds the memorization stores', async () => {
+    const name = `jiangu-v1-${crypto.randomUUID()}`;
+    // Version 1 as the build before memorization runs made it.
+    const v1 = await openDB(name, 1, {
+      upgrade(old) {
+        old.createObjectStore('datasets', { keyPath: 'id' });
+        old.createObjectStore('items', { keyPath: ['datasetId', 'id'] });
+        const runs = old.createObjectStore('runs', { keyPath: 'id' });
+        runs.createIndex('by-dataset', 'datasetId');
+        runs.createIndex('by-created', 'createdAt');
+        old.createObjectStore('results', { keyPath: ['runId', 'itemId'] }).createIndex('by-run', 'runId');
+      },
+    });
+    await v1.put('runs', { id: 'kept', createdAt: '2025-01-01T00:00:00Z' });
+    v1.close();
+    db = await openJianguDb(name);
+    expect(db.version).toBe(2);
+    expect(await db.get('runs', 'kept')).toMatchObject({ id: 'kept' });
+    expect([...db.objectStoreNames]).toContain('probeRuns');
+    expect(await db.count('probeResults')).toBe(0);
   });
 
   it('reopens an existing database without rerunning the ladder, keeping its data', async () => {

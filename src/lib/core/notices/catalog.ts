@@ -11,6 +11,7 @@ import { importNotices } from './catalog-import.ts';
 import { checkNotices } from './catalog-check.ts';
 import { exportNotices } from './catalog-export.ts';
 import { siteNotices } from './catalog-site.ts';
+import { probeNotices } from './catalog-probe.ts';
 import type { Notice, NoticeText, NoticeTexts } from './notice.ts';
 import { escapeInvisible } from '../text-safety.ts';
 
@@ -25,6 +26,7 @@ export const catalog = {
   ...checkNotices,
   ...exportNotices,
   ...siteNotices,
+  ...probeNotices,
 } satisfies NoticeTexts;
 
 export type NoticeCode = keyof typeof catalog;

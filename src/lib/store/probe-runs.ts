@@ -1,0 +1,48 @@
+// Memorization runs in IndexedDB (core/record/probe-run.ts): the run record, and its items' and
+// shards' results, each written the moment it exists so a reload loses at most the one in flight.
+import type { ProbeResult, ProbeRunRecord } from '../core/record/probe-run.ts';
+import { jianguError } from '../core/notices/index.ts';
+import type { JianguDatabase } from './schema.ts';
+
+export async function createProbeRun(db: JianguDatabase, run: ProbeRunRecord): Promise<void> {
+  await db.add('probeRuns', run);
+}
+
+export async function getProbeRun(db: JianguDatabase, id: string): Promise<ProbeRunRecord | undefined> {
+  return db.get('probeRuns', id);
+}
+
+/** Every memorization run, newest first. */
+export async function listProbeRuns(db: JianguDatabase): Promise<ProbeRunRecord[]> {
+  return (await db.getAllFromIndex('probeRuns', 'by-created')).reverse();
+}
+
+/** Changes the fields a run's life changes; the rest of the record is fixed at creation. */
+export async function updateProbeRun(db: JianguDatabase, id: string, patch: Partial<Pick<ProbeRunRecord, 'status' | 'environment' | 'contextLimit' | 'warnings' | 'error' | 'modelCheck'>>): Promise<ProbeRunRecord> {
+  const tx = db.transaction('probeRuns', 'readwrite');
+  const run = await tx.store.get(id);
+  if (!run) throw jianguError('runs.not-stored', { runId: id });
+  const next: ProbeRunRecord = { ...run, ...patch, updatedAt: new Date().toISOString() };
+  // An error belongs to a failed run only: a resumed run drops the last one.
+  if (patch.status && patch.status !== 'failed' && patch.error === undefined) delete next.error;
+  await tx.store.put(next);
+  await tx.done;
+  return next;
+}
+
+/** Writes one item's or shard's result; written twice (resumed), it is replaced. */
+export async function saveProbeResult(db: JianguDatabase, result: ProbeResult): Promise<void> {
+  await db.put('probeResults', result);
+}
+
+/** A run's results: items in run order, then shards in run order. */
+export async function loadProbeResults(db: JianguDatabase, runId: string): Promise<ProbeResult[]> {
+  const results = await db.getAllFromIndex('probeResults', 'by-run', runId);
+  return results.sort((a, b) => (a.kind === b.kind ? a.index - b.index : a.kind === 'item' ? -1 : 1));
+}
+
+export async function deleteProbeRun(db: JianguDatabase, id: string): Promise<void> {
+  const tx = db.transaction(['probeRuns', 'probeResults'], 'readwrite');
+  const keys = await tx.objectStore('probeResults').index('by-run').getAllKeys(id);
+  await Promise.all([tx.objectStore('probeRuns').delete(id), ...keys.map((key) => tx.objectStore('probeResults').delete(key)), tx.done]);
+}
