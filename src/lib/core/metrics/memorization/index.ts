@@ -11,3 +11,4 @@ export * from './exchangeability-plan.ts';
 export * from './exchangeability-test.ts';
 export * from './student-t.ts';
 export * from './link-scores.ts';
+export * from './probe-run-summary.ts';

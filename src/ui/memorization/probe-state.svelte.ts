@@ -1,0 +1,123 @@
+// Memorization runs on the page (issue 26): the stored ones, the one running in this tab (its own
+// model worker, apart from the scoring runs' and the playground's), the one on show, and the actions
+// start, pause and resume. As run-state.svelte.ts does for scoring runs, but with one live run and
+// results small enough per item to keep as a plain array.
+import type { ProbeResult, ProbeRunRecord } from '../../lib/core/record/probe-run.ts';
+import { ModelClient } from '../../lib/engine/model-client.ts';
+import { createProbeRunRecord, type NewProbeRun } from '../../lib/engine/probe-setup.ts';
+import { executeProbeRun, type ProbeProgress } from '../../lib/engine/probe-scheduler.ts';
+import { runLockHeld, type RunPhase } from '../../lib/engine/run-scheduler.ts';
+import { getProbeRun, listProbeRuns, loadProbeResults } from '../../lib/store/probe-runs.ts';
+import { openJianguDb, type JianguDatabase } from '../../lib/store/schema.ts';
+import { requestPersistenceBeforeModelLoad } from '../../lib/store/storage.ts';
+import { notice, noticeOf, type Notice } from '../../lib/core/notices/index.ts';
+
+export interface ProbeView {
+  record: ProbeRunRecord;
+  /** Every result so far, appended in place while the run goes on (a copy per result would cost in proportion to the results so far). */
+  results: ProbeResult[];
+  /** How many results `results` held when this view was made: a new view per result without copying them. */
+  count: number;
+  progress: ProbeProgress | null;
+  phase: RunPhase | null;
+  /** Stored as running, but no tab holds it (a closed or reloaded tab left it so). */
+  interrupted: boolean;
+}
+
+export class ProbeState {
+  runs = $state<ProbeRunRecord[]>([]);
+  /** The run on show (live while it runs here). Raw: replaced whole on each change. */
+  view = $state.raw<ProbeView | null>(null);
+  liveId = $state<string | null>(null);
+  failure = $state<{ runId: string | null; notice: Notice } | null>(null);
+  private shownId: string | null = null;
+  private database: Promise<JianguDatabase> | null = null;
+  private abort: AbortController | null = null;
+  private client: ModelClient | null = null;
+
+  private db(): Promise<JianguDatabase> {
+    this.database ??= openJianguDb();
+    return this.database;
+  }
+
+  async refresh(): Promise<void> {
+    this.runs = await listProbeRuns(await this.db());
+  }
+
+  async show(runId: string): Promise<void> {
+    this.shownId = runId;
+    if (this.liveId === runId) return;
+    const db = await this.db();
+    const record = await getProbeRun(db, runId);
+    const results = record ? await loadProbeResults(db, runId) : [];
+    const interrupted = record?.status === 'running' && (await runLockHeld(runId)) === false;
+    if (this.shownId !== runId) return;
+    this.view = record ? { record, results, count: results.length, progress: null, phase: null, interrupted } : null;
+    if (!record) this.failure = { runId, notice: notice('probe.not-stored', { runId }) };
+  }
+
+  /** Stores a new run, starts it in the background, and returns its id (null, with `failure` set, if it could not be created). */
+  async start(request: NewProbeRun): Promise<string | null> {
+    this.failure = null;
+    try {
+      const run = await createProbeRunRecord(await this.db(), request);
+      await this.refresh();
+      void this.execute(run.id);
+      return run.id;
+    } catch (error) {
+      this.failure = { runId: null, notice: noticeOf(error) };
+      return null;
+    }
+  }
+
+  async execute(runId: string): Promise<void> {
+    if (this.liveId) return;
+    const db = await this.db();
+    const record = await getProbeRun(db, runId);
+    if (!record) return;
+    this.liveId = runId;
+    this.shownId = runId;
+    const results = await loadProbeResults(db, runId);
+    let view: ProbeView = { record: { ...record, status: 'running' }, results, count: results.length, progress: null, phase: null, interrupted: false };
+    const set = (change: Partial<ProbeView>) => {
+      view = { ...view, ...change };
+      if (this.shownId === runId) this.view = view;
+    };
+    set({});
+    if (this.failure?.runId === runId) this.failure = null;
+    const abort = new AbortController();
+    this.abort = abort;
+    void requestPersistenceBeforeModelLoad(record.config.model.source);
+    this.client ??= new ModelClient();
+    try {
+      const ended = await executeProbeRun(db, runId, this.client, {
+        signal: abort.signal,
+        onPhase: (phase) => {
+          if (phase.kind !== view.phase?.kind) void getProbeRun(db, runId).then((r) => r && set({ record: { ...r } }));
+          set({ phase });
+        },
+        onProgress: (progress) => set({ progress }),
+        onResult: (result) => {
+          results.push(result);
+          set({ count: results.length });
+        },
+      });
+      set({ record: ended });
+    } catch (error) {
+      this.failure = { runId, notice: noticeOf(error) };
+      this.client?.terminate();
+      this.client = null;
+    } finally {
+      this.abort = null;
+      this.liveId = null;
+      if (this.shownId === runId) await this.show(runId);
+      await this.refresh();
+    }
+  }
+
+  pause(runId: string): void {
+    if (this.liveId === runId) this.abort?.abort();
+  }
+}
+
+export const probeState = new ProbeState();

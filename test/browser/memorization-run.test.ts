@@ -1,0 +1,168 @@
+// A memorization run through the page (issue 26), on jiangu-tiny (WASM): the Evaluate page says what
+// it reads before it starts, in both languages; the run scores every item's text position by position
+// with numbers equal to the reference forward (1e-4), and every shard of the file-order test in its
+// file order and shuffled orders; its page shows the distributions, the most familiar items and the
+// exchangeability results the core computes from what is stored; a reload mid-run resumes with
+// nothing lost or asked twice and the same numbers.
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { encodeFixture, forward, loadReferenceModel } from '../../scripts/fixtures/reference.ts';
+import { rowStatistics } from '../../src/lib/core/logprobs.ts';
+import { probeRunSummary } from '../../src/lib/core/metrics/memorization/index.ts';
+import type { ProbeItemResult, ProbeResult, ProbeRunRecord, ProbeShardResult } from '../../src/lib/core/record/probe-run.ts';
+import { useBrowserSession } from './session.ts';
+import { storeSampleAndAclue } from './runs.ts';
+
+const TASKS = ['古音学', '医古文'];
+
+/** The run and its results as the page stored them, read with the raw IndexedDB API. */
+function readProbe(page: Page, runId: string): Promise<{ run: ProbeRunRecord; results: ProbeResult[] }> {
+  return page.evaluate(async (id) => {
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+      const request = indexedDB.open('jiangu');
+      request.onsuccess = () => resolve(request.result);
+      request.onerror = () => reject(request.error);
+    });
+    const read = <T,>(store: string, query: IDBValidKey, index?: string) =>
+      new Promise<T>((resolve, reject) => {
+        const source = db.transaction(store).objectStore(store);
+        const request = index ? source.index(index).getAll(query) : source.get(query);
+        request.onsuccess = () => resolve(request.result as T);
+        request.onerror = () => reject(request.error);
+      });
+    const run = await read<ProbeRunRecord>('probeRuns', id);
+    const results = await read<ProbeResult[]>('probeResults', id, 'by-run');
+    db.close();
+    return { run, results: results.sort((a, b) => (a.kind === b.kind ? a.index - b.index : a.kind === 'item' ? -1 : 1)) };
+  }, runId);
+}
+
+/** Installed before the page's scripts: with `window.__stallAfter` set, holds back every textStatistics request after that many. */
+function stallStatistics(): void {
+  const post = Worker.prototype.postMessage;
+  const w = window as unknown as { __stallAfter?: number; __texts: number };
+  w.__texts = 0;
+  Worker.prototype.postMessage = function (this: Worker, message: unknown, ...rest: unknown[]) {
+    if ((message as { kind?: string } | null)?.kind === 'textStatistics' && ++w.__texts > (w.__stallAfter ?? Infinity)) return;
+    return (post as (...args: unknown[]) => void).call(this, message, ...rest);
+  } as typeof Worker.prototype.postMessage;
+}
+
+async function startProbe(page: Page, siteUrl: string, exchange: boolean): Promise<string> {
+  await page.goto(`${siteUrl}/#/evaluate`);
+  await page.getByTestId('eval-kind').selectOption('memorization');
+  await page.getByTestId('eval-dataset').selectOption('aclue');
+  await page.getByTestId('eval-limit').fill('8');
+  await page.getByRole('button', { name: 'none' }).click();
+  for (const task of TASKS) await page.locator(`input[type=checkbox][value="${task}"]`).check();
+  if (exchange) {
+    await page.getByTestId('eval-exchangeability').check();
+    await page.getByTestId('eval-permutations').fill('3');
+  }
+  await page.getByTestId('model-choice').selectOption('site:jiangu-tiny');
+  await page.getByTestId('dtype').selectOption('fp32');
+  await page.getByTestId('backend').selectOption('wasm');
+  await page.getByTestId('load').click();
+  await page.waitForURL(/#\/probe\//);
+  return decodeURIComponent(page.url().split('#/probe/')[1]);
+}
+
+describe('a memorization run on jiangu-tiny (WASM)', () => {
+  const session = useBrowserSession({ webgpu: false, path: '/#/data' });
+  let page: Page;
+  let firstId = '';
+
+  it('gets ACLUE through the mirror', async () => {
+    page = session.opened.page;
+    await page.addInitScript(stallStatistics);
+    await storeSampleAndAclue(page, session.url);
+  });
+
+  it('says what it reads before it starts, with and without the file-order test, in both languages', async () => {
+    await page.goto(`${session.url}/#/evaluate`);
+    await page.getByTestId('eval-kind').selectOption('memorization');
+    await page.getByTestId('eval-dataset').selectOption('aclue');
+    await page.getByTestId('eval-limit').fill('8');
+    await page.getByRole('button', { name: 'none' }).click();
+    for (const task of TASKS) await page.locator(`input[type=checkbox][value="${task}"]`).check();
+    await page.locator('[data-testid=eval-memorization-cost][data-texts="16"][data-shard-texts="0"]').waitFor();
+    expect(await page.getByTestId('eval-memorization-cost').textContent()).toContain('Cost: 16 texts');
+    await page.getByTestId('eval-exchangeability').check();
+    await page.getByTestId('eval-permutations').fill('3');
+    // 8 items a task: 4 shards of 2, each read in its order and 3 shuffles, in each of 2 tasks.
+    await page.locator('[data-testid=eval-memorization-cost][data-shard-texts="32"]').waitFor();
+    expect(await page.getByTestId('eval-memorization-cost').textContent()).toContain('for the file-order test 32 texts');
+    expect(await page.getByTestId('eval-scoring').count()).toBe(0);
+    await page.getByTestId('lang-zh').click();
+    expect(await page.getByTestId('eval-memorization-hint').textContent()).toContain('记忆检测');
+    expect(await page.getByTestId('eval-memorization-cost').textContent()).toContain('文件顺序检验另需 32 段文本');
+    await page.getByTestId('lang-en').click();
+  });
+
+  it('scores every item and shard; each position equals the reference; the page shows what the core computes', async () => {
+    firstId = await startProbe(page, session.url, true);
+    await page.locator('[data-testid=probe][data-status=completed]').waitFor({ timeout: 120_000 });
+    const { run, results } = await readProbe(page, firstId);
+    const items = results.filter((r): r is ProbeItemResult => r.kind === 'item');
+    const shards = results.filter((r): r is ProbeShardResult => r.kind === 'shard');
+    expect(items.map((r) => r.itemId)).toEqual(run.config.itemIds);
+    expect(shards).toHaveLength(8);
+    expect(run.environment?.statisticsPath?.kind).toBe('graph');
+    const model = loadReferenceModel('jiangu-tiny', 'fp32');
+    let worst = 0;
+    for (const r of items) {
+      const ids = encodeFixture(r.text);
+      expect(r.tokenCount).toBe(ids.length);
+      const { logits } = forward(model, ids);
+      r.logprob.forEach((lp, j) => {
+        const want = rowStatistics(logits[j], 0, model.vocabSize, ids[j + 1]);
+        worst = Math.max(worst, Math.abs(lp - want.logprob), Math.abs(r.mean[j] - want.mean), Math.abs(r.std[j] - want.std));
+      });
+    }
+    expect(worst).toBeLessThan(1e-4);
+    for (const s of shards) expect(s.permuted).toHaveLength(3);
+
+    const summary = probeRunSummary(run, results);
+    for (const task of TASKS) {
+      const want = summary.minKPlusPlus.tasks.find((x) => x.task === task)!.summary!.median;
+      expect(Number(await page.getByTestId(`probe-median-minKPlusPlus-${task}`).getAttribute('data-value')), task).toBe(want);
+    }
+    expect(Number(await page.getByTestId('probe-median-minKProb-overall').getAttribute('data-value'))).toBe(summary.minKProb.overall!.median);
+    const familiar = await page.locator('[data-testid=probe-familiar] li').evaluateAll((els) => els.map((el) => el.getAttribute('data-item')));
+    expect(familiar).toHaveLength(10);
+    const scores = summary.items.map((i) => i.minKPlusPlus!).sort((a, b) => b - a);
+    expect(Number(await page.locator('[data-testid=probe-familiar] li').first().getAttribute('data-score'))).toBe(scores[0]);
+    for (const file of summary.exchangeability) {
+      const row = page.locator(`[data-testid=probe-exchangeability] tr[data-file="${file.task}"]`);
+      expect(Number(await row.getAttribute('data-p-holm'))).toBe(file.pHolm);
+    }
+    await page.getByTestId('probe-boxes-minKPlusPlus').waitFor();
+    await page.getByTestId('lang-zh').click();
+    expect(await page.getByTestId('probe').textContent()).toContain('它见过文件的顺序吗');
+    expect(await page.getByTestId(`probe-verdict-${TASKS[0]}`).textContent()).toMatch(/经 Holm 校正/);
+    await page.getByTestId('lang-en').click();
+  });
+
+  it('resumes a memorization run reloaded mid-run, with nothing lost or asked twice, and the same numbers', async () => {
+    await page.reload();
+    await page.evaluate(() => ((window as unknown as { __stallAfter: number }).__stallAfter = 5));
+    const runId = await startProbe(page, session.url, false);
+    await expect.poll(async () => (await readProbe(page, runId)).results.length, { timeout: 60_000, interval: 50 }).toBe(5);
+    await page.reload();
+    await page.locator('[data-testid=probe-status][data-status=interrupted]').waitFor();
+    const before = await readProbe(page, runId);
+    await page.evaluate(() => ((window as unknown as { __texts: number }).__texts = 0));
+    await page.getByTestId('probe-resume').click();
+    await page.locator('[data-testid=probe][data-status=completed]').waitFor({ timeout: 60_000 });
+    expect(await page.evaluate(() => (window as unknown as { __texts: number }).__texts)).toBe(16 - 5);
+    const after = await readProbe(page, runId);
+    expect(after.results.slice(0, 5)).toEqual(before.results);
+    const strip = (r: ProbeResult) => (r.kind === 'item' ? { itemId: r.itemId, text: r.text, logprob: r.logprob, mean: r.mean, std: r.std } : r.itemId);
+    const first = (await readProbe(page, firstId)).results.filter((r) => r.kind === 'item');
+    expect(after.results.map(strip)).toEqual(first.map(strip));
+    // Listed on the Evaluate page with the first.
+    await page.goto(`${session.url}/#/evaluate`);
+    await page.locator(`[data-testid=probe-runs] li[data-run="${runId}"]`).waitFor();
+    expect(await page.locator('[data-testid=probe-runs] li').count()).toBe(2);
+  });
+});
