@@ -11,6 +11,9 @@ import { rowStatistics } from '../../src/lib/core/logprobs.ts';
 import { probeRunSummary } from '../../src/lib/core/metrics/memorization/index.ts';
 import type { ProbeItemResult, ProbeResult, ProbeRunRecord, ProbeShardResult } from '../../src/lib/core/record/probe-run.ts';
 import { useBrowserSession } from './session.ts';
+import { reference } from '../unit/metrics/memorization-helpers.ts';
+import { generateStories260k } from '../../scripts/fixtures/stories260k.ts';
+import { storiesPresent } from '../unit/stories260k-tokenizer.ts';
 import { storeSampleAndAclue } from './runs.ts';
 
 const TASKS = ['古音学', '医古文'];
@@ -48,7 +51,7 @@ function stallStatistics(): void {
   } as typeof Worker.prototype.postMessage;
 }
 
-async function startProbe(page: Page, siteUrl: string, exchange: boolean): Promise<string> {
+async function startProbe(page: Page, siteUrl: string, exchange: boolean, model = 'jiangu-tiny'): Promise<string> {
   await page.goto(`${siteUrl}/#/evaluate`);
   await page.getByTestId('eval-kind').selectOption('memorization');
   await page.getByTestId('eval-dataset').selectOption('aclue');
@@ -59,7 +62,7 @@ async function startProbe(page: Page, siteUrl: string, exchange: boolean): Promi
     await page.getByTestId('eval-exchangeability').check();
     await page.getByTestId('eval-permutations').fill('3');
   }
-  await page.getByTestId('model-choice').selectOption('site:jiangu-tiny');
+  await page.getByTestId('model-choice').selectOption(`site:${model}`);
   await page.getByTestId('dtype').selectOption('fp32');
   await page.getByTestId('backend').selectOption('wasm');
   await page.getByTestId('load').click();
@@ -68,7 +71,7 @@ async function startProbe(page: Page, siteUrl: string, exchange: boolean): Promi
 }
 
 describe('a memorization run on jiangu-tiny (WASM)', () => {
-  const session = useBrowserSession({ webgpu: false, path: '/#/data' });
+  const session = useBrowserSession({ webgpu: false, path: '/#/data', setup: () => void (storiesPresent && generateStories260k()) });
   let page: Page;
   let firstId = '';
 
@@ -164,5 +167,26 @@ describe('a memorization run on jiangu-tiny (WASM)', () => {
     await page.goto(`${session.url}/#/evaluate`);
     await page.locator(`[data-testid=probe-runs] li[data-run="${runId}"]`).waitFor();
     expect(await page.locator('[data-testid=probe-runs] li').count()).toBe(2);
+  });
+
+  it.skipIf(!storiesPresent)('stories260k: the probes and the file-order test computed from its stored numbers equal an independent numpy script', async () => {
+    const runId = await startProbe(page, session.url, true, 'stories260k');
+    await page.locator('[data-testid=probe][data-status=completed]').waitFor({ timeout: 120_000 });
+    const { run, results } = await readProbe(page, runId);
+    const items = results.filter((r): r is ProbeItemResult => r.kind === 'item' && !r.failure);
+    const summary = probeRunSummary(run, results);
+    const files = run.config.exchangeability!;
+    const shardSets = files.map((file) => results.filter((r): r is ProbeShardResult => r.kind === 'shard' && r.task === file.task).sort((a, b) => a.shard - b.shard).map((r) => ({ canonical: r.canonical, permuted: r.permuted })));
+    const out = reference({ ks: [run.config.k], positionTexts: items.map((r) => ({ logprob: r.logprob, mean: r.mean, std: r.std })), shardSets });
+    items.forEach((r, i) => {
+      const ours = summary.items.find((x) => x.itemId === r.itemId)!;
+      expect(ours.minKProb!, r.itemId).toBeCloseTo(out.positionTexts[i].minK[0]!, 10);
+      expect(ours.minKPlusPlus!, r.itemId).toBeCloseTo(out.positionTexts[i].minKPlusPlus[0]!, 9);
+    });
+    summary.exchangeability.forEach((file, i) => {
+      expect(file.result!.statistic!).toBeCloseTo(out.shardSets[i].t, 9);
+      expect(file.result!.pValue!).toBeCloseTo(out.shardSets[i].p, 9);
+    });
+    console.log(`stories260k memorization on ${items.length} ACLUE items: Min-K%++ median ${summary.minKPlusPlus.overall?.median.toFixed(3)}; file-order p ${summary.exchangeability.map((f) => f.result?.pValue?.toFixed(3)).join(', ')}`);
   });
 });

@@ -27,6 +27,7 @@ export function positionStatistics(row: Float32Array, next: number): PositionSta
 
 export interface ReferenceOutput {
   texts: { positions: PositionStatistics[]; minK: (number | null)[]; minKPlusPlus: (number | null)[] }[];
+  positionTexts: { minK: (number | null)[]; minKPlusPlus: (number | null)[] }[];
   shardSets: { mean: number; sd: number; t: number; p: number; upstreamStatistic: number }[];
   tValues: number[];
   summaries: { n: number; min: number; q1: number; median: number; q3: number; max: number; mean: number }[];

@@ -14,6 +14,7 @@ numpy only (no scipy), reading a JSON case on stdin and writing the numbers on s
  - Summaries: numpy's percentile (its default 'linear' method), min, max, mean.
 
 Input: {"texts": [{"logits": [[...V...], ...], "next": [...]}], "ks": [...],
+        "positionTexts": [{"logprob": [...], "mean": [...], "std": [...]}] (stored per-position numbers of a run),
         "shardSets": [[{"canonical": c, "permuted": [...]}, ...]], "tValues": [[t, nu], ...],
         "summaries": [[...]]}
 """
@@ -64,7 +65,7 @@ def t_survival(t, nu):
 
 def main():
     case = json.load(sys.stdin)
-    out = {"texts": [], "shardSets": [], "tValues": [], "summaries": []}
+    out = {"texts": [], "positionTexts": [], "shardSets": [], "tValues": [], "summaries": []}
     for text in case.get("texts", []):
         positions = []
         for row, nxt in zip(text["logits"], text["next"]):
@@ -78,6 +79,12 @@ def main():
         out["texts"].append({
             "positions": positions,
             "minK": [lowest_k_mean(logprobs, k) for k in case["ks"]],
+            "minKPlusPlus": [lowest_k_mean(z, k) for k in case["ks"]],
+        })
+    for text in case.get("positionTexts", []):
+        z = [(lp - mu) / sd for lp, mu, sd in zip(text["logprob"], text["mean"], text["std"]) if sd > 0]
+        out["positionTexts"].append({
+            "minK": [lowest_k_mean(text["logprob"], k) for k in case["ks"]],
             "minKPlusPlus": [lowest_k_mean(z, k) for k in case["ks"]],
         })
     for shards in case.get("shardSets", []):
