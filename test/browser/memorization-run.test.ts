@@ -3,12 +3,13 @@
 // with numbers equal to the reference forward (1e-4), and every shard of the file-order test in its
 // file order and shuffled orders; its page shows the distributions, the most familiar items and the
 // exchangeability results the core computes from what is stored; a reload mid-run resumes with
-// nothing lost or asked twice and the same numbers.
+// nothing lost or asked twice and the same numbers; stories260k's stored numbers give what an
+// independent numpy script gives, and Compare sets it beside jiangu-tiny as the core does.
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { encodeFixture, forward, loadReferenceModel } from '../../scripts/fixtures/reference.ts';
 import { rowStatistics } from '../../src/lib/core/logprobs.ts';
-import { probeRunSummary } from '../../src/lib/core/metrics/memorization/index.ts';
+import { compareMemorization, probeRunSummary } from '../../src/lib/core/metrics/memorization/index.ts';
 import type { ProbeItemResult, ProbeResult, ProbeRunRecord, ProbeShardResult } from '../../src/lib/core/record/probe-run.ts';
 import { useBrowserSession } from './session.ts';
 import { reference } from '../unit/metrics/memorization-helpers.ts';
@@ -187,6 +188,15 @@ describe('a memorization run on jiangu-tiny (WASM)', () => {
       expect(file.result!.statistic!).toBeCloseTo(out.shardSets[i].t, 9);
       expect(file.result!.pValue!).toBeCloseTo(out.shardSets[i].p, 9);
     });
+    // Compare: the jiangu-tiny run against this one, on the same items, as the core compares them.
+    await page.goto(`${session.url}/#/compare`);
+    await page.getByTestId('compare-probe-baseline').selectOption(firstId);
+    await page.getByTestId('compare-probe-other').selectOption(runId);
+    await page.getByTestId('compare-probe-table').waitFor();
+    const tiny = await readProbe(page, firstId);
+    const want = compareMemorization('aclue', probeRunSummary(tiny.run, tiny.results).items, summary.items, tiny.run.config.tasks, tiny.run.config.k);
+    expect(Number(await page.getByTestId('compare-probe-overall').getAttribute('data-value'))).toBe(want.difference.overall.estimate!.estimate);
+    await page.getByTestId('compare-probe-boxes').waitFor();
     console.log(`stories260k memorization on ${items.length} ACLUE items: Min-K%++ median ${summary.minKPlusPlus.overall?.median.toFixed(3)}; file-order p ${summary.exchangeability.map((f) => f.result?.pValue?.toFixed(3)).join(', ')}`);
   });
 });
