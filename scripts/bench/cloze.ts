@@ -37,6 +37,7 @@ import { pageBareRelease, pageBareSetup, pageLoad, pageTerminate, type PageReply
 import { installNameHelper, pageLoadCloze, pageProfile, pageSequence, pageTerminateCloze, type Formulation, type ProfileItem, type ProfilePhases, type SequenceItem, type SequenceRun } from './cloze-page.ts';
 import { CLOZE_BENCH_DATASETS, loadSharedItems, type ClozeBenchDataset, type ClozeBenchItems } from './cloze-items.ts';
 import { machineInfo, machineLines, median, percentile, writeBenchRecord } from './report.ts';
+import { bodyMacs, fixtureShape, headMacs, REAL_SHAPES } from './model-shapes.ts';
 
 const COST_MODEL = 'jiangu-large';
 const SIGNAL_MODEL = 'stories260k';
@@ -609,39 +610,6 @@ function costTable(rows: readonly CostRow[]): string {
     );
   }
   return lines.join('\n');
-}
-
-/** A decoder's multiply-adds per token through its layers, and per logits row of its head (attention over the context left out). */
-interface Shape {
-  name: string;
-  layers: number;
-  hidden: number;
-  heads: number;
-  kvHeads: number;
-  headDim: number;
-  intermediate: number;
-  vocab: number;
-}
-const bodyMacs = (m: Shape) => m.layers * (m.hidden * (m.heads + 2 * m.kvHeads) * m.headDim + m.heads * m.headDim * m.hidden + 3 * m.hidden * m.intermediate);
-const headMacs = (m: Shape) => m.hidden * m.vocab;
-
-/** Two hub models of the Qwen vocabulary the site offers (their config.json), for the projection. */
-const REAL_SHAPES: readonly Shape[] = [
-  { name: 'Qwen2.5-0.5B-Instruct', layers: 24, hidden: 896, heads: 14, kvHeads: 2, headDim: 64, intermediate: 4864, vocab: 151_936 },
-  { name: 'Qwen3-0.6B', layers: 28, hidden: 1024, heads: 16, kvHeads: 8, headDim: 128, intermediate: 3072, vocab: 151_936 },
-];
-
-function fixtureShape(model: string): Shape {
-  const c = JSON.parse(readFileSync(join(projectRoot, '.fixtures', 'models', model, 'config.json'), 'utf8')) as {
-    num_hidden_layers: number;
-    hidden_size: number;
-    num_attention_heads: number;
-    num_key_value_heads: number;
-    head_dim?: number;
-    intermediate_size: number;
-    vocab_size: number;
-  };
-  return { name: model, layers: c.num_hidden_layers, hidden: c.hidden_size, heads: c.num_attention_heads, kvHeads: c.num_key_value_heads, headDim: c.head_dim ?? c.hidden_size / c.num_attention_heads, intermediate: c.intermediate_size, vocab: c.vocab_size };
 }
 
 /**
