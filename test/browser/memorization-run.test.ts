@@ -4,7 +4,8 @@
 // file order and shuffled orders; its page shows the distributions, the most familiar items and the
 // exchangeability results the core computes from what is stored; a reload mid-run resumes with
 // nothing lost or asked twice and the same numbers; stories260k's stored numbers give what an
-// independent numpy script gives, and Compare sets it beside jiangu-tiny as the core does.
+// independent numpy script gives, and Compare sets it beside jiangu-tiny as the core does; a share
+// link of the run draws its rounded scores and reproduces it here within that rounding.
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { encodeFixture, forward, loadReferenceModel } from '../../scripts/fixtures/reference.ts';
@@ -168,6 +169,36 @@ describe('a memorization run on jiangu-tiny (WASM)', () => {
     await page.goto(`${session.url}/#/evaluate`);
     await page.locator(`[data-testid=probe-runs] li[data-run="${runId}"]`).waitFor();
     expect(await page.locator('[data-testid=probe-runs] li').count()).toBe(2);
+  });
+
+  it('shares the run as a link whose page draws the rounded scores, and reproduces it here within the rounding', async () => {
+    await page.goto(`${session.url}/#/probe/${encodeURIComponent(firstId)}`);
+    await page.locator('[data-testid=probe][data-status=completed]').waitFor();
+    await page.getByTestId('probe-share').click();
+    const url = await page.getByTestId('probe-share-url').inputValue();
+    expect(url).toContain('#/probe-link/');
+    await page.goto(url);
+    await page.getByTestId('probe-link').waitFor();
+    const { run, results } = await readProbe(page, firstId);
+    const summary = probeRunSummary(run, results);
+    const shown = page.getByTestId('probe-link-summary');
+    expect(Number(await shown.getAttribute('data-n'))).toBe(summary.minKPlusPlus.overall!.n);
+    // The link's median is within half a step of the run's own.
+    expect(Math.abs(Number(await shown.getAttribute('data-median')) - summary.minKPlusPlus.overall!.median)).toBeLessThanOrEqual(0.005 + 1e-9);
+    for (const file of summary.exchangeability) expect(Number(await page.locator(`[data-testid=probe-link-files] li[data-file="${file.task}"]`).getAttribute('data-p'))).toBe(file.result!.pValue);
+    await page.getByTestId('lang-zh').click();
+    expect(await page.getByTestId('probe-link-note').textContent()).toContain('链接带有每道题的 Min-K%++');
+    await page.getByTestId('lang-en').click();
+    await page.getByTestId('probe-link-reproduce').click();
+    const agreement = page.getByTestId('probe-link-agreement');
+    await Promise.race([
+      agreement.waitFor({ timeout: 120_000 }),
+      page.getByTestId('probe-link-reproduce-error').waitFor({ timeout: 120_000 }).then(async () => {
+        throw new Error(`reproduction refused: ${await page.getByTestId('probe-link-reproduce-error').textContent()}`);
+      }),
+    ]);
+    expect(await agreement.getAttribute('data-within')).toBe(String(summary.items.length));
+    expect(await agreement.textContent()).toContain(`${summary.items.length} of ${summary.items.length} items' Min-K%++ here are within the link's rounding`);
   });
 
   it.skipIf(!storiesPresent)('stories260k: the probes and the file-order test computed from its stored numbers equal an independent numpy script', async () => {

@@ -20,7 +20,7 @@ export function filesDifference(have: readonly { path: string; sha256: string | 
 }
 
 /** Refuses (with what to do) when this browser does not hold the exact files the link names. */
-export async function checkSharedData(db: JianguDatabase, shared: SharedRun): Promise<void> {
+export async function checkSharedData(db: JianguDatabase, shared: Pick<SharedRun, 'datasetId'> & { config: Pick<SharedRun['config'], 'datasetFiles'> }): Promise<void> {
   const stored = await getDataset(db, shared.datasetId);
   if (!stored) throw jianguError('link.data-missing', { dataset: shared.datasetId });
   const difference = filesDifference(stored.files, shared.config.datasetFiles);

@@ -13,7 +13,7 @@ import { SHARE_LIMITS, shareLinkError, type SharedEnvironment, type SharedGenCon
 type Obj = Record<string, unknown>;
 
 // Records (not arrays) so that adding a member to the union fails to compile until it is listed here.
-const DATASET_IDS: Record<DatasetId, true> = { aclue: true, 'cmmlu-ancient': true, 'ac-eval': true, wenmind: true, ancientbench: true, c3bench: true };
+export const DATASET_IDS: Record<DatasetId, true> = { aclue: true, 'cmmlu-ancient': true, 'ac-eval': true, wenmind: true, ancientbench: true, c3bench: true };
 const MC_PROTOCOL_IDS: Record<McProtocolId, true> = { cmmlu: true, ancientbench: true, aclue: true, 'wenmind-mc': true, 'ac-eval': true };
 const DTYPE_SET: Record<Dtype, true> = { fp32: true, fp16: true, q8: true, q4: true, q4f16: true };
 const BACKEND_CHOICES: Record<BackendChoice, true> = { auto: true, webgpu: true, wasm: true };
@@ -86,17 +86,17 @@ export function int(value: unknown, path: string, min: number, max: number): num
   return value;
 }
 
-function num(value: unknown, path: string, min: number, max: number): number {
+export function num(value: unknown, path: string, min: number, max: number): number {
   if (typeof value !== 'number' || !Number.isFinite(value) || value < min || value > max) fail(path, `a number from ${min} to ${max}`, value);
   return value;
 }
 
-function bool(value: unknown, path: string): boolean {
+export function bool(value: unknown, path: string): boolean {
   if (typeof value !== 'boolean') fail(path, 'true or false', value);
   return value;
 }
 
-function oneOf<T extends string>(value: unknown, path: string, set: Record<T, true>): T {
+export function oneOf<T extends string>(value: unknown, path: string, set: Record<T, true>): T {
   if (typeof value !== 'string' || !Object.hasOwn(set, value)) fail(path, `one of ${Object.keys(set).join(', ')}`, value);
   return value as T;
 }
@@ -109,7 +109,7 @@ export function list<T>(value: unknown, path: string, max: number, item: (v: unk
 
 const INT_MAX = 1_000_000_000;
 
-function model(value: unknown, path: string): RunModel {
+export function model(value: unknown, path: string): RunModel {
   const o = object(value, path, ['source', 'dtype', 'backend']);
   const s = object(o.source, `${path}.source`, ['kind'], ['id', 'revision', 'host', 'name']);
   const kind = oneOf(s.kind, `${path}.source.kind`, { hub: true, site: true });
