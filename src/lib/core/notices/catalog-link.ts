@@ -218,6 +218,12 @@ export const linkNotices = {
     en: (p: { value: string; max: number }) => `Max new tokens must be a whole number from 1 to ${p.max}, not ${p.value}.`,
     zh: (p: { value: string; max: number }) => `最多生成的 token 数必须是 1 到 ${p.max} 之间的整数，而不是 ${p.value}。`,
   },
+  'link.recall-too-long': {
+    en: (p: { tokens: number; asked: number; max: number }) =>
+      `The second half of this passage is ${p.tokens} tokens for this model; with the margin a recall would ask for ${p.asked} new tokens, and the playground generates at most ${p.max}. Paste a shorter passage.`,
+    zh: (p: { tokens: number; asked: number; max: number }) =>
+      `这段文字的后半在此模型中有 ${p.tokens} 个词元，加上余量需要生成 ${p.asked} 个词元，而试模型页最多生成 ${p.max} 个。请换一段较短的文字。`,
+  },
   'link.hub-model-id': {
     en: (p: { value: string; chars: number }) => `"${p.value}"${p.chars > 200 ? ` (${p.chars} characters)` : ''} is not a hub model id: owner/name, letters, digits, ".", "-" and "_", at most 96 characters each, no "..".`,
     zh: (p: { value: string; chars: number }) => `“${p.value}”${p.chars > 200 ? `（${p.chars} 个字符）` : ''}不是模型库的模型 ID：格式为 owner/name，只能用字母、数字、“.”、“-”和“_”，每段最多 96 个字符，不能有“..”。`,
