@@ -116,7 +116,8 @@ for (const backend of ['wasm', 'webgpu'] as const) {
       });
     }
 
-    it('a wrong statistics graph is caught at load: the whole-row path takes over, with the right numbers', async () => {
+    // The check compares in JavaScript whatever the backend computed: on WASM only (CI time).
+    it.skipIf(backend === 'webgpu')('a wrong statistics graph is caught at load: the whole-row path takes over, with the right numbers', async () => {
       const model = loadReferenceModel('jiangu-tiny', 'fp32');
       const measured = await inPage(() => measure(session.opened.page, backend, 'fp32', [{ name: 'jiangu-tiny', statistics: true, fault: 'mean-without-probabilities' }], [TINY_TEXT], model.vocabSize));
       const [m] = measured;
