@@ -153,7 +153,8 @@ for (const backend of ['wasm', 'webgpu'] as const) {
       console.log(`${backend}: jiangu-tiny-gqa q4 vs jiangu-tiny q4 max |Δ log p| ${worst.toExponential(2)}`);
     });
 
-    it('q8: the same scores whatever the memory setting', async () => {
+    // On WASM alone: the chunking that could change q8's scores is the worker's, the same on WebGPU (CI time).
+    it.runIf(backend === 'wasm')('q8: the same scores whatever the memory setting', async () => {
       const page = session.opened.page;
       const settings = [ROWS * vocab * 4, 64 * 1024 * 1024];
       const runs = await inPage(page, () => scoreEach(page, backend, settings.map((maxLogitsBytes) => ({ name: GQA, dtype: 'q8' as const, maxLogitsBytes }))));

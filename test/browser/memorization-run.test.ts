@@ -16,30 +16,14 @@ import { useBrowserSession } from './session.ts';
 import { reference } from '../unit/metrics/memorization-helpers.ts';
 import { generateStories260k } from '../../scripts/fixtures/stories260k.ts';
 import { storiesPresent } from '../unit/stories260k-tokenizer.ts';
-import { storeSampleAndAclue } from './runs.ts';
+import { readStoredRun, storeSampleAndAclue } from './runs.ts';
 
 const TASKS = ['古音学', '医古文'];
 
-/** The run and its results as the page stored them, read with the raw IndexedDB API. */
-function readProbe(page: Page, runId: string): Promise<{ run: ProbeRunRecord; results: ProbeResult[] }> {
-  return page.evaluate(async (id) => {
-    const db = await new Promise<IDBDatabase>((resolve, reject) => {
-      const request = indexedDB.open('jiangu');
-      request.onsuccess = () => resolve(request.result);
-      request.onerror = () => reject(request.error);
-    });
-    const read = <T,>(store: string, query: IDBValidKey, index?: string) =>
-      new Promise<T>((resolve, reject) => {
-        const source = db.transaction(store).objectStore(store);
-        const request = index ? source.index(index).getAll(query) : source.get(query);
-        request.onsuccess = () => resolve(request.result as T);
-        request.onerror = () => reject(request.error);
-      });
-    const run = await read<ProbeRunRecord>('probeRuns', id);
-    const results = await read<ProbeResult[]>('probeResults', id, 'by-run');
-    db.close();
-    return { run, results: results.sort((a, b) => (a.kind === b.kind ? a.index - b.index : a.kind === 'item' ? -1 : 1)) };
-  }, runId);
+/** The run and its results as the page stored them (runs.ts reads them with the raw IndexedDB API): items in run order, then shards. */
+async function readProbe(page: Page, runId: string): Promise<{ run: ProbeRunRecord; results: ProbeResult[] }> {
+  const { run, results } = await readStoredRun<ProbeRunRecord, ProbeResult>(page, runId, { runs: 'probeRuns', results: 'probeResults' });
+  return { run, results: results.sort((a, b) => (a.kind === b.kind ? a.index - b.index : a.kind === 'item' ? -1 : 1)) };
 }
 
 /** Installed before the page's scripts: with `window.__stallAfter` set, holds back every textStatistics request after that many. */

@@ -4,8 +4,8 @@
 import type { Page } from 'playwright-core';
 import type { ItemResult, RunRecord } from '../../src/lib/core/record/run.ts';
 
-export async function readStoredRun<R extends RunRecord = RunRecord, I extends ItemResult = ItemResult>(page: Page, runId: string): Promise<{ run: R; results: I[] }> {
-  return page.evaluate(async (id) => {
+export async function readStoredRun<R = RunRecord, I extends { index: number } = ItemResult>(page: Page, runId: string, stores: { runs: string; results: string } = { runs: 'runs', results: 'results' }): Promise<{ run: R; results: I[] }> {
+  return page.evaluate(async ({ id, stores }) => {
     const db = await new Promise<IDBDatabase>((resolve, reject) => {
       const request = indexedDB.open('jiangu');
       request.onsuccess = () => resolve(request.result);
@@ -18,11 +18,11 @@ export async function readStoredRun<R extends RunRecord = RunRecord, I extends I
         request.onsuccess = () => resolve(request.result as T);
         request.onerror = () => reject(request.error);
       });
-    const run = await read<R>('runs', id);
-    const results = await read<I[]>('results', id, 'by-run');
+    const run = await read<R>(stores.runs, id);
+    const results = await read<I[]>(stores.results, id, 'by-run');
     db.close();
     return { run, results: results.sort((a, b) => a.index - b.index) };
-  }, runId) as Promise<{ run: R; results: I[] }>;
+  }, { id: runId, stores }) as Promise<{ run: R; results: I[] }>;
 }
 
 export interface FixtureRunOptions {

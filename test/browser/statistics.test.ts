@@ -17,6 +17,7 @@ import { mulberry32 } from '../../src/lib/core/metrics/generation/bootstrap.ts';
 import type { Dtype, TextStatisticsResult } from '../../src/lib/engine/messages.ts';
 import { loadStories260kTokenizer, storiesPresent } from '../unit/stories260k-tokenizer.ts';
 import { harnessReady, useBrowserSession } from './session.ts';
+import { shuffledWords } from '../unit/metrics/memorization-helpers.ts';
 
 /** 40-odd characters of jiangu-tiny's vocabulary: several 8-row passes. */
 const TINY_TEXT = '学而时习之，不亦说乎？有朋自远方来，不亦乐乎？人不知而不愠，不亦君子乎？';
@@ -133,18 +134,7 @@ for (const backend of ['wasm', 'webgpu'] as const) {
       const story = tokenizer.decode(greedyGenerate(reference, [1], 300, 2), { skip_special_tokens: true });
       const sentences = [...new Set(story.split(/(?<=[.!?]"?)\s+/).map((s) => s.trim()).filter((s) => s.split(/\s+/).length >= 4))];
       const random = mulberry32(260);
-      const shuffled = sentences.map((sentence) => {
-        const words = sentence.split(/\s+/);
-        let order: string[];
-        do {
-          order = words.slice();
-          for (let i = order.length - 1; i > 0; i--) {
-            const j = Math.floor(random() * (i + 1));
-            [order[i], order[j]] = [order[j], order[i]];
-          }
-        } while (order.join(' ') === words.join(' '));
-        return order.join(' ');
-      });
+      const shuffled = sentences.map((sentence) => shuffledWords(sentence, random));
       for (const dtype of ['fp32', 'q4'] as const) {
         const model = referenceFromWeights(storiesWeights(), dtype);
         const texts = dtype === 'fp32' ? [STORY_TEXT, ...sentences, ...shuffled] : [STORY_TEXT];

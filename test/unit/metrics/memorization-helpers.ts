@@ -37,3 +37,17 @@ export interface ReferenceOutput {
 export function reference(input: unknown): ReferenceOutput {
   return JSON.parse(execFileSync('python3', [join(HERE, 'memorization_reference.py')], { input: JSON.stringify(input), encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 })) as ReferenceOutput;
 }
+
+/** `sentence` with its words in a seeded Fisher–Yates order other than its own (the separation tests' shuffles). */
+export function shuffledWords(sentence: string, random: () => number): string {
+  const words = sentence.split(/\s+/);
+  let order: string[];
+  do {
+    order = words.slice();
+    for (let i = order.length - 1; i > 0; i--) {
+      const j = Math.floor(random() * (i + 1));
+      [order[i], order[j]] = [order[j], order[i]];
+    }
+  } while (order.join(' ') === words.join(' '));
+  return order.join(' ');
+}

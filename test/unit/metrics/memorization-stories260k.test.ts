@@ -13,7 +13,7 @@ import { wilcoxonSignedRank } from '../../../src/lib/core/metrics/compare-contin
 import { mulberry32 } from '../../../src/lib/core/metrics/generation/bootstrap.ts';
 import { minKPlusPlus, minKProb, summarizeScores, type PositionStatistics } from '../../../src/lib/core/metrics/memorization/index.ts';
 import { loadStories260kTokenizer, storiesPresent } from '../stories260k-tokenizer.ts';
-import { positionStatistics, reference } from './memorization-helpers.ts';
+import { positionStatistics, reference, shuffledWords } from './memorization-helpers.ts';
 
 /** llama2.c's doc/stories260K.md, the first greedy paragraph from bos (../shared/models/stories260K/SOURCE.md). */
 const ORACLE = 'Once upon a time, there was a little girl named Lily. She loved to play outside in the park. One day, she saw a big, red ball. She wanted to play with it, but it was too high.';
@@ -71,17 +71,8 @@ describe.skipIf(!storiesPresent)('memorization probes on stories260K', () => {
     const own: number[] = [];
     const shuffled: number[] = [];
     for (const sentence of sentences) {
-      const words = sentence.split(/\s+/);
-      let order: string[];
-      do {
-        order = words.slice();
-        for (let i = order.length - 1; i > 0; i--) {
-          const j = Math.floor(random() * (i + 1));
-          [order[i], order[j]] = [order[j], order[i]];
-        }
-      } while (order.join(' ') === words.join(' '));
       own.push(minKPlusPlus(positionsOf(sentence))!.score);
-      shuffled.push(minKPlusPlus(positionsOf(order.join(' ')))!.score);
+      shuffled.push(minKPlusPlus(positionsOf(shuffledWords(sentence, random)))!.score);
     }
     expect(sentences.length).toBeGreaterThanOrEqual(12);
     const a = summarizeScores(own)!;
