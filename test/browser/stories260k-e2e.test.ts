@@ -110,13 +110,13 @@ describe.skipIf(!present)('stories260k from the Evaluate page', () => {
   it('runs an ACLUE task 5-shot on WASM: stored log-probs are the reference, accuracy and predictions recomputed in Node', async () => {
     page = session.opened.page;
     await storeSampleAndAclue(page, session.url);
-    const runId = await startFixtureRun(page, { dataset: 'aclue', shots: 5, limit: 6, backend: 'wasm', tasks: ['古音学'], model: 'stories260k' });
+    const runId = await startFixtureRun(page, { dataset: 'aclue', shots: 5, limit: 12, backend: 'wasm', tasks: ['古音学'], model: 'stories260k' });
     await waitForStatus(page, 'completed');
     const { run, results } = await readStoredRun<McRunRecord, McItemResult>(page, runId);
     expect(run.config.model).toMatchObject({ dtype: 'fp32' });
     expect(run.config.shots).toBe(5);
     expect(results.map((r) => r.itemId)).toEqual(run.config.itemIds);
-    expect(results).toHaveLength(6);
+    expect(results).toHaveLength(12);
 
     const ran = results.filter((r) => r.failure === undefined);
     expect(ran.length).toBeGreaterThan(0);
