@@ -149,6 +149,25 @@ describe('multiple-choice runs', () => {
     expect(byBackend.webgpu.results.map((r) => r.prediction)).toEqual(byBackend.wasm.results.map((r) => r.prediction));
   });
 
+  it('checks a cloze run on WebGPU against WASM before it runs: options per token, the acc rule\'s pick, said in both languages', async () => {
+    const runId = await startRun(page, { dataset: 'aclue', shots: 0, limit: 3, backend: 'webgpu', tasks: ['古音学'], scoring: 'cloze' });
+    await waitForStatus(page, 'completed');
+    const { run, results } = await readRun(page, runId);
+    expect(run.config.scoring).toBe('cloze');
+    expect(run.environment?.backendInfo.backend).toBe('webgpu');
+    expect(run.environment?.statisticsPath?.kind).toBe('graph');
+    // The first three items were scored on both backends (WASM with the statistics outputs too) and agreed.
+    expect(run.check).toMatchObject({ passed: true, itemIds: run.config.itemIds.slice(0, 3), mismatchedPredictions: [] });
+    expect(run.check!.maxLogProbDiff).toBeLessThan(1e-3);
+    expect(results).toHaveLength(3);
+    expect(results.every((r) => r.cloze !== undefined)).toBe(true);
+    const said = page.getByTestId('backend-check');
+    expect(await said.textContent()).toContain('WebGPU agreed with WASM on the first 3 items (largest per-token log-probability difference of an option');
+    await page.getByTestId('lang-zh').click();
+    expect(await said.textContent()).toContain('WebGPU 与 WASM 在前 3 题上一致（选项每词元对数概率最大差');
+    await page.getByTestId('lang-en').click();
+  });
+
   it('resumes a run interrupted by a reload to the results of an uninterrupted one', async () => {
     const runId = await startRun(page, { dataset: 'aclue', shots: 5, limit: 40, backend: 'wasm', tasks: ['古音学', '医古文'] });
     await expect.poll(async () => (await readRun(page, runId)).results.length, { timeout: 60_000, interval: 50 }).toBeGreaterThan(3);

@@ -194,10 +194,24 @@ export function letterFindings(scored: ScoreItemResult): { letterTokens: LetterT
   return { letterTokens, warnings };
 }
 
-/** Scores the first items on WASM too and compares; quantized WebGPU kernels are wrong on some devices. */
+/**
+ * Scores the first items on WASM too and compares; quantized WebGPU kernels are wrong on some devices.
+ * Letter runs compare each letter's log-probability; cloze runs each option's summed log-probability
+ * divided by its token count (the same number for a one-token letter), and the option the acc rule picks.
+ */
 async function backendCheck(ctx: RunContext<McRunRecord>, gpu: ModelClient, wasm: ModelClient, count: number, tolerance: number, onPhase?: (phase: RunPhase) => void): Promise<BackendCheck> {
   const c = ctx.run.config;
-  await wasm.load({ source: c.model.source, dtype: c.model.dtype, backend: 'wasm' });
+  const cloze = c.scoring === 'cloze';
+  await wasm.load({ source: c.model.source, dtype: c.model.dtype, backend: 'wasm', ...(cloze ? { statistics: true } : {}) });
+  /** Per option the number compared, and the option predicted (the acc rule for cloze: the largest sum, first on ties). */
+  const scores = async (client: ModelClient, item: MultipleChoiceItem): Promise<{ compared: number[]; predicted: number }> => {
+    if (!cloze) {
+      const compared = (await client.scoreItem(scoreRequest(ctx, item))).score.candidates.map((x) => x.logProb);
+      return { compared, predicted: argmax(compared) };
+    }
+    const { options } = await client.scoreClozeItem({ ...scoreRequest(ctx, item), unconditional: false });
+    return { compared: options.map((o) => o.logLikelihood / Math.max(1, o.tokenIds.length)), predicted: argmax(options.map((o) => o.logLikelihood)) };
+  };
   // Items too long for the model are skipped: they are not run on either backend.
   const ids: string[] = [];
   let maxDiff = 0;
@@ -206,18 +220,16 @@ async function backendCheck(ctx: RunContext<McRunRecord>, gpu: ModelClient, wasm
     if (ids.length >= count) break;
     onPhase?.({ kind: 'checking', done: ids.length, total: count });
     const item = ctx.items.get(id) as MultipleChoiceItem;
-    let a: ScoreItemResult, b: ScoreItemResult;
+    let a: Awaited<ReturnType<typeof scores>>, b: Awaited<ReturnType<typeof scores>>;
     try {
-      [a, b] = await Promise.all([gpu.scoreItem(scoreRequest(ctx, item)), wasm.scoreItem(scoreRequest(ctx, item))]);
+      [a, b] = await Promise.all([scores(gpu, item), scores(wasm, item)]);
     } catch (error) {
       if (error instanceof ModelError && error.code === 'too-long') continue;
       throw error;
     }
     ids.push(id);
-    const la = a.score.candidates.map((x) => x.logProb);
-    const lb = b.score.candidates.map((x) => x.logProb);
-    la.forEach((v, i) => (maxDiff = Math.max(maxDiff, Math.abs(v - lb[i]))));
-    if (argmax(la) !== argmax(lb)) mismatched.push(id);
+    a.compared.forEach((v, i) => (maxDiff = Math.max(maxDiff, Math.abs(v - b.compared[i]))));
+    if (a.predicted !== b.predicted) mismatched.push(id);
   }
   return { itemIds: ids, tolerance, maxLogProbDiff: maxDiff, mismatchedPredictions: mismatched, passed: mismatched.length === 0 && maxDiff <= tolerance };
 }
@@ -435,7 +447,7 @@ export async function executeRun(db: JianguDatabase, runId: string, client: Mode
       ctx.run = await updateRun(db, runId, { environment: environmentOf(info), contextLimit: contextLimitFor(ctx.run, info), ...(info.modelCheck ? { modelCheck: info.modelCheck } : {}) });
 
       const mc = ctx.run.config.kind === 'multiple-choice' ? (ctx as RunContext<McRunRecord>) : null;
-      if (mc && mc.run.config.scoring === 'letter-logits' && info.backendInfo.backend === 'webgpu' && options.wasmClient && !mc.run.check?.passed && !mc.run.check?.overridden) {
+      if (mc && mc.run.config.scoring !== 'generate-extract' && info.backendInfo.backend === 'webgpu' && options.wasmClient && !mc.run.check?.passed && !mc.run.check?.overridden) {
         const wasm = options.wasmClient();
         try {
           options.onPhase?.({ kind: 'checking', done: 0, total: options.checkItems ?? 3 });

@@ -38,6 +38,29 @@ export interface NewMcRun {
   pride?: { share?: number; seed?: number };
 }
 
+/**
+ * After a failed WebGPU check, "Run on WASM instead": the same configuration as a new run on WASM,
+ * with the same scoring (a cloze run stays cloze) and the same rotations (circular, and PriDe's share
+ * and seed, so the same estimation set). Only a context limit the user asked for travels; otherwise
+ * the model's own applies again.
+ */
+export function wasmRerunRequest(run: McRunRecord): NewMcRun {
+  const c = run.config;
+  return {
+    model: { ...c.model, backend: 'wasm' },
+    datasetId: c.datasetId,
+    tasks: c.tasks,
+    shots: c.shots,
+    limitPerTask: c.limitPerTask,
+    chatTemplate: c.chatTemplate,
+    ...(c.scoring !== 'letter-logits' ? { scoring: c.scoring } : {}),
+    ...(c.maxNewTokens !== undefined ? { maxNewTokens: c.maxNewTokens } : {}),
+    ...(run.contextLimit?.asked === 'user' ? { contextLimit: c.contextLimit } : {}),
+    ...(c.circular ? { circular: true } : {}),
+    ...(c.pride ? { pride: { share: c.pride.share, seed: c.pride.seed } } : {}),
+  };
+}
+
 /** What every new run record starts with. */
 export function newRunBase(datasetId: DatasetId) {
   const now = new Date().toISOString();

@@ -6,9 +6,9 @@
 // streaming text, updated as items finish) and the shown one (whatever run page is open, read from
 // the store). A run page shows live state only when its run is the live run, so opening an older
 // run while another runs shows, and exports, that older run alone.
-import type { ItemResult, RunRecord } from '../../lib/core/record/run.ts';
+import type { ItemResult, McRunRecord, RunRecord } from '../../lib/core/record/run.ts';
 import { ModelClient } from '../../lib/engine/model-client.ts';
-import { createGenRun, createMcRun, type NewGenRun, type NewMcRun } from '../../lib/engine/run-setup.ts';
+import { createGenRun, createMcRun, wasmRerunRequest, type NewGenRun, type NewMcRun } from '../../lib/engine/run-setup.ts';
 import { executeRun, heldRunIds, runLockHeld, type RunPhase, type RunProgress } from '../../lib/engine/run-scheduler.ts';
 import { listDatasets } from '../../lib/store/datasets.ts';
 import { getRun, listRuns, loadResults, updateRun } from '../../lib/store/runs.ts';
@@ -233,20 +233,7 @@ export class RunState {
   async rerunOnWasm(runId: string): Promise<void> {
     const run = await getRun(await this.db(), runId);
     if (!run || run.config.kind !== 'multiple-choice') return;
-    const c = run.config;
-    const id = await this.start({
-      model: { ...c.model, backend: 'wasm' },
-      datasetId: c.datasetId,
-      tasks: c.tasks,
-      shots: c.shots,
-      limitPerTask: c.limitPerTask,
-      chatTemplate: c.chatTemplate,
-      // Only a limit the user asked for travels; otherwise the model's own applies again.
-      ...(run.contextLimit?.asked === 'user' ? { contextLimit: c.contextLimit } : {}),
-      // The same rotations: circular, and PriDe's share and seed (so the same estimation set).
-      ...(c.circular ? { circular: true } : {}),
-      ...(c.pride ? { pride: { share: c.pride.share, seed: c.pride.seed } } : {}),
-    });
+    const id = await this.start(wasmRerunRequest(run as McRunRecord));
     if (id) location.hash = `#/run/${id}`;
   }
 }

@@ -126,6 +126,7 @@ export interface RunEnvironment {
 export interface BackendCheck {
   itemIds: string[];
   tolerance: number;
+  /** Letters: the largest difference of a letter's log-probability; cloze: of an option's summed log-probability ÷ its tokens. */
   maxLogProbDiff: number;
   mismatchedPredictions: string[];
   passed: boolean;
