@@ -18,6 +18,14 @@ const MODELS: readonly ModelName[] = ['jiangu-tiny', 'jiangu-large'];
 export const USAGE =
   'Usage: npm run bench -- [--backends wasm,webgpu] [--models jiangu-tiny,jiangu-large] [--dtypes fp32,q8,q4] [--repeats 10]';
 
+/** A whole-number option of a bench script: `fallback` when absent, else a positive (or, with `allowZero`, non-negative) integer, or an error naming the flag and the script's usage. */
+export function integerOption(flag: string, value: string | undefined, fallback: number, usage: string, allowZero = false): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < (allowZero ? 0 : 1)) throw new Error(`--${flag} must be a ${allowZero ? 'non-negative' : 'positive'} integer, not ${value}.\n${usage}`);
+  return n;
+}
+
 function list<T extends string>(flag: string, value: string | undefined, allowed: readonly T[]): T[] {
   if (value === undefined) return [...allowed];
   const items = value.split(',').map((s) => s.trim()).filter(Boolean);

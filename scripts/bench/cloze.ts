@@ -38,6 +38,7 @@ import { installNameHelper, pageLoadCloze, pageProfile, pageSequence, pageTermin
 import { CLOZE_BENCH_DATASETS, loadSharedItems, type ClozeBenchDataset, type ClozeBenchItems } from './cloze-items.ts';
 import { machineInfo, machineLines, median, percentile, writeBenchRecord } from './report.ts';
 import { bodyMacs, fixtureShape, headMacs, REAL_SHAPES } from './model-shapes.ts';
+import { integerOption } from './cli.ts';
 
 const COST_MODEL = 'jiangu-large';
 const SIGNAL_MODEL = 'stories260k';
@@ -64,12 +65,7 @@ interface Options {
   skipSignal: boolean;
 }
 
-function positiveInteger(flag: string, value: string | undefined, fallback: number, allowZero = false): number {
-  if (value === undefined) return fallback;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < (allowZero ? 0 : 1)) throw new Error(`--${flag} must be a ${allowZero ? 'non-negative' : 'positive'} integer, not ${value}.\n${USAGE}`);
-  return n;
-}
+const positiveInteger = (flag: string, value: string | undefined, fallback: number, allowZero = false): number => integerOption(flag, value, fallback, USAGE, allowZero);
 
 function parseOptions(argv: readonly string[]): Options {
   const { values } = parseArgs({

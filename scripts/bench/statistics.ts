@@ -43,6 +43,7 @@ import { CLOZE_BENCH_DATASETS, loadSharedItems, type ClozeBenchDataset } from '.
 import { attentionMacs, bodyMacs, fixtureShape, headMacs, REAL_SHAPES, type Shape } from './model-shapes.ts';
 import { machineInfo, machineLines, median, writeBenchRecord } from './report.ts';
 import { pageStatsCall, pageStatsLoad, pageStatsTerminate, type StatsCall, type StatsLoadReply, type StatsMode } from './statistics-page.ts';
+import { integerOption } from './cli.ts';
 
 const MODEL = 'jiangu-large';
 /** The issue's target: statistics over a 1,000-token text cost at most this × a forward pass that keeps one row. */
@@ -81,12 +82,7 @@ function integers(flag: string, value: string | undefined, fallback: readonly nu
   return [...new Set(out)].sort((a, b) => b - a);
 }
 
-function positiveInteger(flag: string, value: string | undefined, fallback: number): number {
-  if (value === undefined) return fallback;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new Error(`--${flag} must be a positive integer, not ${value}.\n${USAGE}`);
-  return n;
-}
+const positiveInteger = (flag: string, value: string | undefined, fallback: number, allowZero = false): number => integerOption(flag, value, fallback, USAGE, allowZero);
 
 function parseOptions(argv: readonly string[]): Options {
   const { values } = parseArgs({

@@ -9,10 +9,9 @@ import { LAYOUT_VERSION, probeItemText, probeLayoutHash } from '../core/protocol
 import { EXCHANGEABILITY_DEFAULT_PERMUTATIONS, EXCHANGEABILITY_DEFAULT_SEED, MIN_K_DEFAULT, shardCountFor } from '../core/metrics/memorization/index.ts';
 import { notice, type Notice } from '../core/notices/index.ts';
 import { APP_VERSION } from '../core/version.ts';
-import { loadItems } from '../store/datasets.ts';
 import { createProbeRun } from '../store/probe-runs.ts';
 import type { JianguDatabase } from '../store/schema.ts';
-import { chooseItems, newRunBase, storedDataset } from './run-setup.ts';
+import { chooseItemsByTask, newRunBase, storedDataset } from './run-setup.ts';
 
 export interface NewProbeRun {
   model: RunModel;
@@ -43,17 +42,12 @@ export function fileDesigns(taskItems: readonly { task: string; itemIds: string[
 
 export async function createProbeRunRecord(db: JianguDatabase, request: NewProbeRun): Promise<ProbeRunRecord> {
   const dataset = await storedDataset(db, request.datasetId);
-  const itemIds = await chooseItems(db, request, 'multiple-choice', 'test');
-  const byTask = new Map<string, string[]>();
-  const items = new Map((await loadItems(db, request.datasetId)).map((item) => [item.id, item]));
-  for (const id of itemIds) {
-    const task = items.get(id)!.task;
-    byTask.set(task, [...(byTask.get(task) ?? []), id]);
-  }
+  const chosen = await chooseItemsByTask(db, request, 'multiple-choice', 'test');
+  const itemIds = chosen.flatMap((c) => c.itemIds);
   const warnings: Notice[] = [];
   let exchangeability: ProbeFileDesign[] | null = null;
   if (request.exchangeability) {
-    const { designs, untested } = fileDesigns([...byTask].map(([task, ids]) => ({ task, itemIds: ids })), request.exchangeability);
+    const { designs, untested } = fileDesigns(chosen.filter((c) => c.itemIds.length > 0), request.exchangeability);
     exchangeability = designs;
     if (untested.length > 0) warnings.push(notice('probe.file-too-small', { tasks: untested.join(', ') }));
   }

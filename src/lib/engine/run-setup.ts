@@ -77,19 +77,24 @@ export async function storedDataset(db: JianguDatabase, id: DatasetId) {
  * The run's items: per task in the order asked, the first `limitPerTask` of the split, in file order.
  * Also how a shared link's item list is rebuilt from its configuration (the link carries only a hash).
  */
-export async function chooseItems(
+/** The items a run asks, task by task in the request's order (each task's first `limitPerTask`, in file order). */
+export async function chooseItemsByTask(
   db: JianguDatabase,
   request: { datasetId: DatasetId; tasks: string[]; limitPerTask: number | null },
   kind: Item['kind'],
   split: 'test' | 'dev',
-): Promise<string[]> {
-  const itemIds: string[] = [];
+): Promise<{ task: string; itemIds: string[] }[]> {
+  const chosen: { task: string; itemIds: string[] }[] = [];
   for (const task of request.tasks) {
     const items = (await loadTaskItems(db, request.datasetId, task, split)).filter((item) => item.kind === kind);
-    itemIds.push(...(request.limitPerTask === null ? items : items.slice(0, request.limitPerTask)).map((item) => item.id));
+    chosen.push({ task, itemIds: (request.limitPerTask === null ? items : items.slice(0, request.limitPerTask)).map((item) => item.id) });
   }
-  if (itemIds.length === 0) throw jianguError('run.no-items', { kind });
-  return itemIds;
+  if (chosen.every((c) => c.itemIds.length === 0)) throw jianguError('run.no-items', { kind });
+  return chosen;
+}
+
+export async function chooseItems(...args: Parameters<typeof chooseItemsByTask>): Promise<string[]> {
+  return (await chooseItemsByTask(...args)).flatMap((c) => c.itemIds);
 }
 
 /** Dynamically quantized weights pick their activation scale per forward pass (see McRunConfig.prefixReuse). */

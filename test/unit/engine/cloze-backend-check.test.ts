@@ -13,6 +13,7 @@ import { createMcRun, wasmRerunRequest } from '../../../src/lib/engine/run-setup
 import { saveDataset } from '../../../src/lib/store/datasets.ts';
 import { loadResults } from '../../../src/lib/store/runs.ts';
 import { freshDb, makeRecord } from '../store/helpers.ts';
+import { fakeLoadResult } from './fake-load.ts';
 
 function items(): MultipleChoiceItem[] {
   return [0, 1, 2, 3, 4].flatMap((order) =>
@@ -41,16 +42,7 @@ function clozeClient(backend: 'webgpu' | 'wasm', shift = 0) {
   const client = {
     async load(params: LoadParams): Promise<LoadResult> {
       loads.push(params);
-      return {
-        backendInfo: { backend: params.backend === 'wasm' ? 'wasm' : backend, wasmThreads: 1, crossOriginIsolated: true },
-        modelType: 'llama',
-        vocabSize: 10,
-        inputNames: ['input_ids'],
-        loadMs: 1,
-        transformersVersion: 't',
-        ortVersion: 'o',
-        context: { tokens: 2048, key: 'max_position_embeddings' },
-      };
+      return fakeLoadResult(params.backend === 'wasm' ? 'wasm' : backend);
     },
     async scoreItem(): Promise<never> {
       throw new Error('a cloze run asked for letters');

@@ -16,6 +16,7 @@ import { executeProbeRun, plannedShards } from '../../../src/lib/engine/probe-sc
 import { saveDataset } from '../../../src/lib/store/datasets.ts';
 import { getProbeRun, loadProbeResults } from '../../../src/lib/store/probe-runs.ts';
 import { freshDb, makeRecord } from '../store/helpers.ts';
+import { fakeLoadResult } from './fake-load.ts';
 
 function items(): MultipleChoiceItem[] {
   const out: MultipleChoiceItem[] = [];
@@ -34,7 +35,7 @@ function fakeClient(options: { tooLong?: string; onText?: (p: TextStatisticsPara
   const client = {
     async load(params: LoadParams): Promise<LoadResult> {
       loadedWith = params;
-      return { backendInfo: { backend: 'wasm', wasmThreads: 1, crossOriginIsolated: true }, modelType: 'llama', vocabSize: 10, inputNames: ['input_ids'], loadMs: 1, transformersVersion: 't', ortVersion: 'o', context: { tokens: 64, key: 'max_position_embeddings' }, statisticsPath: { kind: 'graph' } };
+      return fakeLoadResult('wasm', { context: { tokens: 64, key: 'max_position_embeddings' }, statisticsPath: { kind: 'graph' } });
     },
     async textStatistics(params: TextStatisticsParams, request?: { signal?: AbortSignal }): Promise<TextStatisticsResult> {
       options.onText?.(params);

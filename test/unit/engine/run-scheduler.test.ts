@@ -15,6 +15,7 @@ import type { JianguDatabase } from '../../../src/lib/store/schema.ts';
 
 const loadResults = async (db: JianguDatabase, id: string) => (await loadAnyResults(db, id)) as McItemResult[];
 import { freshDb, makeRecord } from '../store/helpers.ts';
+import { fakeLoadResult } from './fake-load.ts';
 
 function items(): MultipleChoiceItem[] {
   const out: MultipleChoiceItem[] = [];
@@ -44,16 +45,7 @@ function fakeClient(backend: 'webgpu' | 'wasm', options: { skew?: number; onScor
   const scored: string[] = [];
   const client = {
     async load(params: LoadParams): Promise<LoadResult> {
-      return {
-        backendInfo: { backend: params.backend === 'wasm' ? 'wasm' : backend, wasmThreads: 1, crossOriginIsolated: true },
-        modelType: 'llama',
-        vocabSize: 10,
-        inputNames: ['input_ids'],
-        loadMs: 1,
-        transformersVersion: 't',
-        ortVersion: 'o',
-        context: options.positions === undefined ? { tokens: 2048, key: 'max_position_embeddings' } : options.positions,
-      };
+      return fakeLoadResult(params.backend === 'wasm' ? 'wasm' : backend, options.positions === undefined ? {} : { context: options.positions });
     },
     async scoreItem(params: ScoreItemParams, request?: { signal?: AbortSignal }): Promise<ScoreItemResult> {
       options.onScore?.(params);
