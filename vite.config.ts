@@ -82,6 +82,9 @@ export default defineConfig({
   // instead of embedding the factory and making Vite emit a second copy of the 27 MB wasm.
   resolve: { conditions: ['onnxruntime-web-use-extern-wasm', 'module', 'browser', 'development|production'] },
   build: {
+    // JIANGU_DIST: another output folder, so that two builds on one machine (parallel work trees of
+    // one checkout) do not overwrite the site the other's browser tests are serving. Default dist/.
+    outDir: process.env.JIANGU_DIST ?? 'dist',
     target: 'es2022',
     chunkSizeWarningLimit: 4096,
     rollupOptions: { input: { main: 'index.html', harness: 'harness.html' } },

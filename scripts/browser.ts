@@ -33,9 +33,10 @@ export function findChromium(): string {
   return found;
 }
 
-/** Serves dist/ (run `npm run build` first) with the site's routes, on a free port of 127.0.0.1. */
+/** Serves dist/ (or JIANGU_DIST; run `npm run build` first) with the site's routes, on a free port of 127.0.0.1. */
 export async function startSite(): Promise<{ url: string; close: () => Promise<void> }> {
-  if (!existsSync(`${projectRoot}/dist/index.html`)) throw new Error('dist/ is missing: run `npm run build` before the browser tests.');
+  const outDir = process.env.JIANGU_DIST ?? 'dist';
+  if (!existsSync(`${projectRoot}/${outDir}/index.html`)) throw new Error(`${outDir}/ is missing: run \`npm run build\` before the browser tests.`);
   const server: PreviewServer = await preview({
     root: projectRoot,
     logLevel: 'error',
