@@ -23,6 +23,8 @@ export default defineConfig({
         test: {
           name: 'browser',
           include: ['test/browser/**/*.test.ts'],
+          // Fails any test whose pages or workers threw, rejected unhandled, logged an error or a Svelte message.
+          setupFiles: ['test/browser/page-error-guard.ts'],
           environment: 'node',
           fileParallelism: true,
           maxWorkers: 2,

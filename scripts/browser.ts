@@ -88,12 +88,111 @@ export async function guardNetwork(context: BrowserContext): Promise<LeakLog> {
   return leaks;
 }
 
+/**
+ * What counts as a page failing, whatever the test asserts: an uncaught exception or an unhandled
+ * rejection on a page or in any of its Web Workers (Playwright reports a worker's Runtime.exceptionThrown
+ * as the page's pageerror), a console.error of the page or a worker, and any Svelte runtime error or
+ * warning (production Svelte 5 logs them as a bare https://svelte.dev/e/<code> link, e.g.
+ * each_key_duplicate, state_snapshot_uncloneable). Left out: Chromium's own network lines ("Failed to
+ * load resource: …", a 404 a test asks for on purpose, or a request the network guard blocked, which
+ * the leak log already fails), console.warn/info/log of the site's libraries, and onnxruntime's own
+ * log lines below error severity: its wasm writes every log line to stderr, which arrives as
+ * console.error, but a line marked [V: (verbose), [I: (info) or [W: (warning) is advice, not a fault;
+ * its [E: and [F: lines count.
+ */
+export function pageFault(kind: 'pageerror' | 'console', type: string, text: string): boolean {
+  if (kind === 'pageerror') return true;
+  if (/svelte\.dev\/e\/|\[svelte\]/.test(text)) return true;
+  if (type !== 'error') return false;
+  if (/^\S+ \S+ \[[VIW]:onnxruntime:/.test(text)) return false;
+  return !/^Failed to load resource: /.test(text);
+}
+
+/**
+ * The page-error guard of one browser context: every page of the context (the first one and any
+ * `context.newPage()` or popup after it) and their workers report faults here. The shared test setup
+ * (test/browser/page-error-guard.ts) drains every guard after each test and fails the test on what
+ * is left. A test that provokes an error on purpose declares it with `expect(pattern)`: a fault whose
+ * text matches is then set aside as expected (see `expected`), and only that fault.
+ */
+export class PageErrorGuard {
+  private faults: string[] = [];
+  private readonly allowed: RegExp[] = [];
+  /** Faults that matched a declared pattern, for tests that assert they happened. */
+  readonly expected: string[] = [];
+  closed = false;
+
+  constructor(readonly label: string) {}
+
+  watch(page: Page): void {
+    page.on('pageerror', (e) => this.report(`[pageerror] ${e.message}`));
+    page.on('console', (m) => {
+      if (pageFault('console', m.type(), m.text())) this.report(`[console ${m.type()}${m.worker() ? ' worker' : ''}] ${m.text()}`);
+    });
+  }
+
+  report(fault: string): void {
+    if (this.allowed.some((p) => p.test(fault))) this.expected.push(fault);
+    else this.faults.push(fault);
+  }
+
+  /** Declares an error the test provokes on purpose; keep the pattern as narrow as the error. */
+  expect(pattern: RegExp): void {
+    this.allowed.push(pattern);
+  }
+
+  /** The unexpected faults so far, emptied. */
+  take(): string[] {
+    const out = this.faults;
+    this.faults = [];
+    return out;
+  }
+}
+
+const guards = new Set<PageErrorGuard>();
+
+/**
+ * Watches every page of `context` (and their workers) for faults; the guard is checked by the test setup.
+ * A worker's uncaught error reaches Playwright only when the page leaves its error event unhandled; the
+ * site's worker clients call preventDefault (they turn a crash into a notice), so an init script also
+ * listens on each Worker the page creates and logs a prevented error as a console error.
+ */
+export async function guardPageErrors(context: BrowserContext, label = 'page'): Promise<PageErrorGuard> {
+  const guard = new PageErrorGuard(label);
+  guards.add(guard);
+  await context.addInitScript(() => {
+    const Native = window.Worker;
+    window.Worker = class extends Native {
+      constructor(url: string | URL, options?: WorkerOptions) {
+        super(url, options);
+        // First listener: the page's own ones run after it, so look once they are done.
+        this.addEventListener('error', (e) => setTimeout(() => e.defaultPrevented && console.error(`[worker error, handled by the page] ${e.message}`)));
+      }
+    };
+  });
+  context.on('page', (page) => guard.watch(page));
+  context.on('close', () => void (guard.closed = true));
+  return guard;
+}
+
+/** Every unexpected fault of every guarded context since the last call, with its context's label; closed contexts are forgotten once drained. */
+export function takePageFaults(): string[] {
+  const out: string[] = [];
+  for (const guard of guards) {
+    out.push(...guard.take().map((f) => `${guard.label}: ${f}`));
+    if (guard.closed) guards.delete(guard);
+  }
+  return out;
+}
+
 export interface OpenedPage {
   context: BrowserContext;
   page: Page;
   leaks: LeakLog;
   /** Everything the page and its workers logged to the console, for failure messages. */
   console: string[];
+  /** Uncaught errors, rejections, console errors and Svelte messages of this context's pages and workers. */
+  errors: PageErrorGuard;
 }
 
 /**
@@ -105,6 +204,7 @@ export interface OpenedPage {
 export async function openPage(browser: Browser, url: string, options: { locale?: string; serviceWorker?: boolean } = {}): Promise<OpenedPage> {
   const context = await browser.newContext({ viewport: { width: 1200, height: 1000 }, locale: options.locale ?? 'en-US' });
   const leaks = await guardNetwork(context);
+  const errors = await guardPageErrors(context, url);
   if (!options.serviceWorker) await context.addInitScript(() => void ((window as unknown as { jianguNoServiceWorker: boolean }).jianguNoServiceWorker = true));
   const page = await context.newPage();
   const log: string[] = [];
@@ -112,7 +212,7 @@ export async function openPage(browser: Browser, url: string, options: { locale?
   page.on('pageerror', (e) => log.push(`[pageerror] ${e.message}`));
   page.on('worker', (w) => w.on('console', (m) => log.push(`[worker ${m.type()}] ${m.text()}`)));
   await page.goto(url);
-  return { context, page, leaks, console: log };
+  return { context, page, leaks, console: log, errors };
 }
 
 /**

@@ -2,6 +2,7 @@
 // seconds to parse), with the same core code the page and the Node tests use, then stores it when
 // the page asks. One worker per import: it holds one prepared dataset and is ended afterwards.
 import { noticesOf } from '../src/lib/core/benchmarks/errors.ts';
+import { identicalOptions } from '../src/lib/core/benchmarks/identical-options.ts';
 import { prepareDataset, type StoredDataset } from '../src/lib/data/import-dataset.ts';
 import type { ImportReply, ImportRequest } from '../src/lib/data/import-messages.ts';
 import { saveDataset } from '../src/lib/store/datasets.ts';
@@ -17,9 +18,9 @@ self.addEventListener('message', (event: MessageEvent<ImportRequest>) => {
 
 async function handle(request: ImportRequest): Promise<void> {
   if (request.type === 'prepare') {
-    prepared = prepareDataset(request.id, request.files, { origin: request.origin, source: request.source, c3Mapping: request.c3Mapping });
+    prepared = prepareDataset(request.id, request.files, { origin: request.origin, source: request.source, c3Mapping: request.c3Mapping, mirror: request.mirror });
     const skipped = prepared.adapted.skipped.reduce((n, group) => n + group.count, 0);
-    reply({ type: 'prepared', record: prepared.record, skipped });
+    reply({ type: 'prepared', record: prepared.record, skipped, identical: identicalOptions(prepared.adapted.items) });
     return;
   }
   if (!prepared) throw new Error('nothing was prepared to store');

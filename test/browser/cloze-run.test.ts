@@ -119,6 +119,13 @@ describe('a cloze run on jiangu-tiny (WASM)', () => {
     // The 5-shot prefix came from the cache for every item after a task's first.
     expect(results.filter((r) => r.reusedPrefixTokens > 0).length).toBeGreaterThanOrEqual(results.length - TASKS.length);
     expect(await page.getByTestId('run-cloze').textContent()).toBe('cloze (option text)');
+    // The model never saw a letter: the calibration chart, the robustness question and the model check say option texts.
+    const calibration = (await page.getByTestId('chart-calibration').textContent()) ?? '';
+    expect(calibration).toContain('the probability of the chosen option’s text, among the options’ texts');
+    expect(calibration).toContain('Confidence in the chosen option’s text (%)');
+    expect(calibration).not.toContain('chosen letter');
+    expect(await page.getByTestId('robustness-question').textContent()).toContain('It never saw the letters: each option’s text was scored.');
+    expect(await page.getByTestId('run-model-check').getByTestId('model-check-letters-summary').textContent()).toBe('option texts scored whole (this run never asked for a letter)');
 
     const items = results.flatMap((r) => continuousOf(r) ?? []);
     const pGold = aggregateContinuous('aclue', items, 'pGold', run.config.tasks);
@@ -134,6 +141,8 @@ describe('a cloze run on jiangu-tiny (WASM)', () => {
     await page.getByTestId('lang-zh').click();
     expect(await page.getByTestId('continuous').textContent()).toContain('连续得分');
     expect(await page.getByTestId('cloze-rules').textContent()).toContain('acc_norm：除以字符数');
+    expect(await page.getByTestId('chart-calibration').textContent()).toContain('所选选项文字（在各选项文字之间）的概率');
+    expect(await page.getByTestId('robustness-question').textContent()).toContain('模型没有看到字母');
     await page.getByTestId('lang-en').click();
   });
 
@@ -287,7 +296,14 @@ describe('a cloze run on jiangu-tiny (WASM)', () => {
     const sentence = (await page.getByTestId('continuous-sentence').textContent())!;
     expect(sentence).toContain('With 6 common items, a paired test on accuracy could detect');
     const wilcoxon = want.metrics[0].pooled.wilcoxon;
-    if (wilcoxon) expect(sentence).toMatch(/Wilcoxon on p\(gold\)/);
+    if (wilcoxon) expect(sentence).toMatch(/mean p\(gold\)[^.]*Wilcoxon signed-rank test/);
+    expect(sentence).toMatch(/McNemar test/);
+    // Bits per byte has rows of its own below: the sentence says it is a third score, tested apart.
+    expect(sentence).toContain('Bits per byte is a third score, tested on its own: see its columns below.');
+    // Intervals print with minus signs and a word between their ends, never "-6.37…-0.00".
+    const intervals = await page.getByTestId('continuous-1').locator('tfoot td.num.muted:nth-of-type(3n+2)').allTextContents();
+    expect(intervals.length).toBe(2);
+    for (const text of intervals) expect(text).toMatch(/^−?[\d,]+\.\d+ to −?[\d,]+\.\d+$/);
     await page.getByTestId('lang-zh').click();
     expect(await page.getByTestId('continuous-formulations').textContent()).toContain('只按准确率比较');
     await page.getByTestId('lang-en').click();

@@ -225,6 +225,7 @@ describe('Data page, dropping and deleting', () => {
     expect(await storedText(page, 'c3bench')).toContain('from dropped.json');
 
     await card(page, 'c3bench').getByTestId('delete').click();
+    await card(page, 'c3bench').getByTestId('delete-yes').click(); // asked first (issue 34)
     await page.locator('[data-testid=dataset-c3bench][data-stored=no]').waitFor();
     const snapshot = JSON.parse(await storeSnapshot(page)) as { records: { id: string }[]; perDataset: Record<string, { count: number }> };
     expect(snapshot.records.map((r) => r.id)).toEqual(['ancientbench']);
@@ -244,7 +245,10 @@ describe('Data page, refusals in both languages, replacing an import, other layo
   };
   /** Each test starts from its own state: no AncientBench stored. */
   const clearAncientBench = async () => {
-    if ((await card(page, 'ancientbench').getAttribute('data-stored')) === 'yes') await card(page, 'ancientbench').getByTestId('delete').click();
+    if ((await card(page, 'ancientbench').getAttribute('data-stored')) === 'yes') {
+      await card(page, 'ancientbench').getByTestId('delete').click();
+      await card(page, 'ancientbench').getByTestId('delete-yes').click(); // asked first (issue 34)
+    }
     await page.locator('[data-testid=dataset-ancientbench][data-stored=no]').waitFor();
   };
   /** The page's alerts that name `file`: an import's error shows once, in the import panel. */

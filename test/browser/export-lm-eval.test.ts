@@ -13,6 +13,7 @@ import { buildDefines } from '../../scripts/build-info.ts';
 import { projectRoot } from '../../scripts/site-routes.ts';
 import { adaptAncientBench } from '../../src/lib/core/benchmarks/adapters/index.ts';
 import { exportLmEval } from '../../src/lib/core/formats/lm-eval/export/folder.ts';
+import { readStoredRun, startFixtureRun, waitForStatus } from './runs.ts';
 import { useBrowserSession } from './session.ts';
 
 const sample = readFileSync(join(projectRoot, 'public', 'samples', 'ancientbench-sample.csv'));
@@ -83,5 +84,44 @@ describe('Export for lm-evaluation-harness (Evaluate page)', () => {
     expect(Object.keys(zipped).sort()).toEqual(expected.files.map((file) => `jiangu_ancientbench_0shot_circular/${file.path}`).sort());
     for (const file of expected.files) expect(strFromU8(zipped[`jiangu_ancientbench_0shot_circular/${file.path}`]), file.path).toBe(file.text);
     expect(strFromU8(zipped['jiangu_ancientbench_0shot_circular/jiangu_ancientbench_0shot_circular_radical.jsonl'])).toContain('"jiangu_rotation":3');
+  });
+
+  it('exports only the chosen tasks and items per task, and from a run’s page that run’s own items', async () => {
+    const page = session.opened.page;
+    await page.getByTestId('eval-circular').uncheck();
+    const firstYaml = async (zipped: Record<string, Uint8Array>) => strFromU8(zipped[Object.keys(zipped).find((k) => k.endsWith('.yaml') && !k.includes('/_'))!]);
+    /** The folder the Node export writes for these item ids, from the same sample file, against the zip. */
+    async function expectExportOf(zipped: Record<string, Uint8Array>, top: string, itemIds: string[]) {
+      const yaml = await firstYaml(zipped);
+      const stored = /dataFiles:\n\s+("[^"]+"): "([0-9a-f]{64})"/.exec(yaml)!;
+      const app = JSON.parse(/app: ("[^"]+")/.exec(yaml)![1]) as string;
+      const items = adaptAncientBench([{ path: JSON.parse(stored[1]) as string, bytes: new Uint8Array(sample) }]).items;
+      const expected = await exportLmEval({ datasetId: 'ancientbench', items, files: [{ path: JSON.parse(stored[1]) as string, sha256: stored[2], bytes: sample.length }], shots: 0, appVersion: app, itemIds });
+      expect(Object.keys(zipped).sort()).toEqual(expected.files.map((file) => `${top}/${file.path}`).sort());
+      for (const file of expected.files) expect(strFromU8(zipped[`${top}/${file.path}`]), file.path).toBe(file.text);
+      return expected;
+    }
+    const items = adaptAncientBench([{ path: 'x.csv', bytes: new Uint8Array(sample) }]).items;
+    const tasks = [...new Set(items.filter((i) => i.split === 'test').map((i) => i.task))].slice(0, 2);
+    // Two tasks, one item each: the first test item of each, in file order, as a run would ask them.
+    await page.getByRole('button', { name: 'none' }).click();
+    for (const task of tasks) await page.locator(`input[type=checkbox][value="${task}"]`).check();
+    await page.getByTestId('eval-limit').fill('1');
+    expect(await page.getByTestId('export-lm-eval').locator('xpath=..').textContent()).toContain('The 2 chosen test items, 0-shot');
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-lm-eval').click()]);
+    const chosen = tasks.map((task) => items.find((i) => i.task === task && i.split === 'test')!.id);
+    const zipped = unzipSync(await bytesOf(download));
+    const expected = await expectExportOf(zipped, 'jiangu_ancientbench_0shot', chosen);
+    expect(expected.tasks.map((t) => [t.task, t.docs])).toEqual(tasks.map((task) => [task, 1]));
+
+    // A run's page exports that run's items (here the run of those two tasks, two items each).
+    const runId = await startFixtureRun(page, { dataset: 'ancientbench', shots: 0, limit: 2, tasks });
+    await waitForStatus(page, 'completed');
+    const { run } = await readStoredRun(page, runId);
+    expect(run.config.itemIds).toHaveLength(4);
+    expect(await page.getByTestId('export-lm-eval-run').locator('xpath=..').textContent()).toContain('The 4 chosen test items, 0-shot');
+    const [fromRun] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-lm-eval-run').click()]);
+    const runExport = await expectExportOf(unzipSync(await bytesOf(fromRun)), 'jiangu_ancientbench_0shot', run.config.itemIds);
+    expect(runExport.tasks.reduce((n, t) => n + t.docs, 0)).toBe(4);
   });
 });

@@ -7,16 +7,18 @@
 // independent numpy script gives, and Compare sets it beside jiangu-tiny as the core does; a share
 // link of the run draws its rounded scores and reproduces it here within that rounding.
 import { describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
+import type { Download, Page } from 'playwright-core';
 import { encodeFixture, forward, loadReferenceModel } from '../../scripts/fixtures/reference.ts';
 import { rowStatistics } from '../../src/lib/core/logprobs.ts';
 import { compareMemorization, probeRunSummary } from '../../src/lib/core/metrics/memorization/index.ts';
 import type { ProbeItemResult, ProbeResult, ProbeRunRecord, ProbeShardResult } from '../../src/lib/core/record/probe-run.ts';
 import { useBrowserSession } from './session.ts';
+import { deflateRaw, frame, fromBase64Url, inflateRaw, toBase64Url, unframe } from '../../src/lib/core/formats/share-link/share-bytes.ts';
 import { reference } from '../unit/metrics/memorization-helpers.ts';
 import { generateStories260k } from '../../scripts/fixtures/stories260k.ts';
 import { storiesPresent } from '../unit/stories260k-tokenizer.ts';
 import { readStoredRun, storeSampleAndAclue } from './runs.ts';
+import { openPage } from '../../scripts/browser.ts';
 
 const TASKS = ['古音学', '医古文'];
 
@@ -56,10 +58,17 @@ async function startProbe(page: Page, siteUrl: string, exchange: boolean, model 
   return decodeURIComponent(page.url().split('#/probe/')[1]);
 }
 
+async function downloadText(download: Download): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of await download.createReadStream()) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
 describe('a memorization run on jiangu-tiny (WASM)', () => {
   const session = useBrowserSession({ webgpu: false, path: '/#/data', setup: () => void (storiesPresent && generateStories260k()) });
   let page: Page;
   let firstId = '';
+  let secondId = '';
 
   it('gets ACLUE through the mirror', async () => {
     page = session.opened.page;
@@ -78,13 +87,19 @@ describe('a memorization run on jiangu-tiny (WASM)', () => {
     expect(await page.getByTestId('eval-memorization-cost').textContent()).toContain('Cost: 16 texts');
     await page.getByTestId('eval-exchangeability').check();
     await page.getByTestId('eval-permutations').fill('3');
-    // 8 items a task: 4 shards of 2, each read in its order and 3 shuffles, in each of 2 tasks.
-    await page.locator('[data-testid=eval-memorization-cost][data-shard-texts="32"]').waitFor();
-    expect(await page.getByTestId('eval-memorization-cost').textContent()).toContain('for the file-order test 32 texts');
+    // 8 items a task: 4 shards of 2, each read in its order and its one other order (the swap, scored once, not 3 times), in each of 2 tasks.
+    await page.locator('[data-testid=eval-memorization-cost][data-shard-texts="16"]').waitFor();
+    expect(await page.getByTestId('eval-memorization-cost').textContent()).toContain('for the file-order test 16 texts');
+    // Said in words: every shard has 2 items, and 8 items a task make a weak test.
+    expect(await page.getByTestId('eval-shards-two-item').getAttribute('data-count')).toBe('8');
+    expect(await page.getByTestId('eval-shards-two-item').textContent()).toContain('it is scored once, not 3 times');
+    expect((await page.getByTestId('eval-shards-weak').getAttribute('data-tasks'))?.split('|').sort()).toEqual([...TASKS].sort());
     expect(await page.getByTestId('eval-scoring').count()).toBe(0);
     await page.getByTestId('lang-zh').click();
     expect(await page.getByTestId('eval-memorization-hint').textContent()).toContain('记忆检测');
-    expect(await page.getByTestId('eval-memorization-cost').textContent()).toContain('文件顺序检验另需 32 段文本');
+    expect(await page.getByTestId('eval-memorization-cost').textContent()).toContain('文件顺序检验另需 16 段文本');
+    expect(await page.getByTestId('eval-shards-two-item').textContent()).toContain('只评一次');
+    expect(await page.getByTestId('eval-shards-weak').textContent()).toContain('文件顺序检验很弱');
     await page.getByTestId('lang-en').click();
   });
 
@@ -126,10 +141,64 @@ describe('a memorization run on jiangu-tiny (WASM)', () => {
       expect(Number(await row.getAttribute('data-p-holm'))).toBe(file.pHolm);
     }
     await page.getByTestId('probe-boxes-minKPlusPlus').waitFor();
+    // Each task's 4 shards have 2 items: the run page says so, and that 8 items a task make a weak test.
+    expect(await page.getByTestId('probe-shards-two-item').getAttribute('data-count')).toBe('8');
+    expect((await page.getByTestId('probe-shards-weak').getAttribute('data-tasks'))?.split('|').sort()).toEqual([...TASKS].sort());
+    // Scored once: every permuted log-likelihood of a 2-item shard is the one number.
+    for (const s of shards) expect(new Set(s.permuted).size).toBe(1);
     await page.getByTestId('lang-zh').click();
+    expect(await page.getByTestId('probe-shards-two-item').textContent()).toContain('只评一次');
     expect(await page.getByTestId('probe').textContent()).toContain('它见过文件的顺序吗');
     expect(await page.getByTestId(`probe-verdict-${TASKS[0]}`).textContent()).toMatch(/经 Holm 校正/);
     await page.getByTestId('lang-en').click();
+  });
+
+  it('exports the run and imports the file back through the Evaluate page: here it is stored already (the stored copy offered), in a fresh browser its run page shows the same numbers; a tampered file is refused naming the field', async () => {
+    await page.goto(`${session.url}/#/probe/${encodeURIComponent(firstId)}`);
+    await page.locator('[data-testid=probe][data-status=completed]').waitFor();
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('probe-export').click()]);
+    const text = await downloadText(download);
+    const shownOn = async (p: Page) => {
+      const values: Record<string, string | null> = {};
+      for (const probe of ['minKPlusPlus', 'minKProb']) for (const task of [...TASKS, 'overall']) values[`${probe}-${task}`] = await p.getByTestId(`probe-median-${probe}-${task}`).getAttribute('data-value');
+      values.familiar = await p.locator('[data-testid=probe-familiar] li').first().getAttribute('data-score');
+      for (const task of TASKS) values[`p-${task}`] = await p.locator(`[data-testid=probe-exchangeability] tr[data-file="${task}"]`).getAttribute('data-p-holm');
+      return values;
+    };
+    const before = await shownOn(page);
+
+    // A tampered copy: refused, naming the field, and nothing stored.
+    const tampered = JSON.parse(text) as { results: { index: number }[] };
+    tampered.results[1].index = 5;
+    await page.evaluate(() => (location.hash = '#/evaluate'));
+    await page.getByTestId('import-run-input').setInputFiles({ name: 'tampered.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(tampered)) });
+    await page.getByTestId('import-run-error').waitFor();
+    expect(await page.getByTestId('import-run-error').textContent()).toContain('results[1].index');
+    expect(await page.locator('[data-testid=probe-runs] li').count()).toBe(1);
+    // The file itself, here: the run is stored already, and the way on is its page.
+    await page.getByTestId('import-run-input').setInputFiles({ name: 'memorization.json', mimeType: 'application/json', buffer: Buffer.from(text) });
+    await page.getByTestId('import-run-already-stored').waitFor();
+    expect(await page.getByTestId('open-stored-copy').getAttribute('href')).toBe(`#/probe/${firstId}`);
+    expect(await page.locator('[data-testid=probe-runs] li').count()).toBe(1);
+
+    // Another browser (a fresh context, nothing stored): imported, with the same numbers on its page.
+    const fresh = await openPage(session.opened.context.browser()!, `${session.url}/#/evaluate`);
+    try {
+      await fresh.page.getByTestId('import-run-input').setInputFiles({ name: 'memorization.json', mimeType: 'application/json', buffer: Buffer.from(text) });
+      await fresh.page.waitForURL((url) => url.hash.startsWith('#/probe/'));
+      const importedId = decodeURIComponent(fresh.page.url().split('#/probe/')[1]);
+      await fresh.page.locator('[data-testid=probe][data-status=completed]').waitFor();
+      expect(await shownOn(fresh.page)).toEqual(before);
+      expect(await fresh.page.getByTestId('probe-origin').textContent()).toContain('from memorization.json');
+      await fresh.page.getByTestId('lang-zh').click();
+      expect(await fresh.page.getByTestId('probe-origin').textContent()).toContain('从 memorization.json 导入');
+      const imported = await readProbe(fresh.page, importedId);
+      expect(imported.run.origin).toMatchObject({ kind: 'jiangu-file', fileName: 'memorization.json', originalRunId: firstId });
+      const original = await readProbe(page, firstId);
+      expect(probeRunSummary(imported.run, imported.results)).toEqual(probeRunSummary(original.run, original.results));
+    } finally {
+      await fresh.context.close();
+    }
   });
 
   it('resumes a memorization run reloaded mid-run, with nothing lost or asked twice, and the same numbers', async () => {
@@ -153,6 +222,23 @@ describe('a memorization run on jiangu-tiny (WASM)', () => {
     await page.goto(`${session.url}/#/evaluate`);
     await page.locator(`[data-testid=probe-runs] li[data-run="${runId}"]`).waitFor();
     expect(await page.locator('[data-testid=probe-runs] li').count()).toBe(2);
+    // No scoring run is stored, but the memorization runs are listed: the page does not say "No runs yet." above them.
+    expect(await page.getByText('No runs yet.').count()).toBe(0);
+    secondId = runId;
+  });
+
+  // A page error (Svelte's each_key_duplicate, which left Compare blank) fails the test through the session's guard.
+  it('compares two memorization runs of the same model: both runs\' rows drawn, nothing thrown', async () => {
+    await page.goto(`${session.url}/#/compare`);
+    await page.getByTestId('compare-probe-baseline').selectOption(firstId);
+    await page.getByTestId('compare-probe-other').selectOption(secondId);
+    await page.getByTestId('compare-probe-table').waitFor();
+    // One box per task and run: the labels repeat (the same model twice), the rows do not go.
+    await expect.poll(() => page.locator('[data-testid=compare-probe-boxes] rect.box').count()).toBe(2 * TASKS.length);
+    const a = await readProbe(page, firstId);
+    const b = await readProbe(page, secondId);
+    const want = compareMemorization('aclue', probeRunSummary(a.run, a.results).items, probeRunSummary(b.run, b.results).items, a.run.config.tasks, a.run.config.k);
+    expect(Number(await page.getByTestId('compare-probe-overall').getAttribute('data-value'))).toBe(want.difference.overall.estimate!.estimate);
   });
 
   it('shares the run as a link whose page draws the rounded scores, and reproduces it here within the rounding', async () => {
@@ -183,6 +269,24 @@ describe('a memorization run on jiangu-tiny (WASM)', () => {
     ]);
     expect(await agreement.getAttribute('data-within')).toBe(String(summary.items.length));
     expect(await agreement.textContent()).toContain(`${summary.items.length} of ${summary.items.length} items' Min-K%++ here are within the link's rounding`);
+    // The file-order test of each task file, here against the link's: the same conclusion.
+    for (const task of TASKS) expect(await page.locator(`[data-testid=probe-link-file-order] li[data-file="${task}"]`).getAttribute('data-matched')).toBe('true');
+    expect(await page.getByTestId('probe-link-file-order').textContent()).toContain('the file-order test matched');
+    await page.getByTestId('lang-zh').click();
+    expect(await page.getByTestId('probe-link-file-order').textContent()).toContain('文件顺序检验一致');
+    await page.getByTestId('lang-en').click();
+
+    // The same link with no items: read, and said to have nothing to show or reproduce.
+    const payload = url.split('#/probe-link/')[1];
+    const { version, header } = unframe(await inflateRaw(fromBase64Url(payload), 1 << 22), 1 << 20);
+    const empty: Record<string, unknown> = { ...(JSON.parse(new TextDecoder().decode(header)) as Record<string, unknown>), files: null };
+    Object.assign(empty.config as Record<string, unknown>, { itemCount: 0 });
+    await page.goto(`${session.url}/#/probe-link/${toBase64Url(await deflateRaw(frame(version, new TextEncoder().encode(JSON.stringify(empty)), new Uint8Array(0))))}`);
+    await page.getByTestId('probe-link-empty').waitFor();
+    expect(await page.getByTestId('probe-link-reproduce').isDisabled()).toBe(true);
+    await page.getByTestId('lang-zh').click();
+    expect(await page.getByTestId('probe-link-empty').textContent()).toContain('没有题目');
+    await page.getByTestId('lang-en').click();
   });
 
   it.skipIf(!storiesPresent)('stories260k: the probes and the file-order test computed from its stored numbers equal an independent numpy script', async () => {

@@ -79,6 +79,8 @@ describe('the model check in the playground (WASM)', () => {
     expect(await text(page, 'model-check-external')).toBe('none: the weights are inside the .onnx file');
     const letters = await text(page, 'model-check-letters');
     for (const letter of ['A', 'B', 'C', 'D']) expect(letters).toContain(`${letter} → ${encodeFixture(letter)[0]}`);
+    // The cue ends in its own full-width colon: no ASCII one after it (it read "答案是：:").
+    expect(letters).toMatch(/^after 答案是：, token ids: A → /);
     const template = await text(page, 'model-check-template');
     expect(template).toContain('opens with "用户："');
     expect(template).toContain('answer after "\\n助手："');

@@ -124,6 +124,12 @@ describe('a newcomer on the Evaluate page', () => {
     expect(await page.getByTestId('eval-limit').inputValue()).toBe('20');
     expect(await page.getByTestId('eval-limit-note').isVisible()).toBe(true);
     expect(await total(page)).toBe(Object.values(counts).reduce((a, c) => a + Math.min(c, 20), 0));
+    // Switching the question type keeps "Items per task" (Memorization emptied it and offered every item).
+    await page.getByTestId('eval-kind').selectOption('memorization');
+    expect(await page.getByTestId('eval-limit').inputValue()).toBe('20');
+    await page.getByTestId('eval-kind').selectOption('multiple-choice');
+    expect(await page.getByTestId('eval-limit').inputValue()).toBe('20');
+    await page.getByTestId('eval-dataset').selectOption('aclue');
     await page.getByTestId('eval-limit').fill('');
     expect(await total(page)).toBe(all);
     expect(await page.getByTestId('eval-limit-note').count()).toBe(0);

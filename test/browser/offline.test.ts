@@ -14,7 +14,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { guardNetwork, launchChromium, type LeakLog } from '../../scripts/browser.ts';
+import { guardNetwork, guardPageErrors, launchChromium, type LeakLog } from '../../scripts/browser.ts';
 import { projectRoot } from '../../scripts/site-routes.ts';
 import type { McItemResult, McRunRecord } from '../../src/lib/core/record/run.ts';
 import { readStoredRun, startFixtureRun, waitForStatus } from './runs.ts';
@@ -41,6 +41,8 @@ const mainScriptOf = (dir: string) => /<script type="module" crossorigin src="([
  * every scoreItem request while `__hold` is set, releasing them with `__release()`.
  */
 function instrumentPage(): void {
+  // Init scripts run in every document, the new tab's about:blank too, whose sessionStorage throws.
+  if (location.protocol !== 'http:') return;
   if (location.pathname.endsWith('harness.html')) return;
   const loads = JSON.parse(sessionStorage.getItem('test.loads') ?? '[]') as unknown[];
   loads.push({ isolated: self.crossOriginIsolated, controlled: navigator.serviceWorker?.controller != null });
@@ -84,6 +86,7 @@ describe('the built site on a plain static host under /jiangu/', () => {
     browser = await launchChromium();
     context = await browser.newContext({ serviceWorkers: 'allow', viewport: { width: 1200, height: 1000 }, locale: 'en-US' });
     leaks = await guardNetwork(context);
+    await guardPageErrors(context, 'offline');
     await context.addInitScript(instrumentPage);
     page = await context.newPage();
     page.on('console', (m) => log.push(`[${m.type()}] ${m.text()}`));
@@ -269,6 +272,7 @@ describe('the built site on a plain static host under /jiangu/', () => {
   it('a first visit whose service worker takes over while a run goes on does not reload: it offers the reload', async () => {
     const fresh = await browser.newContext({ serviceWorkers: 'allow', viewport: { width: 1200, height: 1000 }, locale: 'en-US' });
     const freshLeaks = await guardNetwork(fresh);
+    await guardPageErrors(fresh, 'offline, fresh context');
     await fresh.addInitScript(instrumentPage);
     try {
       const tab = await fresh.newPage();
@@ -301,6 +305,9 @@ describe('the built site on a plain static host under /jiangu/', () => {
   it('a deploy without its service worker (and without site models) says so and goes on without one: no reload, not isolated', async () => {
     const fresh = await browser.newContext({ serviceWorkers: 'allow', locale: 'en-US' });
     const freshLeaks = await guardNetwork(fresh);
+    const errors = await guardPageErrors(fresh, 'offline, fresh context');
+    // This deploy has no sw.js: registering it fails with Chromium's own line, on purpose.
+    errors.expect(/^\[console error\] A bad HTTP response code \(404\) was received when fetching the script\.$/);
     await fresh.addInitScript(instrumentPage);
     host.missing.add('sw.js');
     host.missing.add('models/index.json');
@@ -325,5 +332,6 @@ describe('the built site on a plain static host under /jiangu/', () => {
       await fresh.close();
     }
     expect(freshLeaks).toEqual([]);
+    expect(errors.expected.length).toBeGreaterThan(0);
   });
 });

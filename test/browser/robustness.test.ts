@@ -82,6 +82,8 @@ describe('robustness: letter bias, circular evaluation and PriDe on the run page
     expect(await page.getByTestId('letter-bias-significant').count()).toBe(bias.fit!.pValue < 0.05 ? 1 : 0);
     expect(await page.getByTestId('letter-bias-too-few').count()).toBe(bias.fit!.smallestPValue! >= 0.05 ? 1 : 0);
     expect(await page.getByTestId('letter-bias-signature').textContent()).toBe(letterBias(stored.results).signature);
+    // The signature is said in words too (it read as code alone).
+    expect(await page.getByTestId('letter-bias-how').textContent()).toContain('The Stuart–Maxwell test asks whether the chosen letters are spread as the answers’ letters are, on the same items: exact');
     expect(await value(page, 'letter-bias-baseline')).toBe(bias.constantBaseline!.accuracy);
     expect(await page.getByTestId('letter-bias-baseline').getAttribute('data-letter')).toBe(bias.constantBaseline!.letter);
     expectSame(await value(page, 'letter-bias-entropy'), bias.entropyBits!, 'entropy');

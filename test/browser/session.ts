@@ -1,5 +1,6 @@
 // One served site, one Chromium and one guarded page for a describe block, closed afterwards; the
-// block fails if any request tried to leave 127.0.0.1.
+// block fails if any request tried to leave 127.0.0.1. The page's context is also watched for page
+// errors (openPage's guard, session.opened.errors), drained after every test by page-error-guard.ts.
 import { afterAll, beforeAll, expect } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { launchChromium, openPage, startSite, type OpenedPage } from '../../scripts/browser.ts';

@@ -253,7 +253,7 @@ describe('share links', () => {
     await page.reload();
     await page.getByTestId('shared').waitFor();
     const shown = await page.getByTestId('shared').textContent();
-    expect(shown!.split(hostile).length - 1).toBeGreaterThanOrEqual(2); // the model id and the task name
+    expect(shown!.split(hostile).length - 1).toBeGreaterThanOrEqual(2); // the model id and the app version
     expect(await page.locator('#app img, #app script').count()).toBe(0);
     expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
 

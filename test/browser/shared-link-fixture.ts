@@ -47,7 +47,8 @@ export async function fabricatedCmmluLink(count: number, options: { tamperSummar
   });
   const summary = mcSummary(datasetId, results);
   if (options.tamperSummary) summary.overall = (summary.overall ?? 0) + 10;
-  if (options.hostile) summary[`task:${options.hostile}`] = 50;
+  // A summary's keys are a run summary's (share-check.ts): markup goes where a link has free text, the app version.
+  if (options.hostile) run.config.appVersion = options.hostile;
   return {
     payload: await encodeShareLink(run, results, summary),
     rows: results.map((r) => ({ itemId: r.itemId, prediction: r.prediction!, gold: r.gold, correct: r.correct })),

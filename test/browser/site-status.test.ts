@@ -79,6 +79,53 @@ describe('site status and update prompt', () => {
     await page.locator('[data-testid=site-offline][data-offline=not-yet]').waitFor();
   });
 
+  it('keeps the model id field the user opened while the page idles on a slow machine: the site’s model list, arriving late, does not replace the choice', async () => {
+    const { page, context } = session.opened;
+    // A loaded 2-core machine, made certain: the CPU throttled, and the site's model list held back
+    // until the user has chosen "Other model id…" (a test's selectOption came first there, and the
+    // late list switched the form back to a site model, removing the field fill() was typing into).
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 6 });
+    let releaseList!: () => void;
+    const listHeld = new Promise<void>((resolve) => (releaseList = resolve));
+    let listAsked!: () => void;
+    const asked = new Promise<void>((resolve) => (listAsked = resolve));
+    await page.route('**/models/index.json', async (route) => {
+      listAsked();
+      await listHeld;
+      await route.fallback();
+    });
+    try {
+      await page.reload();
+      await asked;
+      await page.getByTestId('model-choice').selectOption('custom');
+      await page.getByTestId('custom-id').waitFor();
+      // The field's identity and every removal of it, watched in the page while it idles.
+      await page.evaluate(() => {
+        const w = window as Window & { idField?: Element; idFieldRemovals?: number };
+        w.idField = document.querySelector('[data-testid=custom-id]')!;
+        w.idFieldRemovals = 0;
+        new MutationObserver((records) => {
+          for (const r of records) for (const n of r.removedNodes) if (n === w.idField || (n instanceof Element && n.contains(w.idField!))) w.idFieldRemovals!++;
+        }).observe(document.body, { childList: true, subtree: true });
+      });
+      releaseList();
+      // The list has come: its site models are offered, the user's choice stays.
+      await page.locator('[data-testid=model-choice] option[value="site:jiangu-tiny"]').waitFor({ state: 'attached' });
+      await page.waitForTimeout(3000);
+      expect(
+        await page.evaluate(() => {
+          const w = window as Window & { idField?: Element; idFieldRemovals?: number };
+          return { removals: w.idFieldRemovals, same: document.querySelector('[data-testid=custom-id]') === w.idField, choice: document.querySelector<HTMLSelectElement>('[data-testid=model-choice]')!.value };
+        }),
+      ).toEqual({ removals: 0, same: true, choice: 'custom' });
+    } finally {
+      await page.unroute('**/models/index.json');
+      await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
+      await cdp.detach();
+    }
+  });
+
   it('asks for persistent storage before the first file of a hub model, once (the site’s fixture hub)', async () => {
     const { page, context } = session.opened;
     // Counts persist() calls in the page; the next load of the page gets the wrapper.
@@ -125,6 +172,10 @@ describe('site status and update prompt', () => {
     await page.getByTestId('dataset-cmmlu-ancient').getByTestId('download').click();
     await page.locator('[data-testid=dataset-cmmlu-ancient][data-stored=yes]').waitFor({ timeout: 60_000 });
     await page.unroute('**/mirror/cmmlu-ancient_chinese/**');
+    // The card says where the files came from: the mirror, not "the pinned source".
+    const stored = (await page.getByTestId('dataset-cmmlu-ancient').getByTestId('stored').textContent()) ?? '';
+    expect(stored).toContain(`from the mirror ${session.url}/mirror`);
+    expect(stored).not.toContain('from the pinned source');
     // Asked before the first file (the page's persist() wrapper is the previous test's init script), and once.
     expect(seenAtFirstFile).toEqual([1]);
     expect(await page.evaluate(() => (window as Window & { persistCalls?: number }).persistCalls)).toBe(1);

@@ -17,7 +17,7 @@ import type { JianguDatabase } from '../store/schema.ts';
 
 export type ExportRequest =
   | { kind: 'run-json' | 'results-csv' | 'share-link'; runId: string }
-  | { kind: 'lm-eval'; datasetId: DatasetId; shots: number; maxNewTokens: number; circular: boolean; scoring: LmEvalScoring };
+  | { kind: 'lm-eval'; datasetId: DatasetId; shots: number; maxNewTokens: number; circular: boolean; scoring: LmEvalScoring; itemIds?: string[] };
 
 /** A file to download, or a share link's payload (the page puts it after its own address). */
 export type ExportResult = { kind: 'file'; name: string; type: string; bytes: Uint8Array } | { kind: 'link'; payload: string };
@@ -33,8 +33,8 @@ export async function buildExport(db: JianguDatabase, request: ExportRequest): P
     const record = await getDataset(db, request.datasetId);
     if (!record) throw jianguError('export.no-items', { dataset: request.datasetId });
     const items = await loadItems(db, request.datasetId);
-    const { datasetId, shots, maxNewTokens, circular, scoring } = request;
-    const exported = await exportLmEval({ datasetId, items, files: record.files, shots, maxNewTokens, appVersion: APP_VERSION, circular, scoring });
+    const { datasetId, shots, maxNewTokens, circular, scoring, itemIds } = request;
+    const exported = await exportLmEval({ datasetId, items, files: record.files, shots, maxNewTokens, appVersion: APP_VERSION, circular, scoring, itemIds });
     // One top folder in the zip, named after the group, so unzipping never scatters files.
     const zip = zipSync(Object.fromEntries(exported.files.map((file) => [`${exported.group}/${file.path}`, strToU8(file.text)])));
     return { kind: 'file', name: `${exported.group}.zip`, type: 'application/zip', bytes: zip };

@@ -1,6 +1,7 @@
 // The page's side of workers/import.worker.ts: prepare (adapt) a dataset in the worker, then store
 // it or drop it. Failures come back as notices, so the page words them in its language.
 import type { DatasetRecord } from '../core/benchmarks/types.ts';
+import type { IdenticalOptions } from '../core/benchmarks/identical-options.ts';
 import { JianguError, notice, type Notice } from '../core/notices/index.ts';
 import { DB_NAME } from '../store/schema.ts';
 import type { ImportReply, ImportRequest } from './import-messages.ts';
@@ -26,6 +27,8 @@ export class PreparedImport {
     readonly record: DatasetRecord,
     /** Source items deliberately not imported. */
     readonly skipped: number,
+    /** Items imported whose options repeat one another: said on import, naming them. */
+    readonly identical: IdenticalOptions = { count: 0, examples: [] },
   ) {}
 
   /**
@@ -45,7 +48,7 @@ export class PreparedImport {
       const transfer = [...new Set(request.files.map((file) => file.bytes.buffer as ArrayBuffer))];
       const answer = await ask(worker, request, transfer);
       if (answer.type !== 'prepared') throw failureOf(answer);
-      return new PreparedImport(worker, answer.record, answer.skipped);
+      return new PreparedImport(worker, answer.record, answer.skipped, answer.identical);
     } catch (error) {
       worker.terminate();
       throw error;

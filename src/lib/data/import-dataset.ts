@@ -71,6 +71,8 @@ export interface StoreOptions {
   /** For imports: the URL or file name shown as the dataset's source. */
   source?: string;
   c3Mapping?: C3Mapping;
+  /** A catalog download through a data mirror: its address, kept in the record (the Data page names it). */
+  mirror?: string;
   /** Injectable for tests. */
   now?: () => Date;
 }
@@ -106,6 +108,7 @@ export function prepareDataset(id: DatasetId, files: readonly CheckedFile[], opt
     importedAt: (options.now?.() ?? new Date()).toISOString(),
     source: options.source,
     fieldMapping: options.c3Mapping ? { ...options.c3Mapping } : adapted.fieldMapping,
+    mirror: options.mirror,
   });
   return { record, adapted };
 }

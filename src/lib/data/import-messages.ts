@@ -4,6 +4,7 @@
 import type { C3Mapping } from '../core/benchmarks/adapters/c3bench.ts';
 import type { DatasetId, DatasetRecord } from '../core/benchmarks/types.ts';
 import type { Notice } from '../core/notices/index.ts';
+import type { IdenticalOptions } from '../core/benchmarks/identical-options.ts';
 import type { CheckedFile } from './import-dataset.ts';
 
 export type ImportRequest =
@@ -14,12 +15,15 @@ export type ImportRequest =
       origin: 'catalog' | 'import';
       source?: string;
       c3Mapping?: C3Mapping;
+      /** A catalog download through a data mirror: its address. */
+      mirror?: string;
     }
   /** Stores what was prepared, in the database of that name, all or nothing. */
   | { type: 'store'; dbName: string };
 
 export type ImportReply =
-  | { type: 'prepared'; record: DatasetRecord; skipped: number }
+  /** `identical`: items imported whose options repeat one another, said to the user (identical-options.ts). */
+  | { type: 'prepared'; record: DatasetRecord; skipped: number; identical: IdenticalOptions }
   | { type: 'stored' }
   /** Every notice of the failure, headline first (a file with several problems lists them all). */
   | { type: 'failed'; notices: Notice[] };

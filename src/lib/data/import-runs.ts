@@ -12,6 +12,12 @@ import { harnessFilesFromZip } from '../core/formats/lm-eval/import/lm-eval-zip.
 import { getDataset, loadItems } from '../store/datasets.ts';
 import { deleteRun, importRun } from '../store/runs.ts';
 import type { JianguDatabase } from '../store/schema.ts';
+import { looksLikeMemorizationRun } from '../core/formats/memorization-run/export.ts';
+import { importProbeRunFile } from './import-probe-run.ts';
+import { noticeOf } from '../core/notices/index.ts';
+
+/** Whether an import stopped because its run is stored here already (the notice names the stored copy). */
+export const isAlreadyStored = (error: unknown) => noticeOf(error).code === 'run.already-stored';
 
 /** What the import is doing, for a page that shows it (a step can take seconds on a large file). */
 export type RunImportProgress =
@@ -82,6 +88,8 @@ export async function importRunFiles(db: JianguDatabase, picked: readonly File[]
     onProgress?.({ step: 'reading', file: files[0].name, done: 0, total: 1 });
     const text = await textOf(files[0]);
     onProgress?.({ step: 'parsing' });
+    // A memorization run file goes to its own reader and store (data/import-probe-run.ts).
+    if (looksLikeMemorizationRun(text)) return [await importProbeRunFile(db, text, files[0].name)];
     const one = await parseRunFile(text, files[0].name);
     // An lm-eval file alone (a dumped dict, one samples file) carries its docs too.
     onProgress?.({ step: 'checking' });
@@ -89,11 +97,19 @@ export async function importRunFiles(db: JianguDatabase, picked: readonly File[]
     runs = [{ run: one.run, results: one.results }];
   }
   const stored: string[] = [];
+  // Runs of a folder already stored here are passed by (the others are stored); when every one is, the first is said.
+  let alreadyStored: unknown = null;
   try {
     for (const [i, run] of runs.entries()) {
       onProgress?.({ step: 'storing', done: i, total: runs.length });
-      stored.push((await importRun(db, run)).id);
+      try {
+        stored.push((await importRun(db, run)).id);
+      } catch (error) {
+        if (!isAlreadyStored(error)) throw error;
+        alreadyStored ??= error;
+      }
     }
+    if (stored.length === 0 && alreadyStored) throw alreadyStored;
   } catch (error) {
     // All or nothing: the runs of this choice already stored go again.
     for (const id of stored) await deleteRun(db, id);

@@ -70,3 +70,28 @@ export function probeAgreement(shared: SharedProbeRun, run: ProbeRunRecord, resu
   });
   return { compared, within, oneSided, largest };
 }
+
+/** One task file's file-order test, as the link states it and as the reproduction found it. */
+export interface FileOrderAgreement {
+  task: string;
+  link: { statistic: number | null; pValue: number | null };
+  here: { statistic: number | null; pValue: number | null } | null;
+  /**
+   * Both sides reach the same conclusion at the 5% level (raw p, one-sided), or both have no p; null
+   * while either side has no result. Not the same t: a shard's log-likelihood moves with the backend's
+   * round-off, so t moves a little too, and a conclusion is what a reader takes from the link.
+   */
+  matched: boolean | null;
+}
+
+/** Each of the link's task files' exchangeability result against the reproduction's, in the link's order. */
+export function fileOrderAgreement(shared: SharedProbeRun, run: ProbeRunRecord, results: readonly ProbeResult[]): FileOrderAgreement[] {
+  const here = new Map(probeRunSummary(run, results).exchangeability.map((f) => [f.task, f.result]));
+  return (shared.files ?? []).map((file) => {
+    const r = here.get(file.task) ?? null;
+    const link = { statistic: file.statistic, pValue: file.pValue };
+    if (!r || file.meanDifference === null) return { task: file.task, link, here: r ? { statistic: r.statistic, pValue: r.pValue } : null, matched: null };
+    const significant = (p: number | null) => (p === null ? null : p < 0.05);
+    return { task: file.task, link, here: { statistic: r.statistic, pValue: r.pValue }, matched: significant(r.pValue) === significant(file.pValue) };
+  });
+}

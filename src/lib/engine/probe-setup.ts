@@ -6,7 +6,7 @@ import type { RunModel } from '../core/record/run.ts';
 import type { ProbeFileDesign, ProbeRunRecord } from '../core/record/probe-run.ts';
 import { DEFAULT_CONTEXT_LIMIT } from '../core/protocols/build-prompt.ts';
 import { LAYOUT_VERSION, probeItemText, probeLayoutHash } from '../core/protocols/probe-text.ts';
-import { EXCHANGEABILITY_DEFAULT_PERMUTATIONS, EXCHANGEABILITY_DEFAULT_SEED, MIN_K_DEFAULT, shardCountFor } from '../core/metrics/memorization/index.ts';
+import { EXCHANGEABILITY_DEFAULT_PERMUTATIONS, EXCHANGEABILITY_DEFAULT_SEED, EXCHANGEABILITY_MAX_PERMUTATIONS, MIN_K_DEFAULT, exchangeabilityPlan, shardCountFor } from '../core/metrics/memorization/index.ts';
 import { notice, type Notice } from '../core/notices/index.ts';
 import { APP_VERSION } from '../core/version.ts';
 import { createProbeRun } from '../store/probe-runs.ts';
@@ -35,7 +35,9 @@ export function fileDesigns(taskItems: readonly { task: string; itemIds: string[
       untested.push(task);
       continue;
     }
-    designs.push({ task, itemIds, design: { itemCount: itemIds.length, shardCount, permutations: asked.permutations ?? EXCHANGEABILITY_DEFAULT_PERMUTATIONS, seed: asked.seed ?? EXCHANGEABILITY_DEFAULT_SEED } });
+    // At most the Evaluate page's most (a number typed past the input's max): what a run file or link may state.
+    const permutations = Math.min(EXCHANGEABILITY_MAX_PERMUTATIONS, asked.permutations ?? EXCHANGEABILITY_DEFAULT_PERMUTATIONS);
+    designs.push({ task, itemIds, design: { itemCount: itemIds.length, shardCount, permutations, seed: asked.seed ?? EXCHANGEABILITY_DEFAULT_SEED } });
   }
   return { designs, untested };
 }
@@ -79,11 +81,11 @@ export async function createProbeRunRecord(db: JianguDatabase, request: NewProbe
 
 /**
  * What a memorization run will read, for the page to say before it starts: the items' texts, and
- * the exchangeability test's (each shard in file order and in r other orders: every item's text
- * r + 1 times). Characters, since the tokenizer is the model's (about one token a character for
+ * the exchangeability test's (each shard in file order and in each distinct one of its r other orders:
+ * every item's text up to r + 1 times; a 2-item shard's twice). Characters, since the tokenizer is the model's (about one token a character for
  * Qwen's vocabulary on classical Chinese; three for a byte-fallback one).
  */
-export function probeCost(items: readonly Pick<MultipleChoiceItem, 'task' | 'question' | 'options'>[], exchangeability: { permutations: number; shards?: number } | null): { texts: number; characters: number; shardTexts: number; shardCharacters: number } {
+export function probeCost(items: readonly Pick<MultipleChoiceItem, 'task' | 'question' | 'options'>[], exchangeability: { permutations: number; shards?: number; seed?: number } | null): { texts: number; characters: number; shardTexts: number; shardCharacters: number } {
   const chars = items.map((item) => [...probeItemText(item)].length);
   const characters = chars.reduce((a, b) => a + b, 0);
   if (!exchangeability) return { texts: items.length, characters, shardTexts: 0, shardCharacters: 0 };
@@ -94,8 +96,14 @@ export function probeCost(items: readonly Pick<MultipleChoiceItem, 'task' | 'que
   for (const lengths of byTask.values()) {
     const m = shardCountFor(lengths.length, exchangeability.shards);
     if (m === null) continue;
-    shardTexts += m * (exchangeability.permutations + 1);
-    shardCharacters += lengths.reduce((a, b) => a + b, 0) * (exchangeability.permutations + 1);
+    // A repeated order is scored once (probe-scheduler.ts): a 2-item shard's r orders are one text.
+    const design = { itemCount: lengths.length, shardCount: m, permutations: exchangeability.permutations, seed: exchangeability.seed ?? EXCHANGEABILITY_DEFAULT_SEED };
+    const plan = exchangeabilityPlan(design);
+    plan.forEach((shard) => {
+      const texts = 1 + new Set(shard.orders.map((o) => o.join(','))).size;
+      shardTexts += texts;
+      shardCharacters += shard.items.reduce((sum, i) => sum + lengths[i], 0) * texts;
+    });
   }
   return { texts: items.length, characters, shardTexts, shardCharacters };
 }

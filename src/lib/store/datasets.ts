@@ -3,6 +3,7 @@ import type { DatasetId, DatasetRecord, Item, Split } from '../core/benchmarks/t
 import { notice, type Notice } from '../core/notices/index.ts';
 import { DatasetNotFoundError, DatasetSaveError, DatasetValidationError, StorageFullError, isQuotaError, type ValidationProblem } from './errors.ts';
 import type { JianguDatabase } from './schema.ts';
+import type { ModelSource } from '../core/models/model-types.ts';
 import { approxBytes, type DatasetSize } from './sizes.ts';
 import { abortQuietly, transactionEnd } from './transaction-end.ts';
 
@@ -269,3 +270,32 @@ export async function datasetUse(db: JianguDatabase, id: DatasetId): Promise<Dat
   if (!record) return null;
   return { record, runs: runs.filter((run) => sameFiles(record, run.config.datasetFiles)).length };
 }
+
+/** A run made on a dataset, as the page names it before the dataset is deleted. */
+export interface RunOnDataset {
+  id: string;
+  kind: 'scoring' | 'memorization';
+  createdAt: string;
+  source: ModelSource;
+  dtype: string;
+  label: string | null;
+}
+
+/**
+ * The runs (scoring and memorization) made on a stored dataset, newest first, for the page that asks
+ * before deleting it: their numbers stay, but their questions (item detail, classroom) and resuming
+ * them need the dataset. A record too damaged to name is left out here (the run lists name it).
+ */
+export async function runsOnDataset(db: JianguDatabase, id: DatasetId): Promise<RunOnDataset[]> {
+  const tx = db.transaction(['runs', 'probeRuns']);
+  const [runs, probes] = await Promise.all([tx.objectStore('runs').index('by-dataset').getAll(id), tx.objectStore('probeRuns').getAll(), tx.done]);
+  const named = (kind: RunOnDataset['kind']) => (r: { id: string; createdAt: unknown; config?: { model?: { source?: unknown; dtype?: unknown } } | null; label?: unknown }): RunOnDataset[] => {
+    const model = r.config?.model;
+    if (typeof r.createdAt !== 'string' || !model || typeof model.dtype !== 'string') return [];
+    const source = model.source as { kind?: unknown; id?: unknown; name?: unknown } | undefined;
+    if (!(source?.kind === 'hub' && typeof source.id === 'string') && !(source?.kind === 'site' && typeof source.name === 'string')) return [];
+    return [{ id: r.id, kind, createdAt: r.createdAt, source: source as ModelSource, dtype: model.dtype, label: typeof r.label === 'string' ? r.label : null }];
+  };
+  return [...runs.flatMap(named('scoring')), ...probes.filter((p) => p.datasetId === id).flatMap(named('memorization'))].sort((a, b) => (a.createdAt < b.createdAt ? 1 : -1));
+}
+

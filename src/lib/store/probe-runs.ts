@@ -46,3 +46,15 @@ export async function deleteProbeRun(db: JianguDatabase, id: string): Promise<vo
   const keys = await tx.objectStore('probeResults').index('by-run').getAllKeys(id);
   await Promise.all([tx.objectStore('probeRuns').delete(id), ...keys.map((key) => tx.objectStore('probeResults').delete(key)), tx.done]);
 }
+
+/**
+ * Stores a memorization run read from a file (formats/memorization-run) under a new id, its results
+ * with it, in one transaction: all of it or nothing. Returns the stored run.
+ */
+export async function importProbeRun(db: JianguDatabase, imported: { run: ProbeRunRecord; results: readonly ProbeResult[] }): Promise<ProbeRunRecord> {
+  const id = crypto.randomUUID();
+  const run: ProbeRunRecord = { ...imported.run, id };
+  const tx = db.transaction(['probeRuns', 'probeResults'], 'readwrite');
+  await Promise.all([tx.objectStore('probeRuns').add(run), ...imported.results.map((result) => tx.objectStore('probeResults').add({ ...result, runId: id })), tx.done]);
+  return run;
+}

@@ -10,6 +10,9 @@ import { getDataset, loadItems } from './datasets.ts';
 import { isQuotaError } from './errors.ts';
 import type { JianguDatabase } from './schema.ts';
 import { abortQuietly, transactionEnd } from './transaction-end.ts';
+import { recordName, storedRunRefusal, unreadableNotice, type UnreadableRecord } from '../core/record/stored-check.ts';
+import { RUN_LABEL_MAX } from '../core/record/run.ts';
+import { nameProblem } from '../core/text-safety.ts';
 
 /** Stores a new run (its configuration fixed from now on). */
 
@@ -70,12 +73,89 @@ export async function loadResults(db: JianguDatabase, runId: string): Promise<It
 }
 
 export async function deleteRun(db: JianguDatabase, id: string): Promise<void> {
+  await deleteRuns(db, [id]);
+}
+
+/** Deletes runs and all their results in one transaction: all of them, or (on a failure) none. */
+export async function deleteRuns(db: JianguDatabase, ids: readonly string[]): Promise<void> {
   const tx = db.transaction(['runs', 'results'], 'readwrite');
   await Promise.all([
-    tx.objectStore('runs').delete(id),
-    tx.objectStore('results').delete(IDBKeyRange.bound([id], [id, []])),
+    ...ids.flatMap((id) => [tx.objectStore('runs').delete(id), tx.objectStore('results').delete(IDBKeyRange.bound([id], [id, []]))]),
     tx.done,
   ]);
+}
+
+/** The stored runs a page can show, newest first, and those it cannot, named with what is wrong. */
+export interface CheckedRuns {
+  runs: RunRecord[];
+  unreadable: UnreadableRecord[];
+}
+
+/**
+ * Every stored run, each record checked as the run-file reader checks a file (core/record/stored-check.ts),
+ * results not read: a list shows the records. Read with getAll, not the by-created index, so a record
+ * whose date is missing or not text is listed (as unreadable) rather than left out unseen.
+ */
+export async function listRunsChecked(db: JianguDatabase): Promise<CheckedRuns> {
+  const tx = db.transaction('runs');
+  const [keys, values] = await Promise.all([tx.store.getAllKeys(), tx.store.getAll(), tx.done]);
+  const runs: RunRecord[] = [];
+  const unreadable: UnreadableRecord[] = [];
+  values.forEach((value, i) => {
+    const key = String(keys[i]);
+    const refused = storedRunRefusal(value, null);
+    if (refused) unreadable.push({ ...recordName(value, key), store: 'runs', problem: unreadableNotice(key, refused) });
+    else runs.push(value);
+  });
+  const newestFirst = (a: string | null, b: string | null) => (a === b ? 0 : (a ?? '') < (b ?? '') ? 1 : -1);
+  runs.sort((a, b) => newestFirst(a.createdAt, b.createdAt));
+  unreadable.sort((a, b) => newestFirst(a.createdAt, b.createdAt));
+  return { runs, unreadable };
+}
+
+/** A stored run and its results when a page can show them; the problem when it cannot; null when none is stored. */
+export type CheckedRun = { run: RunRecord; results: ItemResult[] } | { unreadable: UnreadableRecord } | null;
+
+/** One run and its results, checked together (each result against the run, as an imported file's are). */
+export async function readRunChecked(db: JianguDatabase, id: string): Promise<CheckedRun> {
+  const tx = db.transaction(['runs', 'results']);
+  const [run, results] = await Promise.all([tx.objectStore('runs').get(id), tx.objectStore('results').index('by-run').getAll(id), tx.done]);
+  if (run === undefined) return null;
+  const refused = storedRunRefusal(run, results);
+  if (refused) return { unreadable: { ...recordName(run, id), store: 'runs', problem: unreadableNotice(id, refused) } };
+  return { run, results: results.sort((a, b) => a.index - b.index) };
+}
+
+/**
+ * A stored record exactly as IndexedDB holds it, with its results, as JSON (for the user to keep or
+ * send before deleting a record no page can show). Nothing is checked: it is the raw record.
+ */
+export async function rawRecordJson(db: JianguDatabase, store: 'runs' | 'probeRuns', id: string): Promise<string> {
+  const resultStore = store === 'runs' ? 'results' : 'probeResults';
+  const tx = db.transaction([store, resultStore]);
+  const [record, results] = await Promise.all([tx.objectStore(store).get(id), tx.objectStore(resultStore).index('by-run').getAll(id), tx.done]);
+  return `${JSON.stringify({ format: 'jiangu-stored-record', store, id, record: record ?? null, results }, null, 2)}\n`;
+}
+
+/**
+ * Sets or clears (empty text) the user's label of a run, trimmed; refuses one longer than
+ * RUN_LABEL_MAX or with a control character. Returns the run as stored after.
+ */
+export async function setRunLabel(db: JianguDatabase, id: string, label: string): Promise<RunRecord> {
+  const trimmed = label.trim();
+  const bad = nameProblem(trimmed, RUN_LABEL_MAX);
+  if (bad?.kind === 'too-long') throw jianguError('run.label-too-long', { max: RUN_LABEL_MAX, length: trimmed.length });
+  if (bad) throw jianguError('run.label-control-character', { position: bad.position });
+  const tx = db.transaction('runs', 'readwrite');
+  const run = await tx.store.get(id);
+  if (!run) throw jianguError('runs.not-stored', { runId: id });
+  // A changed record has a new updatedAt, so a page holding the old one (Compare) reads it again.
+  const next = { ...run, updatedAt: new Date().toISOString() } as RunRecord;
+  if (trimmed) next.label = trimmed;
+  else delete next.label;
+  await tx.store.put(next);
+  await tx.done;
+  return next;
 }
 
 /**
@@ -110,7 +190,10 @@ export async function importRun(db: JianguDatabase, imported: ImportedRun): Prom
     // Not one result names an item of the stored copy: another version of the benchmark, or not it at all.
     throw new RunImportError(fileName, refusal('import.no-item-in-local-copy', { results: imported.results.length, datasetId: imported.run.datasetId, first: checked.check.setApartIds?.[0] ?? '' }));
   }
-  // The same file imported again makes another copy, and says so (a word, not a refusal: the user may want two).
+  // The same run with the same results already stored: nothing new to store (the page offers the stored copy).
+  const stored = await storedCopyOf(db, imported.run, fileOrigin, checked.results);
+  if (stored) throw jianguError('run.already-stored', { fileName, runId: stored.id, createdAt: stored.createdAt });
+  // The same file with other results (edited, or checked against another copy of the benchmark) makes another copy, and says so.
   const copies = await earlierCopies(db, imported.run, fileOrigin);
   const warnings = copies.length > 0 ? [...imported.run.warnings, notice('run.imported-before', { copies: copies.length, firstImportedAt: copies[0] })] : imported.run.warnings;
   const run = { ...imported.run, id, origin: checked.origin, warnings } as RunRecord;
@@ -145,6 +228,42 @@ export async function importRun(db: JianguDatabase, imported: ImportedRun): Prom
   }
   const detail = cause instanceof Error || cause instanceof DOMException ? `${cause.name}: ${cause.message}` : String(cause ?? 'the transaction was aborted');
   throw new RunImportError(fileName, refusal('import.store-failed', { itemId: failed?.itemId || null, detail }), { cause });
+}
+
+/**
+ * "Already stored" (issue 34): a stored run of the same benchmark, started at the same moment, that
+ * is the same run (a run made here: its id is the file's run id; an imported one: its original run
+ * id is; an lm-eval run has none on either side) and holds the same results, field for field once
+ * both were checked against this browser's key (the results' run ids aside). Another file name, or
+ * another import date, does not make another run; another result does.
+ */
+export async function storedCopyOf(db: JianguDatabase, run: RunRecord, origin: RunOrigin, results: readonly ItemResult[]): Promise<RunRecord | null> {
+  const identity = origin.originalRunId ?? null;
+  const candidates = (await db.getAllFromIndex('runs', 'by-dataset', run.datasetId)).filter(
+    (r) => r.createdAt === run.createdAt && (r.origin ? (r.origin.originalRunId ?? null) : r.id) === identity && r.config.kind === run.config.kind,
+  );
+  if (candidates.length === 0) return null;
+  const wanted = results.map(resultFingerprint).sort();
+  for (const candidate of candidates) {
+    const theirs = (await loadResults(db, candidate.id)).map(resultFingerprint).sort();
+    if (theirs.length === wanted.length && theirs.every((f, i) => f === wanted[i])) return candidate;
+  }
+  return null;
+}
+
+/** A result as canonical JSON (keys sorted, the run id left out), to compare two copies of one result. */
+function resultFingerprint(result: ItemResult): string {
+  const { runId: _runId, ...rest } = result;
+  return canonicalJson(rest);
+}
+
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (typeof value === 'object' && value !== null) {
+    const entries = Object.entries(value).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
 }
 
 /** When runs imported earlier from the same file (same name, run, date and items) were imported, oldest first. */

@@ -6,7 +6,8 @@ import { compareRuns, type ComparableKind, type ComparableRun, type Comparison }
 import type { RunRecord } from '../../lib/core/record/run.ts';
 import { decodeShareLink, SHARED_ROUTE, type SharedRun } from '../../lib/core/formats/share-link/share-link.ts';
 import { resolveSharedItems, type SharedItemRow } from '../../lib/engine/shared-items.ts';
-import { listRuns, loadResults } from '../../lib/store/runs.ts';
+import { listRunsChecked, loadResults } from '../../lib/store/runs.ts';
+import { storedRunRefusal, unreadableNotice, type UnreadableRecord } from '../../lib/core/record/stored-check.ts';
 import { heldRunIds } from '../../lib/engine/run-scheduler.ts';
 import { openJianguDb, type JianguDatabase } from '../../lib/store/schema.ts';
 import { notice, noticeOf, type Notice } from '../../lib/core/notices/index.ts';
@@ -74,6 +75,8 @@ export function kindText(kind: ComparableKind): string {
 export class CompareState {
   /** Stored runs, newest first (raw: replaced whole, never changed in place). */
   runs = $state.raw<RunRecord[]>([]);
+  /** Stored runs whose record (or, once loaded, results) cannot be shown: named apart, with export and delete. */
+  unreadable = $state.raw<UnreadableRecord[]>([]);
   loaded = $state(false);
   /** Chosen runs in order: stored run ids and shared entry ids; the first is the baseline. */
   order = $state<string[]>([]);
@@ -105,7 +108,11 @@ export class CompareState {
   async refresh(): Promise<void> {
     try {
       const db = await this.db();
-      const runs = await listRuns(db);
+      const { runs: listed, unreadable } = await listRunsChecked(db);
+      // A run whose results were found unreadable when loaded stays apart until it is deleted.
+      const resultsBad = this.unreadable.filter((u) => listed.some((r) => r.id === u.id));
+      const runs = listed.filter((r) => !resultsBad.some((u) => u.id === r.id));
+      this.unreadable = [...unreadable, ...resultsBad];
       const held = runs.some((r) => r.status === 'running') ? await heldRunIds() : null;
       // A count per run from the results index: no result is read.
       const done = await Promise.all(runs.map((r) => db.countFromIndex('results', 'by-run', r.id)));
@@ -129,9 +136,11 @@ export class CompareState {
     if (call !== this.openCalls) return;
     const ids = idsFromParam(param);
     const current = this.storedIds();
-    if (ids.length === current.length && ids.every((id, i) => id === current[i])) return this.loadChosen();
     const stored = new Set(this.runs.map((r) => r.id));
-    this.missing = ids.filter((id) => !stored.has(id));
+    // The same choice, all still stored; a run deleted since is dropped and said below.
+    if (ids.length === current.length && ids.every((id, i) => id === current[i] && stored.has(id))) return this.loadChosen();
+    // A named run that is stored but cannot be shown is listed as such (with export and delete), not as missing.
+    this.missing = ids.filter((id) => !stored.has(id) && !this.unreadable.some((u) => u.id === id));
     const sharedIds = this.order.filter((id) => this.isShared(id));
     this.order = [...ids.filter((id) => stored.has(id)), ...sharedIds];
     await this.loadChosen();
@@ -158,6 +167,14 @@ export class CompareState {
     if (this.comparables[runId] && this.loadedVersion.get(runId) === run.updatedAt) return;
     try {
       const results = await loadResults(await this.db(), runId);
+      // Results a page cannot show set the run apart, named, instead of failing the comparison.
+      const refused = storedRunRefusal(run, results);
+      if (refused) {
+        this.unreadable = [...this.unreadable, { id: runId, store: 'runs', createdAt: run.createdAt, problem: unreadableNotice(runId, refused) }];
+        this.runs = this.runs.filter((r) => r.id !== runId);
+        this.order = this.order.filter((id) => id !== runId);
+        return;
+      }
       this.loadedVersion.set(runId, run.updatedAt);
       this.comparables = { ...this.comparables, [runId]: fromStoredRun(run, results) };
       // Its label says how many items had fewer exemplars than its shots (the results say it).
@@ -277,7 +294,8 @@ export class CompareState {
     const entry = this.shared.find((s) => s.id === id);
     if (entry) return describedShared(entry.shared);
     const run = this.runs.find((r) => r.id === id);
-    return run ? (this.describedRuns[id] ?? describedStored(run)) : null;
+    // The label as stored now (it changes without the results being read again).
+    return run ? { ...(this.describedRuns[id] ?? describedStored(run)), label: run.label } : null;
   }
 
   /** Each chosen run's label: what differs between the chosen runs, the full description on hover. */

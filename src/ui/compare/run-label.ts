@@ -22,6 +22,8 @@ export interface DescribedRun {
   harnessLimit?: number;
   /** Items asked with fewer exemplars than the shots (the context limit), when any and known. */
   shortfall?: Pick<ShotShortfall, 'fewer' | 'fewest'>;
+  /** The user's own label of a stored run: it leads the run's label wherever it is compared. */
+  label?: string;
 }
 
 /** The page's formatters in the interface language (fmt.countOf and fmt.dateTime on the page). */
@@ -57,6 +59,7 @@ export function describedStored(run: RunRecord, results?: readonly ItemResult[])
     // An import from lm-evaluation-harness ran there (its config.model.backend is a placeholder).
     backendUsed: harnessBackendText(run, false, true) ?? run.environment?.backendInfo.backend ?? null,
     ...(run.origin?.harnessLimit !== undefined ? { harnessLimit: run.origin.harnessLimit } : {}),
+    ...(run.label ? { label: run.label } : {}),
   };
 }
 
@@ -137,8 +140,10 @@ export function distinguishingLabels(runs: readonly DescribedRun[], words: Label
   const keys = (facets[0] ?? []).map((f) => f.key).filter((key) => key !== 'date' && differs(key));
   const chosen: FacetKey[] = runs.length < 2 ? (facets[0] ?? []).map((f) => f.key).filter((k) => k !== 'date') : keys.length > 0 ? keys : differs('date') ? ['date'] : [];
   return facets.map((fs, i) => {
-    const full = fs.map((f) => f.text).join(SEP);
-    const short = chosen.length > 0 ? fs.filter((f) => chosen.includes(f.key)).map((f) => f.text).join(SEP) : `#${i + 1}`;
+    // The user's label is theirs to tell runs apart by: it comes first, quoted, on both.
+    const own = runs[i].label ? `“${runs[i].label}”${SEP}` : '';
+    const full = own + fs.map((f) => f.text).join(SEP);
+    const short = own + (chosen.length > 0 ? fs.filter((f) => chosen.includes(f.key)).map((f) => f.text).join(SEP) : `#${i + 1}`);
     return { short, full };
   });
 }

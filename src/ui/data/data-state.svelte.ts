@@ -12,10 +12,11 @@ import { ImportFailure, PreparedImport } from '../../lib/data/import-client.ts';
 import { downloadBytes } from '../../lib/data/download.ts';
 import { currentMirror } from '../../lib/data/settings.ts';
 import { MAX_FILE_BYTES } from '../../lib/core/benchmarks/text.ts';
-import { datasetUse, deleteDataset, listDatasets } from '../../lib/store/datasets.ts';
+import { datasetUse, deleteDataset, listDatasets, runsOnDataset, type RunOnDataset } from '../../lib/store/datasets.ts';
 import { openJianguDb, type JianguDatabase } from '../../lib/store/schema.ts';
 import { persistenceRequested, requestPersistence, storageEstimate, type StorageEstimate } from '../../lib/store/storage.ts';
-import { fmt, t } from '../i18n/locale.svelte.ts';
+import { fmt, locale, t } from '../i18n/locale.svelte.ts';
+import type { IdenticalOptions } from '../../lib/core/benchmarks/identical-options.ts';
 
 /** Where a job was started: a catalog card (download) or the import panel. Each shows only its own. */
 export type JobOrigin = 'catalog' | 'import';
@@ -33,10 +34,12 @@ export type Job =
   | { phase: 'mapping'; origin: JobOrigin; files: CheckedFile[]; source: string }
   | { phase: 'storing'; origin: JobOrigin }
   | ({ phase: 'confirm-replace'; origin: JobOrigin } & PendingReplacement)
+  /** Asked before a delete: the stored copy and the runs made on it (what stops working for them). */
+  | { phase: 'confirm-delete'; origin: JobOrigin; stored: DatasetRecord; runs: RunOnDataset[] }
   /** Every notice of the failure, headline first. */
   | { phase: 'failed'; origin: JobOrigin; notices: Notice[] }
   // Counts, not a sentence: the page words it in the interface language of the moment.
-  | { phase: 'done'; origin: JobOrigin; itemCount: number; skipped: number };
+  | { phase: 'done'; origin: JobOrigin; itemCount: number; skipped: number; identical?: IdenticalOptions };
 
 /** What a finished job says, e.g. "Stored 80 items." */
 export function doneMessage(job: { itemCount: number; skipped: number }): string {
@@ -45,6 +48,18 @@ export function doneMessage(job: { itemCount: number; skipped: number }): string
   return job.skipped
     ? t(`Stored ${items} (${skipped} not imported).`, `已存储 ${items}（源文件中有 ${skipped}未导入）。`)
     : t(`Stored ${items}.`, `已存储 ${items}。`);
+}
+
+/** The items stored whose options repeat one another, named (the first few), or null when there are none. */
+export function identicalMessage(job: { identical?: IdenticalOptions }): string | null {
+  const found = job.identical;
+  if (!found || found.count === 0) return null;
+  const named = found.examples.map((e) => `${e.id} (${e.letters.join(locale.current === 'zh' ? '、' : ', ')})`).join(locale.current === 'zh' ? '；' : '; ');
+  const more = found.count > found.examples.length;
+  return t(
+    `Warning: ${fmt.countOf(found.count, 'item has', 'items have', '道题')} options with the same text, which no reading can tell apart: ${named}${more ? '; …' : ''}. They are stored as the file has them; check the file, or leave their tasks out of a run.`,
+    `注意：有 ${fmt.count(found.count)} 道题的选项文字重复，读题也无法区分：${named}${more ? '；……' : ''}。已按文件原样存储；请检查文件，或在评测时不选这些任务。`,
+  );
 }
 
 function failureNotices(error: unknown): Notice[] {
@@ -107,9 +122,11 @@ export class DataState {
     this.drop(id);
     this.askPersistence();
     this.jobs[id] = { phase: 'downloading', origin: 'catalog', progress: null, abort };
+    // The mirror the files come from (none: the pinned upstream), kept in the stored record.
+    const mirror = this.mirror ?? undefined;
     try {
       const files = await fetchCatalogFiles(id, {
-        mirror: this.mirror,
+        mirror,
         signal: abort.signal,
         onProgress: (progress) => (this.jobs[id] = { phase: 'downloading', origin: 'catalog', progress, abort }),
       });
@@ -117,7 +134,7 @@ export class DataState {
         this.jobs[id] = { phase: 'mapping', origin: 'catalog', files, source: getDataset(id).repository ?? 'C3Bench' };
         return;
       }
-      await this.store(id, files, 'catalog');
+      await this.store(id, files, 'catalog', undefined, undefined, mirror);
     } catch (error) {
       this.jobs[id] = { phase: 'failed', origin: 'catalog', notices: failureNotices(error) };
     }
@@ -218,6 +235,22 @@ export class DataState {
     }
   }
 
+  /** Asks before deleting: names the stored copy and the runs made on it (the page shows the question). */
+  async askRemove(id: DatasetId): Promise<void> {
+    const stored = this.record(id);
+    if (!stored) return;
+    try {
+      this.jobs[id] = { phase: 'confirm-delete', origin: 'catalog', stored, runs: await runsOnDataset(await this.db(), id) };
+    } catch (error) {
+      this.jobs[id] = { phase: 'failed', origin: 'catalog', notices: failureNotices(error) };
+    }
+  }
+
+  /** The user kept the dataset. */
+  keep(id: DatasetId): void {
+    if (this.jobs[id]?.phase === 'confirm-delete') delete this.jobs[id];
+  }
+
   async remove(id: DatasetId): Promise<void> {
     try {
       await deleteDataset(await this.db(), id);
@@ -238,11 +271,11 @@ export class DataState {
    * Adapts the files in the import worker, then stores them; when they would replace a stored copy
    * made from other files, first asks (the job waits in confirm-replace, nothing is written).
    */
-  private async store(id: DatasetId, files: CheckedFile[], origin: JobOrigin, source?: string, c3Mapping?: C3Mapping) {
+  private async store(id: DatasetId, files: CheckedFile[], origin: JobOrigin, source?: string, c3Mapping?: C3Mapping, mirror?: string) {
     // A file the user picked was never downloaded: its store is the first large write.
     this.askPersistence();
     this.jobs[id] = { phase: 'storing', origin };
-    const prepared = await PreparedImport.prepare({ type: 'prepare', id, files, origin, source, c3Mapping });
+    const prepared = await PreparedImport.prepare({ type: 'prepare', id, files, origin, source, c3Mapping, mirror });
     const use = await datasetUse(await this.db(), id).catch(() => null);
     if (use && !sameFiles(use.record, prepared.record)) {
       this.pending.set(id, prepared);
@@ -255,7 +288,7 @@ export class DataState {
   private async commit(id: DatasetId, prepared: PreparedImport, origin: JobOrigin) {
     this.jobs[id] = { phase: 'storing', origin };
     await prepared.store();
-    this.jobs[id] = { phase: 'done', origin, itemCount: prepared.record.itemCount, skipped: prepared.skipped };
+    this.jobs[id] = { phase: 'done', origin, itemCount: prepared.record.itemCount, skipped: prepared.skipped, identical: prepared.identical };
     await this.refresh();
   }
 }

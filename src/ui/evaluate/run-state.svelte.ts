@@ -11,7 +11,8 @@ import { ModelClient } from '../../lib/engine/model-client.ts';
 import { createGenRun, createMcRun, wasmRerunRequest, type NewGenRun, type NewMcRun } from '../../lib/engine/run-setup.ts';
 import { executeRun, heldRunIds, runLockHeld, type RunPhase, type RunProgress } from '../../lib/engine/run-scheduler.ts';
 import { listDatasets } from '../../lib/store/datasets.ts';
-import { getRun, listRuns, loadResults, updateRun } from '../../lib/store/runs.ts';
+import { deleteRuns, getRun, listRunsChecked, loadResults, readRunChecked, updateRun } from '../../lib/store/runs.ts';
+import type { UnreadableRecord } from '../../lib/core/record/stored-check.ts';
 import { openJianguDb, type JianguDatabase } from '../../lib/store/schema.ts';
 import { requestPersistenceBeforeModelLoad } from '../../lib/store/storage.ts';
 import type { DatasetRecord } from '../../lib/core/benchmarks/types.ts';
@@ -49,11 +50,15 @@ export interface ShownRun {
 export class RunState {
   datasets = $state<DatasetRecord[]>([]);
   runs = $state<RunRecord[]>([]);
+  /** Stored runs no page can show (a damaged record), named with what is wrong: listed apart, with export and delete. */
+  unreadable = $state<UnreadableRecord[]>([]);
   /** Runs stored as `running` that no tab runs now (left so by a closed or reloaded tab). */
   interrupted = $state<ReadonlySet<string>>(new Set());
   live = $state.raw<LiveRun | null>(null);
   // Raw: a large run's results are read whole, never proxied item by item.
   shown = $state.raw<ShownRun | null>(null);
+  /** The open page's run when its stored record cannot be shown. */
+  shownUnreadable = $state.raw<UnreadableRecord | null>(null);
   /** The run id the open page asked for (its record may still be loading, or missing). */
   private shownId = $state<string | null>(null);
   /** The last failure, with the run it belongs to (null: creating a run failed). */
@@ -113,7 +118,8 @@ export class RunState {
   async refresh(): Promise<void> {
     const db = await this.db();
     this.datasets = await listDatasets(db);
-    const runs = await listRuns(db);
+    const { runs, unreadable } = await listRunsChecked(db);
+    this.unreadable = unreadable;
     const running = runs.filter((r) => r.status === 'running');
     const held = running.length > 0 ? await heldRunIds() : null;
     this.interrupted = held === null ? new Set() : new Set(running.filter((r) => !held.has(r.id)).map((r) => r.id));
@@ -124,14 +130,16 @@ export class RunState {
   async show(runId: string): Promise<void> {
     this.shownId = runId;
     const db = await this.db();
-    const run = await getRun(db, runId);
-    const results = run ? await loadResults(db, runId) : [];
+    const checked = await readRunChecked(db, runId);
+    const run = checked && 'run' in checked ? checked.run : undefined;
+    const results = checked && 'run' in checked ? checked.results : [];
     let liveness: ShownRun['liveness'] = null;
     if (run?.status === 'running' && this.live?.id !== runId) liveness = (await runLockHeld(runId)) === false ? 'interrupted' : 'elsewhere';
     // A later call for another run wins: only the page asked for last is filled in.
     if (this.shownId !== runId) return;
     this.shown = run ? { record: run, results, liveness } : null;
-    if (!run) this.failure = { runId, notice: notice('run.not-stored', { runId }) };
+    this.shownUnreadable = checked && 'unreadable' in checked ? checked.unreadable : null;
+    if (!checked) this.failure = { runId, notice: notice('run.not-stored', { runId }) };
     else if (this.failure?.runId === runId && this.failure.notice.code === 'run.not-stored') this.failure = null;
   }
 
@@ -215,6 +223,20 @@ export class RunState {
       await this.refresh();
     }
     return ended;
+  }
+
+  /** The open page's run, when its record cannot be shown. */
+  unreadableFor(runId: string): UnreadableRecord | null {
+    return this.shownUnreadable?.id === runId ? this.shownUnreadable : null;
+  }
+
+  /** Deletes stored runs and their results (never the one running in this tab), then lists again. */
+  async delete(ids: readonly string[]): Promise<void> {
+    const gone = ids.filter((id) => id !== this.live?.id);
+    await deleteRuns(await this.db(), gone);
+    if (this.shown && gone.includes(this.shown.record.id)) this.shown = null;
+    if (this.shownUnreadable && gone.includes(this.shownUnreadable.id)) this.shownUnreadable = null;
+    await this.refresh();
   }
 
   cancel(runId: string): void {

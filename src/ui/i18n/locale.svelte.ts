@@ -6,6 +6,7 @@
 // Text from a dataset, a model or a link is never translated: it is shown as it is.
 
 import { formattingTag, localeFromLanguages, type Locale } from './choose.ts';
+import { intervalText } from './interval.ts';
 
 export { LOCALES, type Locale } from './choose.ts';
 const STORAGE_KEY = 'jiangu.locale';
@@ -95,6 +96,10 @@ export const fmt = {
    */
   countOf(n: number, one: string, many: string, zh: string): string {
     return locale.current === 'zh' ? `${fmt.count(n)} ${zh}` : `${fmt.count(n)} ${n === 1 ? one : many}`;
+  },
+  /** A 95% interval's ends, each put through `format`, joined by a word and written with minus signs (interval.ts). */
+  interval(low: number, high: number, format: (x: number) => string): string {
+    return intervalText(format(low), format(high), locale.current);
   },
   date(iso: string | Date): string {
     return dateFormat(false).format(typeof iso === 'string' ? new Date(iso) : iso);

@@ -44,6 +44,13 @@ export class ProbeState {
     this.runs = await listProbeRuns(await this.db());
   }
 
+  /** Whether `runId` is a stored memorization run (the import button stores runs of both kinds), the list refreshed when it is. */
+  async isStored(runId: string): Promise<boolean> {
+    const stored = (await getProbeRun(await this.db(), runId)) !== undefined;
+    if (stored) await this.refresh();
+    return stored;
+  }
+
   async show(runId: string): Promise<void> {
     this.shownId = runId;
     if (this.liveId === runId) return;

@@ -5,7 +5,7 @@
 // as failed while the run goes on, and a shard's texts go in windows of the context limit.
 import { describe, expect, it } from 'vitest';
 import type { MultipleChoiceItem } from '../../../src/lib/core/benchmarks/types.ts';
-import { exchangeabilityPlan } from '../../../src/lib/core/metrics/memorization/index.ts';
+import { EXCHANGEABILITY_DEFAULT_SEED, exchangeabilityPlan } from '../../../src/lib/core/metrics/memorization/index.ts';
 import { probeItemText, probeShardText } from '../../../src/lib/core/protocols/probe-text.ts';
 import { shardKey, type ProbeItemResult, type ProbeShardResult } from '../../../src/lib/core/record/probe-run.ts';
 import { ModelError, type ModelClient } from '../../../src/lib/engine/model-client.ts';
@@ -140,14 +140,20 @@ describe('executeProbeRun', () => {
 });
 
 describe('probeCost', () => {
-  it('counts the items\' characters, and each shard file r + 1 times', () => {
+  it('counts the items\' characters, and each shard once in file order and once per distinct other order (a 2-item shard twice, not r + 1 times)', () => {
     const all = items();
     const plain = probeCost(all, null);
     expect(plain.texts).toBe(12);
     expect(plain.characters).toBe(all.reduce((n, item) => n + [...probeItemText(item)].length, 0));
     const withTest = probeCost(all, { permutations: 4 });
-    // Radical: 4 shards × 5 orders; Cloze has too few items.
-    expect(withTest.shardTexts).toBe(20);
-    expect(withTest.shardCharacters).toBe(5 * all.filter((i) => i.task === 'Radical').reduce((n, item) => n + [...probeItemText(item)].length + 2, 0));
+    // Radical: 4 shards (3, 2, 2, 2 items); Cloze has too few items. A 2-item shard's 4 orders are all the swap.
+    const plan = exchangeabilityPlan({ itemCount: 9, shardCount: 4, permutations: 4, seed: EXCHANGEABILITY_DEFAULT_SEED });
+    const distinct = plan.map((shard) => new Set(shard.orders.map((o) => o.join(','))).size);
+    expect(distinct.slice(1)).toEqual([1, 1, 1]);
+    expect(withTest.shardTexts).toBe(distinct.reduce((n, d) => n + 1 + d, 0));
+    const radical = all.filter((i) => i.task === 'Radical').map((item) => [...probeItemText(item)].length + 2);
+    expect(withTest.shardCharacters).toBe(plan.reduce((n, shard, k) => n + shard.items.reduce((c, i) => c + radical[i], 0) * (1 + distinct[k]), 0));
+    // Fewer texts than r + 1 a shard: the repeated orders are not paid for.
+    expect(withTest.shardTexts).toBeLessThan(4 * 5);
   });
 });

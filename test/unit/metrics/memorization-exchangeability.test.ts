@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { mulberry32 } from '../../../src/lib/core/metrics/generation/bootstrap.ts';
-import { exchangeabilityPlan, exchangeabilityTest, type ExchangeabilityDesign } from '../../../src/lib/core/metrics/memorization/index.ts';
+import { designNotes, EXCHANGEABILITY_WEAK_SHARDS, exchangeabilityPlan, exchangeabilityTest, type ExchangeabilityDesign } from '../../../src/lib/core/metrics/memorization/index.ts';
 
 const ITEMS = 200;
 
@@ -70,5 +70,20 @@ describe('the exchangeability test on synthetic models', () => {
     // A test whose p is half what it should be (one that rejects twice as often as it says).
     const halved = exchangeableP().map((p) => p / 2);
     expect(ksUniform(halved)).toBeGreaterThan(ksCritical01(halved.length));
+  });
+});
+
+describe('designNotes', () => {
+  it('counts the 2-item shards (one other order each), the distinct orders a run scores, and calls fewer than 10 shards weak', () => {
+    // 9 items in 4 shards: 3, 2, 2, 2.
+    const small = designNotes({ itemCount: 9, shardCount: 4, permutations: 25, seed: 7 });
+    expect(small.twoItemShards).toBe(3);
+    // The 3-item shard has 5 other orders, 25 draws find them all; each 2-item shard has the swap only.
+    expect(small.distinctOrders).toBe(5 + 3);
+    expect(small.weak).toBe(true);
+    const big = designNotes({ itemCount: 100, shardCount: 50, permutations: 3, seed: 7 });
+    expect(big).toEqual({ twoItemShards: 50, distinctOrders: 50, weak: false });
+    expect(designNotes({ itemCount: 20, shardCount: EXCHANGEABILITY_WEAK_SHARDS, permutations: 1, seed: 1 }).weak).toBe(false);
+    expect(designNotes({ itemCount: 18, shardCount: EXCHANGEABILITY_WEAK_SHARDS - 1, permutations: 1, seed: 1 }).weak).toBe(true);
   });
 });

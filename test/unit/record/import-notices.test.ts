@@ -99,6 +99,9 @@ const EXPECTED: { [K in Expected['expected']]: Expected & { expected: K } } = {
   'rotation-number': { expected: 'rotation-number', rotation: 2, itemId: '通假字/test/9' },
   'rotated-gold': { expected: 'rotated-gold', gold: 'C', rotation: 3 },
   'estimation-set': { expected: 'estimation-set', seed: 42, share: 0.05 },
+  'softmax-of': { expected: 'softmax-of', of: 'results[0].logProbs', value: '0.700000, 0.300000' },
+  'date-between': { expected: 'date-between', earliest: '2023-01-01', latest: '2026-12-05' },
+  'stored-item': { expected: 'stored-item', datasetId: 'aclue', task: '古音学' },
 };
 const FOUND: { [K in Found['found']]: Found & { found: K } } = {
   missing: { found: 'missing' },
@@ -190,6 +193,7 @@ const SAMPLES: { [C in ImportCode]: ParamsOf<C> } = {
   'import.lm-eval-jiangu': { fileName: 'results_2025-03-04T05-06-07.891011.json', protocolId: 'aclue', templateHash: '0123456789'.repeat(6) + '0123', app: '0.1.0' },
   'import.lm-eval-jiangu-cloze': { fileName: 'results_2025-03-04T05-06-07.891011.json', protocolId: 'aclue', templateHash: '0123456789'.repeat(6) + '0123', app: '0.1.0' },
   'import.lm-eval-tasks-skipped': { skipped: ['cmmlu_agronomy'], more: 3 },
+  'import.lm-eval-tasks-without-samples': { tasks: ['aclue_polysemy_resolution'], more: 2 },
   'import.lm-eval-bfloat16': { dtype: 'bfloat16' },
   'import.lm-eval-folder-empty': { fileName: 'out', files: 3 },
   'import.zip-unreadable': { fileName: FILE, reason: 'invalid zip data' },

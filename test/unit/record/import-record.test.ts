@@ -322,7 +322,7 @@ describe('malformed files are refused with a message that names the place', () =
       [(f) => (f.run.config.protocolId = 'cmmlu'), 'run.config.protocolId: expected "aclue" (the protocol of dataset aclue), got "cmmlu"'],
       [(f) => (f.run.config.templateHash = 'lm-eval'), 'run.config.templateHash: expected 64 lower-case hex digits (a sha256), got "lm-eval"'],
       [(f) => (f.results[0].itemId = 'a\u202eb'), 'results[0].itemId: contains the invisible or control character U+202E at position 1; names and ids may not hold control, invisible or direction characters'],
-      [(f) => (f.summary.overall = 'high'), 'summary.overall: expected a finite number, got "high"'],
+      [(f) => (f.summary.overall = 'high'), 'summary.overall: expected a finite number from 0 to 200000, got "high"'],
       [(f) => (f.results = {}), 'results: expected a list, got an object'],
     ];
     for (const [tamper, expected] of cases) {
@@ -366,7 +366,7 @@ describe('malformed files are refused with a message that names the place', () =
     expect((await refusal(text)).message).toBe('run.json: results[0].logProbs[0]: expected a finite number, got NaN');
     const file = mcFile();
     file.results[1].forwardMs = Number.NaN; // stringified as null
-    expect((await refusal(JSON.stringify(file))).message).toBe('run.json: results[1].forwardMs: expected a finite number ≥ 0, got null');
+    expect((await refusal(JSON.stringify(file))).message).toBe('run.json: results[1].forwardMs: expected a finite number from 0 to 604800000, got null');
     const samples = fixture(`lm-eval/${SAMPLES_NAME}`).replaceAll('"-0.4"', '"nan"');
     expect((await refusal(samples, SAMPLES_NAME)).message).toBe(`${SAMPLES_NAME}: line 2: filtered_resps[1][0]: expected a finite number, got nan`);
   });

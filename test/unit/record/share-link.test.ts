@@ -3,6 +3,7 @@ import type { OptionLetter } from '../../../src/lib/core/benchmarks/types.ts';
 import type { GenItemResult, GenRunRecord, McItemResult, McRunRecord } from '../../../src/lib/core/record/run.ts';
 import { deflateRaw, frame, fromBase64Url, inflateRaw, toBase64Url, unframe } from '../../../src/lib/core/formats/share-link/share-bytes.ts';
 import { renderNotice } from '../../../src/lib/core/notices/index.ts';
+import { runSummary } from '../../../src/lib/core/metrics/run-summary.ts';
 import { decodeShareLink, encodeShareLink, itemIdsHash, outputsHash, ShareLinkError, shareUrl } from '../../../src/lib/core/formats/share-link/share-link.ts';
 
 const HASH = 'a'.repeat(64);
@@ -101,7 +102,8 @@ async function rejection(payload: string): Promise<string> {
 
 async function validMc(): Promise<{ payload: string; header: Record<string, unknown>; packed: Uint8Array }> {
   const run = mcRun(10);
-  const payload = await encodeShareLink(run, run.config.itemIds.map((_, i) => mcResult(run, i, LETTERS[i % 4])), { accuracy: 0.25 });
+  const results = run.config.itemIds.map((_, i) => mcResult(run, i, LETTERS[i % 4]));
+  const payload = await encodeShareLink(run, results, runSummary(run, results));
   return { payload, ...(await open(payload)) };
 }
 
@@ -111,7 +113,8 @@ describe('share link round trip', () => {
     const predictions: (OptionLetter | null)[] = ['A', 'B', null, 'D', 'C', 'C', null, 'A', 'B', 'D'];
     // Item 5 has no result yet; item 10 (the last) neither, so only 10 slots are carried.
     const results = predictions.flatMap((p, i) => (i === 5 ? [] : [mcResult(run, i, p)]));
-    const summary = { accuracy: 0.5, unextracted: 2, ci95low: null };
+    // The summary the run page computes (a link's summary has a run summary's keys and ranges).
+    const summary = runSummary(run, results);
     const payload = await encodeShareLink(run, results, summary);
     expect(payload).toMatch(/^[A-Za-z0-9_-]+$/);
     expect(shareUrl('https://x.test/jiangu/#/runs', payload)).toBe(`https://x.test/jiangu/#/shared/${payload}`);
@@ -142,7 +145,8 @@ describe('share link round trip', () => {
   it('carries a generation run as one hash over its outputs', async () => {
     const run = genRun(3);
     const results = ['子曰', '学而时习之', '不亦说乎'].map((o, i) => genResult(run, i, o));
-    const payload = await encodeShareLink(run, results, { bleu: 12.5, chrf: null });
+    const summary = runSummary(run, results);
+    const payload = await encodeShareLink(run, results, summary);
     const shared = await decodeShareLink(payload);
     expect(shared.kind).toBe('generation');
     if (shared.kind !== 'generation') return;
@@ -151,7 +155,7 @@ describe('share link round trip', () => {
     expect(shared.outputCount).toBe(3);
     expect(shared.environment).toBeNull();
     expect(shared.config.decoding).toEqual({ kind: 'sample', topK: 50, topP: 0.9, seed: 42 });
-    expect(shared.summary).toEqual({ bleu: 12.5, chrf: null });
+    expect(shared.summary).toEqual(summary);
   });
 
   it.each([0.01, 0.3, 1])('keeps a 5,000-item multiple-choice link under 8 KB (%s of answers without a letter)', async (nullRate) => {
@@ -159,7 +163,7 @@ describe('share link round trip', () => {
     let seed = 7;
     const random = (): number => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     const results = run.config.itemIds.map((_, i) => mcResult(run, i, random() < nullRate ? null : LETTERS[Math.floor(random() * 4)]));
-    const url = shareUrl('https://example.github.io/jiangu/', await encodeShareLink(run, results, { accuracy: 0.31, unextracted: 50 }));
+    const url = shareUrl('https://example.github.io/jiangu/', await encodeShareLink(run, results, runSummary(run, results)));
     console.log(`5,000-item multiple-choice share URL, ${nullRate * 100}% null: ${url.length} characters`);
     expect(url.length).toBeLessThan(8192);
     const shared = await decodeShareLink(url.slice(url.indexOf('#/shared/') + '#/shared/'.length));
@@ -168,10 +172,12 @@ describe('share link round trip', () => {
 
   it('returns HTML in strings unchanged, as data', async () => {
     const run = mcRun(2);
-    run.config.tasks = ['<script>alert(1)</script>', '<img src=x onerror=alert(1)>'];
-    const shared = await decodeShareLink(await encodeShareLink(run, [], { '<b>acc</b>': 1 }));
-    expect(shared.config.tasks).toEqual(run.config.tasks);
-    expect(shared.summary).toEqual({ '<b>acc</b>': 1 });
+    // Tasks and summary keys are the benchmark's and a run summary's (share-check.ts): markup goes in free strings.
+    run.config.appVersion = '<script>alert(1)</script>';
+    run.config.datasetFiles = [{ path: '<img src=x onerror=alert(1)>', sha256: HASH }];
+    const shared = await decodeShareLink(await encodeShareLink(run, [], {}));
+    expect(shared.config.appVersion).toBe(run.config.appVersion);
+    expect(shared.config.datasetFiles).toEqual(run.config.datasetFiles);
     expect(shared.kind === 'multiple-choice' && shared.predictions).toEqual([]);
   });
 });

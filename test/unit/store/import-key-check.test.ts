@@ -187,14 +187,13 @@ describe('imported answer keys', () => {
     expect((checked.results[1] as GenItemResult).references).toEqual(['史']);
   });
 
-  it('says when the same file was imported before, on the new copy', async () => {
+  it('says when the same file was imported before with other results, on the new copy (the same results are refused as already stored)', async () => {
     const { run, results } = makeMcRun('twice');
-    const text = runJson(run, results);
-    const first = await importRun(db, await parseRunFile(text, 'twice.json'));
+    const first = await importRun(db, await parseRunFile(runJson(run, results), 'twice.json'));
     expect(first.warnings).toEqual(run.warnings);
-    const second = await importRun(db, await parseRunFile(text, 'twice.json'));
+    const second = await importRun(db, await parseRunFile(runJson(run, results.slice(0, 4)), 'twice.json'));
     expect(second.warnings.at(-1)).toMatchObject({ code: 'run.imported-before', params: { copies: 1, firstImportedAt: first.origin!.importedAt } });
-    const third = await importRun(db, await parseRunFile(text, 'twice.json'));
+    const third = await importRun(db, await parseRunFile(runJson(run, results.slice(0, 3)), 'twice.json'));
     expect(third.warnings.at(-1)).toMatchObject({ code: 'run.imported-before', params: { copies: 2 } });
     // Another file is not a copy.
     const other = await importRun(db, await parseRunFile(runJson({ ...run, createdAt: '2026-02-01T00:00:00.000Z' }, results), 'twice.json'));

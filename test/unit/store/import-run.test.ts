@@ -49,13 +49,12 @@ describe('importRun', () => {
     expect(await loadResults(db, 'local-run')).toHaveLength(3);
   });
 
-  it('gives each import of the same file its own run', async () => {
+  it('refuses a second import of the same file, naming the stored copy (issue 34: "already stored")', async () => {
     const a = await importRun(db, await imported());
-    const b = await importRun(db, await imported());
-    expect(a.id).not.toBe(b.id);
+    const again = await importRun(db, await imported()).catch((e: unknown) => e);
+    expect(again).toMatchObject({ notice: { code: 'run.already-stored', params: { runId: a.id } } });
     expect(await loadResults(db, a.id)).toHaveLength(5);
-    expect(await loadResults(db, b.id)).toHaveLength(5);
-    expect(await db.count('results')).toBe(3 + 5 + 5);
+    expect(await db.count('results')).toBe(3 + 5);
   });
 
   it('stores nothing when a result cannot be stored part-way (DataCloneError)', async () => {

@@ -23,6 +23,8 @@ export interface DatasetRecordInput {
   /** For imports: the URL or file name it came from (defaults to the file names). */
   source?: string;
   fieldMapping?: Record<string, string>;
+  /** A catalog download through a data mirror: where the files came from. */
+  mirror?: string;
 }
 
 /** A DatasetRecord with title, license and attribution from the catalog and counts from the items. */
@@ -42,5 +44,6 @@ export function buildDatasetRecord(input: DatasetRecordInput): DatasetRecord {
     importedAt: input.importedAt,
   };
   if (input.fieldMapping) record.fieldMapping = input.fieldMapping;
+  if (fromCatalog && input.mirror) record.mirror = input.mirror;
   return record;
 }

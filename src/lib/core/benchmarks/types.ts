@@ -81,4 +81,6 @@ export interface DatasetRecord {
   importedAt: string;
   /** For C3Bench imports: which JSON field fills which role. */
   fieldMapping?: Record<string, string>;
+  /** A catalog download made through a data mirror: the mirror's address (the files' hashes are the pinned ones all the same). */
+  mirror?: string;
 }

@@ -82,6 +82,46 @@ export const RUN_IMPORT_LIMITS = {
   listEntries: 10_000,
 } as const;
 
+/**
+ * What a real model, harness or run can produce: a raw number of a file outside these bounds was not
+ * made by one, and is refused at the border (never formatted later into a number wider than its
+ * column). Each bound says why it holds; fields/run-file.ts and fields/lm-eval.ts name where each applies.
+ */
+export const RAW_BOUNDS = {
+  /**
+   * The lowest log-probability of one token: log softmax is a logit minus the row's log-sum-exp, so
+   * it is at least −(largest logit − smallest logit) − ln(vocabulary). A half-precision model's logits
+   * lie within ±65,504 (fp16's largest finite value), so the gap is below 131,008 + ln(2^24); a
+   * float32 model's logits are far smaller in practice (tens). −131,072 (−2^17) covers both.
+   */
+  tokenLogProb: -131_072,
+  /**
+   * Tokens in one context, prompt, continuation or output, and a context limit: no model this site
+   * runs (nor the harness's) has 2^24 = 16,777,216 positions.
+   */
+  tokens: 1 << 24,
+  /** A token id: no vocabulary has 2^24 entries (the largest are about 256k). */
+  tokenId: 1 << 24,
+  /** Milliseconds one item (or one rotation) took: a week is longer than any item runs. */
+  ms: 7 * 24 * 3600 * 1000,
+  /** A summary value: a percent (0 to 100) or a count of items, at most RUN_IMPORT_LIMITS.results. */
+  summaryValue: 200_000,
+  /** A number in a stored notice's parameters (counts, tokens, bytes, seconds): a terabyte's bytes is more than any. */
+  noticeNumber: 1e12,
+  /** The gap between two log-probabilities of one token (a backend check): twice tokenLogProb's bound at most. */
+  logProbGap: 2 * 131_072,
+  /** Tokens a continuation may have beyond its UTF-8 bytes: a byte-level tokenizer has at most one a byte, and a marker or two (SentencePiece's ▁) besides. */
+  extraTokens: 16,
+  /** The harness's --limit (a share below 1, or docs per task) and a task version: well below 10^9. */
+  harnessNumber: 1e9,
+} as const;
+
+/**
+ * The lowest summed log-likelihood a continuation of `bytes` UTF-8 bytes can have when its token
+ * count is not known (a harness file): one token's lowest times the most tokens it can be.
+ */
+export const lowestLogLikelihood = (bytes: number): number => RAW_BOUNDS.tokenLogProb * (bytes + RAW_BOUNDS.extraTokens);
+
 export type Obj = Record<string, unknown>;
 
 const SHA256_HEX = /^[0-9a-f]{64}$/;
@@ -114,11 +154,14 @@ const generalPath = (path: string): string => path.replace(/\[\d+\]/g, '[*]');
 export class FieldReader {
   /** Paths (with [*] for list positions) of fields that were present but not read. */
   readonly ignored = new Set<string>();
+  /** Paths (with [*]) of every field an object read here may hold, present or not: what the reader knows (fields/ checks its table against it). */
+  readonly known = new Set<string>();
 
   /** An object with every key of `required`; keys in neither list are recorded in `ignored`. */
   object(value: unknown, path: string, required: readonly string[], optional: readonly string[] = []): Obj {
     if (typeof value !== 'object' || value === null || Array.isArray(value)) fail(path, { expected: 'object' }, value);
     const known = new Set([...required, ...optional]);
+    for (const key of known) this.known.add(generalPath(`${path}.${key}`));
     for (const key of Object.keys(value)) if (!known.has(key)) this.ignored.add(generalPath(`${path}.${key.slice(0, 60)}`));
     for (const key of required) if (!Object.hasOwn(value, key)) fail(`${path}.${key}`, { expected: 'value' }, undefined);
     return value as Obj;
@@ -221,16 +264,16 @@ export function storedWarning(value: unknown, path: string, max: number): string
   if (entries.length > 100) throw problem('import.too-many-entries', { path: `${path}.params`, max: 100, count: entries.length });
   const param = (v: unknown, p: string): NoticeParam => {
     if (v === null || typeof v === 'boolean') return v;
-    if (typeof v === 'number') return finite(v, p);
+    if (typeof v === 'number') return finite(v, p, -RAW_BOUNDS.noticeNumber, RAW_BOUNDS.noticeNumber);
     if (typeof v === 'string') return text(v, p, max);
-    if (Array.isArray(v) && v.every((x) => typeof x === 'number')) return list(v, p, RUN_IMPORT_LIMITS.listEntries, (x, q) => finite(x, q));
+    if (Array.isArray(v) && v.every((x) => typeof x === 'number')) return list(v, p, RUN_IMPORT_LIMITS.listEntries, (x, q) => finite(x, q, -RAW_BOUNDS.noticeNumber, RAW_BOUNDS.noticeNumber));
     return list(v, p, RUN_IMPORT_LIMITS.listEntries, (x, q) => text(x, q, max));
   };
   // fromEntries defines own properties, so a key named __proto__ stays a plain key.
   return { code, params: Object.fromEntries(entries.map(([key, v]) => [name(key, `${path}.params key ${JSON.stringify(key.slice(0, 60))}`), param(v, `${path}.params.${key.slice(0, 60)}`)])) };
 }
 
-/** A flat summary (key → number or null), as runSummary makes. */
+/** A flat summary (key → number or null), as runSummary makes: each value a percent or a count (RAW_BOUNDS.summaryValue). */
 export function summaryRecord(value: unknown, path: string): Record<string, number | null> {
   const o = anyObject(value, path);
   const entries = Object.entries(o);
@@ -239,7 +282,7 @@ export function summaryRecord(value: unknown, path: string): Record<string, numb
   return Object.fromEntries(
     entries.map(([key, v]) => {
       name(key, `${path} key ${JSON.stringify(key.slice(0, 60))}`);
-      return [key, v === null ? null : finite(v, `${path}.${key}`)];
+      return [key, v === null ? null : finite(v, `${path}.${key}`, 0, RAW_BOUNDS.summaryValue)];
     }),
   );
 }

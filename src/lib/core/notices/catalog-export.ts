@@ -19,6 +19,10 @@ export const exportNotices = {
     en: (p: { dataset: string }) => `Export of ${p.dataset}: there are no test items to export. Import the dataset first (Data page).`,
     zh: (p: { dataset: string }) => `导出 ${p.dataset}：没有可导出的测试题目。请先在“数据”页导入该数据集。`,
   },
+  'export.items-not-stored': {
+    en: (p: { dataset: string; missing: number; first: string }) => `Export of ${p.dataset}: ${p.missing} of the chosen test items are not stored in this browser (the first: ${p.first}); nothing was exported. Download the dataset again (Data page), or export from a run made on the stored copy.`,
+    zh: (p: { dataset: string; missing: number; first: string }) => `导出 ${p.dataset}：所选测试题中有 ${p.missing} 道未存于本浏览器（第一道：${p.first}），未导出任何内容。请在“数据”页重新下载该数据集，或从用当前存储副本做的评测导出。`,
+  },
   'export.unknown-dataset': {
     en: (p: { dataset: string; known: readonly string[] }) => `Unknown dataset ${q(p.dataset)}: the export knows ${p.known.join(', ')}.`,
     zh: (p: { dataset: string; known: readonly string[] }) => `未知的数据集 ${q(p.dataset)}：可导出的数据集有 ${p.known.join('、')}。`,

@@ -48,7 +48,13 @@ export type Expected =
   /** A circular run's rotation numbers: 1, 2, … in order after the item itself (rotation 0). */
   | { expected: 'rotation-number'; rotation: number; itemId: string }
   | { expected: 'rotated-gold'; gold: string | null; rotation: number }
-  | { expected: 'estimation-set'; seed: number; share: number };
+  | { expected: 'estimation-set'; seed: number; share: number }
+  /** A derived list: the softmax over the letters of the list at `of` (a path), `value` its entries as recomputed. */
+  | { expected: 'softmax-of'; of: string; value: string }
+  /** A date between two (a memorization run file's: not before 2023, not after the import). */
+  | { expected: 'date-between'; earliest: string; latest: string }
+  /** An item of the benchmark as this browser stores it (a memorization run file's item ids). */
+  | { expected: 'stored-item'; datasetId: string; task: string };
 
 /** What a field held instead, briefly (import-validate.ts describe). */
 export type Found =
@@ -83,7 +89,7 @@ export const expectedText = {
       case 'warning': return 'a warning: a string, or a notice with a code and parameters';
       case 'option-letters': return '2 to 4 option letters';
       case 'references': return 'at least one reference';
-      case 'doc-index': return 'a document index (an integer ≥ 0)';
+      case 'doc-index': return 'a document index (an integer from 0 to 199,999: no task has more documents)';
       case 'responses': return 'a list with one log-likelihood per choice (filtered_resps or resps)';
       case 'two-to-four-choices': return '2 to 4 choices (this site reads letter-choice tasks)';
       case 'loglik-shape': return 'a log-likelihood: a number, [loglik, is_greedy] or [[loglik, is_greedy]]';
@@ -109,6 +115,9 @@ export const expectedText = {
       case 'rotation-number': return `${e.rotation} (the rotations of ${e.itemId} are numbered 1, 2, … in order)`;
       case 'rotated-gold': return `${e.gold ?? 'null'} (the item's gold letter moved by rotation ${e.rotation})`;
       case 'estimation-set': return `the items seed ${e.seed} draws at share ${e.share}, in run order`;
+      case 'softmax-of': return `[${e.value}] (the softmax of ${e.of} over the letters, which this list is computed from)`;
+      case 'date-between': return `an ISO date from ${e.earliest} to ${e.latest}`;
+      case 'stored-item': return `an item of ${e.task} in ${e.datasetId} as stored in this browser`;
     }
   },
   zh(e: Expected): string {
@@ -125,7 +134,7 @@ export const expectedText = {
       case 'warning': return '一条警告：字符串，或带代码和参数的提示';
       case 'option-letters': return '2 到 4 个选项字母';
       case 'references': return '至少一个参考答案';
-      case 'doc-index': return '文档序号（≥ 0 的整数）';
+      case 'doc-index': return '文档序号（0 到 199,999 之间的整数：没有任务的文档比这更多）';
       case 'responses': return '每个选项一个对数似然的列表（filtered_resps 或 resps）';
       case 'two-to-four-choices': return '2 到 4 个选项（本站只读字母选择题）';
       case 'loglik-shape': return '对数似然：一个数、[loglik, is_greedy] 或 [[loglik, is_greedy]]';
@@ -151,6 +160,9 @@ export const expectedText = {
       case 'rotation-number': return `${e.rotation}（${e.itemId} 的轮换须按 1、2……依次编号）`;
       case 'rotated-gold': return `${e.gold ?? 'null'}（题目的标准答案经第 ${e.rotation} 种轮换后的字母）`;
       case 'estimation-set': return `随机种子 ${e.seed} 按比例 ${e.share} 抽出的题目（按评测顺序）`;
+      case 'softmax-of': return `[${e.value}]（由 ${e.of} 在各字母上归一化得到的概率，此列表由它算出）`;
+      case 'date-between': return `${e.earliest} 到 ${e.latest} 之间的日期时间`;
+      case 'stored-item': return `本浏览器所存 ${e.datasetId} 中任务 ${e.task} 的题目`;
     }
   },
 };
@@ -569,6 +581,11 @@ const importWarnings = {
   'import.lm-eval-tasks-skipped': {
     en: (p: { skipped: readonly string[]; more: number }) => `Tasks this site does not read were left out: ${enList(p.skipped)}${p.more ? ` and ${p.more} more` : ''}.`,
     zh: (p: { skipped: readonly string[]; more: number }) => `略去了本站不读的任务：${zhList(p.skipped)}${p.more ? `，另有 ${p.more} 个` : ''}。`,
+  },
+  /** Tasks a dumped results dict names (configs, results) that have no per-sample records: nothing of them is imported. */
+  'import.lm-eval-tasks-without-samples': {
+    en: (p: { tasks: readonly string[]; more: number }) => `The file names tasks it has no per-sample records of, so they are not part of this run: ${enList(p.tasks)}${p.more ? ` and ${p.more} more` : ''}.`,
+    zh: (p: { tasks: readonly string[]; more: number }) => `文件列出了一些任务，却没有它们的逐题记录，因此这些任务不在本次评测中：${zhList(p.tasks)}${p.more ? `，另有 ${p.more} 个` : ''}。`,
   },
   'import.lm-eval-bfloat16': {
     en: (p: { dtype: string }) => `The harness ran the model in ${q(p.dtype)}; a run record has no bfloat16, so it is recorded as fp16 (the other 16-bit float).`,

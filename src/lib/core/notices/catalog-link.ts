@@ -232,6 +232,29 @@ export const linkNotices = {
     en: (p: { value: string }) => `"${p.value}" is not a revision: a branch, tag or commit hash (letters, digits, ".", "-", "_", "/"; no "..").`,
     zh: (p: { value: string }) => `“${p.value}”不是有效的版本：应为分支、标签或提交哈希（字母、数字、“.”、“-”、“_”、“/”；不能有“..”）。`,
   },
+  /** A field computed from others that the link states otherwise (issue 34): a link changed after it was made. */
+  'link.derived-differs': {
+    en: (p: Field & { found: string; recomputed: string; from: string }) => `The link's field \`${p.path}\` is ${p.found}, but ${p.from} give ${p.recomputed}: the link was changed after it was made, and is not shown.`,
+    zh: (p: Field & { found: string; recomputed: string; from: string }) => `链接字段 \`${p.path}\` 的值是 ${p.found}，但由 ${p.from} 算出的是 ${p.recomputed}：链接在生成后被改动过，不予显示。`,
+  },
+  'link.task-not-in-run': {
+    en: (p: Field & { task: string; tasks: string }) => `The link's field \`${p.path}\` names the task ${p.task}, which is not among the link's tasks (${p.tasks}).`,
+    zh: (p: Field & { task: string; tasks: string }) => `链接字段 \`${p.path}\` 提到任务 ${p.task}，但它不在链接的任务（${p.tasks}）之中。`,
+  },
+  'link.task-not-in-dataset': {
+    en: (p: Field & { task: string; dataset: string }) => `The link's field \`${p.path}\` names the task ${p.task}, which ${p.dataset} does not have (as a multiple-choice task): the link mixes benchmarks.`,
+    zh: (p: Field & { task: string; dataset: string }) => `链接字段 \`${p.path}\` 提到任务 ${p.task}，但 ${p.dataset} 没有这个（选择题）任务：链接混用了不同的评测集。`,
+  },
+  'link.date-out-of-range': {
+    en: (p: Field & { date: string; earliest: string; latest: string }) => `The link's field \`${p.path}\` is ${p.date}; a link is dated from ${p.earliest} to ${p.latest} (today).`,
+    zh: (p: Field & { date: string; earliest: string; latest: string }) => `链接字段 \`${p.path}\` 的值是 ${p.date}；链接的日期应在 ${p.earliest} 到 ${p.latest}（今天）之间。`,
+  },
+  'link.design-out-of-range': {
+    en: (p: Field & { items: number; shards: number; orders: number; maxShards: number; maxOrders: number }) =>
+      `The link's field \`${p.path}\` says ${p.shards} shards × ${p.orders} orders over ${p.items} items; the file-order test allows 2 to ${p.maxShards} shards (two items a shard at least) and 1 to ${p.maxOrders} orders a shard.`,
+    zh: (p: Field & { items: number; shards: number; orders: number; maxShards: number; maxOrders: number }) =>
+      `链接字段 \`${p.path}\` 写的是 ${p.items} 道题分 ${p.shards} 个分片 × ${p.orders} 种顺序；文件顺序检验允许 2 到 ${p.maxShards} 个分片（每片至少两题），每片 1 到 ${p.maxOrders} 种顺序。`,
+  },
   'link.site-model-name': {
     en: (p: { name: string }) => `"${p.name}" is not a model folder name this site serves: letters, digits, ".", "-" and "_" only, no "..", no slashes.`,
     zh: (p: { name: string }) => `“${p.name}”不是本站可提供的模型文件夹名：只能用字母、数字、“.”、“-”和“_”，不能有“..”或斜杠。`,

@@ -20,8 +20,8 @@ export const runNotices = {
     zh: (p: { dataset: string }) => `本浏览器中已没有这次评测的题目：本地的 ${p.dataset} 副本已被其他文件替换。请在“数据”页导入这次评测所用的文件，再打开课堂模式。`,
   },
   'run.not-stored': {
-    en: (p: { runId: string }) => `No run ${p.runId} is stored in this browser.`,
-    zh: (p: { runId: string }) => `这个浏览器里没有存储评测记录 ${p.runId}。`,
+    en: (p: { runId: string }) => `No run ${p.runId} is stored in this browser: it was deleted, or made in another browser (import its run file to see it here).`,
+    zh: (p: { runId: string }) => `这个浏览器里没有存储评测记录 ${p.runId}：它已被删除，或是在别的浏览器中做的（导入它的评测文件即可在这里查看）。`,
   },
   'run.locked': {
     en: () => 'This run is already running in another tab or window. Close it there, or wait for it to finish.',
@@ -115,5 +115,34 @@ export const runNotices = {
   'run.pride-seed': {
     en: (p: { seed: string }) => `PriDe's seed must be a whole number from 0 to 4294967295; got ${p.seed}.`,
     zh: (p: { seed: string }) => `PriDe 的随机种子必须是 0 到 4294967295 之间的整数；收到的是 ${p.seed}。`,
+  },
+  'run.unreadable': {
+    en: (p: { runId: string; createdAt: string | null }) =>
+      `The stored run ${p.runId}${p.createdAt ? ` (started ${p.createdAt.slice(0, 16).replace('T', ' ')})` : ''} cannot be shown: its record is damaged. Export its raw record to keep it, or delete it; nothing else is affected.`,
+    zh: (p: { runId: string; createdAt: string | null }) =>
+      `存储的评测 ${p.runId}${p.createdAt ? `（开始于 ${p.createdAt.slice(0, 16).replace('T', ' ')}）` : ''}无法显示：它的记录已损坏。可以导出它的原始记录保存，或删除它；其他内容不受影响。`,
+  },
+  'run.render-failed': {
+    en: (p: { detail: string }) => `What went wrong: ${p.detail}`,
+    zh: (p: { detail: string }) => `出错原因：${p.detail}`,
+  },
+  'run.label-too-long': {
+    en: (p: { max: number; length: number }) => `A label may have at most ${p.max} characters; this one has ${p.length}.`,
+    zh: (p: { max: number; length: number }) => `标签最多 ${p.max} 个字符；这个有 ${p.length} 个。`,
+  },
+  'run.label-control-character': {
+    en: (p: { position: number }) => `A label may not hold an invisible or direction character (found at position ${p.position}).`,
+    zh: (p: { position: number }) => `标签中不能有不可见字符或方向控制字符（位于第 ${p.position} 个字符）。`,
+  },
+  'run.already-stored': {
+    en: (p: { fileName: string; runId: string; createdAt: string }) =>
+      `${p.fileName}: this run is already stored here, with the same results (run ${p.runId}, started ${p.createdAt.slice(0, 16).replace('T', ' ')}); nothing new was stored.`,
+    zh: (p: { fileName: string; runId: string; createdAt: string }) =>
+      `${p.fileName}：这次评测已存储在这里，结果相同（评测 ${p.runId}，开始于 ${p.createdAt.slice(0, 16).replace('T', ' ')}）；没有存储新的内容。`,
+  },
+  'run.classroom-dataset-not-stored': {
+    en: (p: { dataset: string }) =>
+      `This run's questions are not in this browser: ${p.dataset} is not stored here (it was deleted, or the run was imported without it). The run and its numbers are kept; download or import ${p.dataset} on the Data page, then open classroom mode again.`,
+    zh: (p: { dataset: string }) => `本浏览器中没有这次评测的题目：这里没有存储 ${p.dataset}（它已被删除，或导入评测时没有它）。评测及其数字仍保留；请在“数据”页下载或导入 ${p.dataset}，再打开课堂模式。`,
   },
 };

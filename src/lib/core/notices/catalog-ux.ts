@@ -26,8 +26,8 @@ export const uxNotices = {
     zh: (p: { referenceTitle: string; referenceKind: Kind }) => `只能加入 ${p.referenceTitle} ${kindZh(p.referenceKind)}评测（与基准相同的评测集和题型）。`,
   },
   'compare.runs-not-stored': {
-    en: (p: { ids: readonly string[] }) => `Not stored in this browser, so left out: ${p.ids.join(', ')}. Import their run files on the Evaluate page to compare them.`,
-    zh: (p: { ids: readonly string[] }) => `这个浏览器里没有这些评测，已略去：${p.ids.join('、')}。可在“评测”页导入它们的评测文件后再比较。`,
+    en: (p: { ids: readonly string[] }) => `Not stored in this browser (deleted, or made in another browser), so left out: ${p.ids.join(', ')}. Import their run files on the Evaluate page to compare them.`,
+    zh: (p: { ids: readonly string[] }) => `这个浏览器里没有这些评测（已被删除，或是在别的浏览器中做的），已略去：${p.ids.join('、')}。可在“评测”页导入它们的评测文件后再比较。`,
   },
   'ux.no-tasks-chosen': {
     en: () => 'Choose at least one task to start a run.',

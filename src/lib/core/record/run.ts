@@ -213,6 +213,8 @@ interface RunRecordBase {
   decodingOptions?: DecodingOptions;
   /** What Jiangu found in the run's model when it was loaded (absent in older records). */
   modelCheck?: ModelCheck;
+  /** The user's own short name for the run (see McRunRecord.label). */
+  label?: string;
 }
 
 export interface GenRunRecord extends RunRecordBase {
@@ -263,7 +265,12 @@ export interface McRunRecord {
   decodingOptions?: DecodingOptions;
   /** What Jiangu found in the run's model when it was loaded (absent in older records). */
   modelCheck?: ModelCheck;
+  /** The user's own short name for the run (RUN_LABEL_MAX characters at most); absent when none was given. */
+  label?: string;
 }
+
+/** The longest label a user may give a run, in characters: a list row's worth. */
+export const RUN_LABEL_MAX = 80;
 
 /** One item's outcome, written as soon as it is scored. */
 export interface McItemResult {

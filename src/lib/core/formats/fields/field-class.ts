@@ -8,16 +8,21 @@
 export interface RawField {
   readonly class: 'raw';
   readonly check: string;
+  /** Other fields it is checked against (a result's task against the run's tasks), where its check names some. */
+  readonly against?: readonly string[];
 }
 
 /**
  * A derived field: `recomputed` means the file's value is discarded and the page's own value is
  * stored; `compared` means the file's value must equal the recomputation from `from` (within the
- * stated tolerance), or the file is refused naming the field.
+ * stated tolerance), or the file is refused naming the field; `claim` means the file's value is kept
+ * only as what the file states, range-checked as a raw field, shown beside the recomputation with
+ * every difference listed ("the file's summary disagrees with its items"), and never used as a
+ * number of the run.
  */
 export interface DerivedField {
   readonly class: 'derived';
-  readonly how: 'recomputed' | 'compared';
+  readonly how: 'recomputed' | 'compared' | 'claim';
   /** The raw fields it is computed from (paths in the same table). */
   readonly from: readonly string[];
 }
@@ -30,6 +35,8 @@ export type FieldClass = RawField | DerivedField;
  */
 export type FieldTable = Readonly<Record<string, FieldClass>>;
 
-export const raw = (check: string): RawField => ({ class: 'raw', check });
+export const raw = (check: string, ...against: string[]): RawField => (against.length ? { class: 'raw', check, against } : { class: 'raw', check });
 export const recomputed = (...from: string[]): DerivedField => ({ class: 'derived', how: 'recomputed', from });
 export const compared = (...from: string[]): DerivedField => ({ class: 'derived', how: 'compared', from });
+/** `check`: the range the claim is held to (it is shown, so it is bounded as a raw field is). */
+export const claim = (check: string, ...from: string[]): DerivedField & { readonly check: string } => ({ class: 'derived', how: 'claim', from, check });

@@ -1,10 +1,14 @@
 // Reads a run file this site exported (runJson: format "jiangu-run", version 1). The file is
 // untrusted: every field is checked and rebuilt, the results are checked against the run (ids, order,
-// letters, the prediction against the log-probabilities, `correct` against prediction and gold), and
-// the summary is recomputed from the results, never taken from the file.
+// letters, the prediction against the log-probabilities, `probs` against their softmax
+// (derived-scores.ts), `correct` against prediction and gold), every number is held to what a model
+// can produce (RAW_BOUNDS), and the summary is recomputed from the results, never taken from the file.
+// Which field is raw and which derived is written in fields/run-file.ts.
 import { getDataset } from '../../benchmarks/catalog.ts';
 import type { DatasetId, GenerationTask, OptionLetter } from '../../benchmarks/types.ts';
 import { argmax } from '../../logprobs.ts';
+import { derivedProbs } from './derived-scores.ts';
+import { OPTION_LOG_PROB_MIN, clozeOf } from './import-cloze.ts';
 import { runSummary, summaryMismatches } from '../../metrics/run-summary.ts';
 import type { Backend, BackendChoice, Dtype, ModelSource } from '../../models/model-types.ts';
 import { protocolForDataset, type McProtocolId } from '../../protocols/mc-protocols.ts';
@@ -15,6 +19,7 @@ import { rotatedLetter } from '../../protocols/rotation.ts';
 import { notice, type Notice } from '../../notices/index.ts';
 import {
   FieldReader,
+  RAW_BOUNDS,
   RUN_IMPORT_LIMITS,
   anyObject,
   bool,
@@ -36,7 +41,6 @@ import {
 } from '../import-validate.ts';
 import type {
   BackendCheck,
-  ClozeScores,
   Decoding,
   GenItemResult,
   GenRunConfig,
@@ -55,9 +59,14 @@ import type {
   RunRecord,
   RunStatus,
 } from '../../record/run.ts';
+import { RUN_LABEL_MAX } from '../../record/run.ts';
 
 const INT_MAX = 1_000_000_000;
 const { results: MAX_RESULTS, listEntries: MAX_LIST, shortChars: SHORT } = RUN_IMPORT_LIMITS;
+const { tokens: MAX_TOKENS, tokenId: MAX_TOKEN_ID, ms: MAX_MS, tokenLogProb: TOKEN_LOG_PROB_MIN } = RAW_BOUNDS;
+/** A letter's log-probability is one token's (RAW_BOUNDS.tokenLogProb); a cloze option's sums its tokens', refined per option in clozeOf. */
+const LETTER_LOG_PROB_MIN = TOKEN_LOG_PROB_MIN;
+
 
 // Records (not arrays) so that adding a member to a union fails to compile until it is listed here.
 const DATASET_IDS: Record<DatasetId, true> = { aclue: true, 'cmmlu-ancient': true, 'ac-eval': true, wenmind: true, ancientbench: true, c3bench: true };
@@ -87,7 +96,7 @@ function source(r: FieldReader, value: unknown, path: string): ModelSource {
   return { kind: 'site', name: id(s.name, `${path}.name`) };
 }
 
-function model(r: FieldReader, value: unknown, path: string): RunModel {
+export function model(r: FieldReader, value: unknown, path: string): RunModel {
   const o = r.object(value, path, ['source', 'dtype', 'backend']);
   return { source: source(r, o.source, `${path}.source`), dtype: oneOf(o.dtype, `${path}.dtype`, DTYPES), backend: oneOf(o.backend, `${path}.backend`, BACKEND_CHOICES) };
 }
@@ -118,7 +127,7 @@ function commonConfig(r: FieldReader, o: Obj, lmEvalHash: boolean) {
       return { path: id(f.path, `${p}.path`), sha256: sha256(f.sha256, `${p}.sha256`) };
     }),
     tasks: uniqueNames(o.tasks, 'run.config.tasks', MAX_LIST),
-    limitPerTask: o.limitPerTask === null ? null : int(o.limitPerTask, 'run.config.limitPerTask', 0, INT_MAX),
+    limitPerTask: o.limitPerTask === null ? null : int(o.limitPerTask, 'run.config.limitPerTask', 0, MAX_RESULTS),
     itemIds,
     appVersion: name(o.appVersion, 'run.config.appVersion'),
     ...(o.thinking === undefined ? {} : { thinking: oneOf(o.thinking, 'run.config.thinking', { off: true }) }),
@@ -135,10 +144,10 @@ function mcConfig(r: FieldReader, value: unknown, lmEvalHash: boolean): McRunCon
     protocolId: oneOf(o.protocolId, 'run.config.protocolId', MC_PROTOCOL_IDS),
     scoring: oneOf(o.scoring, 'run.config.scoring', SCORINGS),
     shots: int(o.shots, 'run.config.shots', 0, 1000),
-    contextLimit: int(o.contextLimit, 'run.config.contextLimit', 0, INT_MAX),
+    contextLimit: int(o.contextLimit, 'run.config.contextLimit', 0, MAX_TOKENS),
     prefixReuse: bool(o.prefixReuse, 'run.config.prefixReuse'),
   };
-  if (o.maxNewTokens !== undefined) config.maxNewTokens = int(o.maxNewTokens, 'run.config.maxNewTokens', 1, INT_MAX);
+  if (o.maxNewTokens !== undefined) config.maxNewTokens = int(o.maxNewTokens, 'run.config.maxNewTokens', 1, MAX_TOKENS);
   if (o.circular !== undefined) config.circular = bool(o.circular, 'run.config.circular');
   if (o.pride !== undefined) config.pride = prideConfig(r, o.pride, 'run.config.pride', config);
   // Option order never enters a cloze context: a circular cloze run cannot have been made.
@@ -170,7 +179,7 @@ function decoding(r: FieldReader, value: unknown, path: string): Decoding {
   const o = r.object(value, path, ['kind'], ['topK', 'topP', 'seed']);
   if (oneOf(o.kind, `${path}.kind`, { greedy: true, sample: true }) === 'greedy') return { kind: 'greedy' };
   r.object(o, path, ['kind', 'topK', 'topP', 'seed']);
-  return { kind: 'sample', topK: int(o.topK, `${path}.topK`, 1, INT_MAX), topP: finite(o.topP, `${path}.topP`, 0, 1), seed: int(o.seed, `${path}.seed`, 0, Number.MAX_SAFE_INTEGER) };
+  return { kind: 'sample', topK: int(o.topK, `${path}.topK`, 1, MAX_TOKEN_ID), topP: finite(o.topP, `${path}.topP`, 0, 1), seed: int(o.seed, `${path}.seed`, 0, Number.MAX_SAFE_INTEGER) };
 }
 
 function genConfig(r: FieldReader, value: unknown, lmEvalHash: boolean): GenRunConfig {
@@ -179,7 +188,7 @@ function genConfig(r: FieldReader, value: unknown, lmEvalHash: boolean): GenRunC
     kind: 'generation',
     ...commonConfig(r, o, lmEvalHash),
     protocolId: oneOf(o.protocolId, 'run.config.protocolId', { c3bench: true }),
-    maxNewTokens: int(o.maxNewTokens, 'run.config.maxNewTokens', 1, INT_MAX),
+    maxNewTokens: int(o.maxNewTokens, 'run.config.maxNewTokens', 1, MAX_TOKENS),
     decoding: decoding(r, o.decoding, 'run.config.decoding'),
   };
   if (!getDataset(config.datasetId).tasks.some((task) => task.kind === 'generation')) {
@@ -188,7 +197,7 @@ function genConfig(r: FieldReader, value: unknown, lmEvalHash: boolean): GenRunC
   return config;
 }
 
-function environment(r: FieldReader, value: unknown, path: string): RunEnvironment {
+export function environment(r: FieldReader, value: unknown, path: string): RunEnvironment {
   const o = r.object(value, path, ['backendInfo', 'modelInputNames', 'transformersVersion', 'ortVersion', 'userAgent'], ['resolvedRevision', 'prefillRows', 'logitsPath', 'statisticsPath']);
   const b = r.object(o.backendInfo, `${path}.backendInfo`, ['backend', 'wasmThreads', 'crossOriginIsolated'], ['adapter', 'fallbackReason', 'fallbackNotice']);
   const backendInfo: RunEnvironment['backendInfo'] = {
@@ -238,7 +247,8 @@ function checkedPath<K extends string>(r: FieldReader, value: unknown, path: str
   if (l.refusal !== undefined) out.refusal = storedNotice(l.refusal, `${path}.refusal`);
   if (l.check !== undefined) {
     const c = r.object(l.check, `${path}.check`, ['tokens', 'maxAbsDiff']);
-    out.check = { tokens: int(c.tokens, `${path}.check.tokens`, 1, 1 << 24), maxAbsDiff: finite(c.maxAbsDiff, `${path}.check.maxAbsDiff`, 0) };
+    // maxAbsDiff: between two backends' logits, each within fp16's ±65,504 (RAW_BOUNDS.logProbGap).
+    out.check = { tokens: int(c.tokens, `${path}.check.tokens`, 1, MAX_TOKENS), maxAbsDiff: finite(c.maxAbsDiff, `${path}.check.maxAbsDiff`, 0, RAW_BOUNDS.logProbGap) };
   }
   return out;
 }
@@ -247,8 +257,8 @@ function backendCheck(r: FieldReader, value: unknown, path: string): BackendChec
   const o = r.object(value, path, ['itemIds', 'tolerance', 'maxLogProbDiff', 'mismatchedPredictions', 'passed'], ['overridden']);
   const check: BackendCheck = {
     itemIds: list(o.itemIds, `${path}.itemIds`, MAX_LIST, id),
-    tolerance: finite(o.tolerance, `${path}.tolerance`, 0),
-    maxLogProbDiff: finite(o.maxLogProbDiff, `${path}.maxLogProbDiff`, 0),
+    tolerance: finite(o.tolerance, `${path}.tolerance`, 0, RAW_BOUNDS.logProbGap),
+    maxLogProbDiff: finite(o.maxLogProbDiff, `${path}.maxLogProbDiff`, 0, RAW_BOUNDS.logProbGap),
     mismatchedPredictions: list(o.mismatchedPredictions, `${path}.mismatchedPredictions`, MAX_LIST, id),
     passed: bool(o.passed, `${path}.passed`),
   };
@@ -259,8 +269,8 @@ function backendCheck(r: FieldReader, value: unknown, path: string): BackendChec
 function letterTokens(r: FieldReader, value: unknown, path: string): LetterToken[] {
   return list(value, path, 4, (v, p) => {
     const o = r.object(v, p, ['letter', 'tokenId', 'singleToken'], ['aloneTokenIds']);
-    const token: LetterToken = { letter: id(o.letter, `${p}.letter`), tokenId: int(o.tokenId, `${p}.tokenId`, 0, INT_MAX), singleToken: bool(o.singleToken, `${p}.singleToken`) };
-    if (o.aloneTokenIds !== undefined) token.aloneTokenIds = list(o.aloneTokenIds, `${p}.aloneTokenIds`, 16, (t, q) => int(t, q, 0, INT_MAX));
+    const token: LetterToken = { letter: id(o.letter, `${p}.letter`), tokenId: int(o.tokenId, `${p}.tokenId`, 0, MAX_TOKEN_ID), singleToken: bool(o.singleToken, `${p}.singleToken`) };
+    if (o.aloneTokenIds !== undefined) token.aloneTokenIds = list(o.aloneTokenIds, `${p}.aloneTokenIds`, 16, (t, q) => int(t, q, 0, MAX_TOKEN_ID));
     return token;
   });
 }
@@ -276,8 +286,9 @@ function decodingOptionsOf(r: FieldReader, value: unknown, path: string): Decodi
   return {
     ...FIXED_DECODING,
     do_sample: bool(o.do_sample, `${path}.do_sample`),
-    temperature: finite(o.temperature, `${path}.temperature`, 0),
-    top_k: int(o.top_k, `${path}.top_k`, 0, INT_MAX),
+    // generate()'s temperature divides the logits: above 100 every token is equally likely in practice.
+    temperature: finite(o.temperature, `${path}.temperature`, 0, 100),
+    top_k: int(o.top_k, `${path}.top_k`, 0, MAX_TOKEN_ID),
     top_p: finite(o.top_p, `${path}.top_p`, 0, 1),
   };
 }
@@ -293,13 +304,15 @@ function earlierOrigin(r: FieldReader, value: unknown, path: string): RunOrigin 
     storedSummary: o.storedSummary === null ? null : summaryRecord(o.storedSummary, `${path}.storedSummary`),
     summaryMismatches: list(o.summaryMismatches, `${path}.summaryMismatches`, MAX_LIST, (v, p) => {
       const m = r.object(v, p, ['key', 'stored', 'recomputed']);
-      return { key: name(m.key, `${p}.key`), stored: m.stored === null ? null : finite(m.stored, `${p}.stored`), recomputed: m.recomputed === null ? null : finite(m.recomputed, `${p}.recomputed`) };
+      const value = (v: unknown, q: string) => (v === null ? null : finite(v, q, 0, RAW_BOUNDS.summaryValue));
+      return { key: name(m.key, `${p}.key`), stored: value(m.stored, `${p}.stored`), recomputed: value(m.recomputed, `${p}.recomputed`) };
     }),
   };
   if (o.harnessTasks !== undefined) {
     origin.harnessTasks = list(o.harnessTasks, `${path}.harnessTasks`, MAX_LIST, (v, p) => {
       const t = r.object(v, p, ['name', 'version']);
-      const version = t.version === null ? null : typeof t.version === 'number' ? finite(t.version, `${p}.version`) : name(t.version, `${p}.version`);
+      // A harness task's version (1.0, 2): a small number, as the harness numbers them.
+      const version = t.version === null ? null : typeof t.version === 'number' ? finite(t.version, `${p}.version`, 0, RAW_BOUNDS.harnessNumber) : name(t.version, `${p}.version`);
       return { name: id(t.name, `${p}.name`), version };
     });
   }
@@ -307,7 +320,8 @@ function earlierOrigin(r: FieldReader, value: unknown, path: string): RunOrigin 
     const b = r.object(o.harnessBackend, `${path}.harnessBackend`, ['model', 'device']);
     origin.harnessBackend = { model: name(b.model, `${path}.harnessBackend.model`), device: b.device === null ? null : name(b.device, `${path}.harnessBackend.device`) };
   }
-  if (o.harnessLimit !== undefined) origin.harnessLimit = finite(o.harnessLimit, `${path}.harnessLimit`, 0);
+  // --limit: a share below 1 or a count of docs.
+  if (o.harnessLimit !== undefined) origin.harnessLimit = finite(o.harnessLimit, `${path}.harnessLimit`, 0, RAW_BOUNDS.harnessNumber);
   return origin;
 }
 
@@ -339,25 +353,25 @@ function resultBase(r: FieldReader, o: Obj, path: string, facts: RunFacts) {
     index,
     prompt: text(o.prompt, `${path}.prompt`),
     promptHash,
-    tokenCount: int(o.tokenCount, `${path}.tokenCount`, 0, INT_MAX),
+    tokenCount: int(o.tokenCount, `${path}.tokenCount`, 0, MAX_TOKENS),
   };
 }
 
 /** The context limit a run recorded (see RunContextLimit). */
-function contextLimit(r: FieldReader, value: unknown, path: string): RunContextLimit {
+export function contextLimit(r: FieldReader, value: unknown, path: string): RunContextLimit {
   const o = r.object(value, path, ['tokens', 'from', 'asked', 'modelPositions']);
   const from = name(o.from, `${path}.from`);
   if (from !== 'user' && from !== 'default' && !/^config\.[A-Za-z_]+$/.test(from)) fail(`${path}.from`, { expected: 'one-of', set: ['user', 'default', 'config.<key>'] }, from);
   return {
-    tokens: int(o.tokens, `${path}.tokens`, 1, INT_MAX),
+    tokens: int(o.tokens, `${path}.tokens`, 1, MAX_TOKENS),
     from: from as RunContextLimit['from'],
     asked: oneOf(o.asked, `${path}.asked`, { user: true, default: true }),
-    modelPositions: o.modelPositions === null ? null : int(o.modelPositions, `${path}.modelPositions`, 1, INT_MAX),
+    modelPositions: o.modelPositions === null ? null : int(o.modelPositions, `${path}.modelPositions`, 1, MAX_TOKENS),
   };
 }
 
 /** A stored notice: why an item could not run, why Auto chose WASM (records of versions that store them). */
-function storedNotice(value: unknown, path: string): Notice {
+export function storedNotice(value: unknown, path: string): Notice {
   const read = storedWarning(value, path, SHORT * 20);
   if (typeof read === 'string') fail(path, { expected: 'warning' }, value);
   return read;
@@ -392,9 +406,11 @@ function mcResult(r: FieldReader, value: unknown, path: string, facts: RunFacts,
     }
     return values;
   };
-  const tokenIds = sized(o.tokenIds, `${path}.tokenIds`, (v, p) => int(v, p, 0, INT_MAX), true);
-  const logProbs = sized(o.logProbs, `${path}.logProbs`, (v, p) => finite(v, p), extract || failed !== null);
-  const probs = sized(o.probs, `${path}.probs`, (v, p) => finite(v, p, 0, 1), extract || failed !== null);
+  const tokenIds = sized(o.tokenIds, `${path}.tokenIds`, (v, p) => int(v, p, 0, MAX_TOKEN_ID), true);
+  const logProbMin = config.scoring === 'cloze' ? OPTION_LOG_PROB_MIN : LETTER_LOG_PROB_MIN;
+  const logProbs = sized(o.logProbs, `${path}.logProbs`, (v, p) => finite(v, p, logProbMin, 0), extract || failed !== null);
+  // Derived: the softmax of logProbs over the letters (derived-scores.ts), compared, and stored as recomputed.
+  const probs = derivedProbs(sized(o.probs, `${path}.probs`, (v, p) => finite(v, p, 0, 1), extract || failed !== null), logProbs, `${path}.probs`, `${path}.logProbs`);
   const prediction = letterOrNull(o.prediction, `${path}.prediction`, letters);
   if (failed) {
     if (prediction !== null) fail(`${path}.prediction`, { expected: 'one-of', set: ['null'] }, prediction);
@@ -418,8 +434,8 @@ function mcResult(r: FieldReader, value: unknown, path: string, facts: RunFacts,
     prediction,
     gold,
     correct,
-    reusedPrefixTokens: int(o.reusedPrefixTokens, `${path}.reusedPrefixTokens`, 0, INT_MAX),
-    forwardMs: finite(o.forwardMs, `${path}.forwardMs`, 0),
+    reusedPrefixTokens: int(o.reusedPrefixTokens, `${path}.reusedPrefixTokens`, 0, MAX_TOKENS),
+    forwardMs: finite(o.forwardMs, `${path}.forwardMs`, 0, MAX_MS),
     completedAt: isoDate(o.completedAt, `${path}.completedAt`),
     ...(failed ? { failure: failed } : {}),
   };
@@ -449,41 +465,6 @@ function generatedOf(r: FieldReader, o: Obj, path: string, expected: boolean): M
   return null;
 }
 
-/**
- * A cloze result's per-option numbers (ClozeScores), required where `expected`, refused elsewhere.
- * The rules are computed from them, so each list has one entry per letter and the sums are the
- * result's own logProbs (whose highest letter was checked as the prediction).
- */
-function clozeOf(r: FieldReader, o: Obj, path: string, letters: readonly OptionLetter[], logProbs: readonly number[], expected: boolean): ClozeScores | null {
-  const p = `${path}.cloze`;
-  if (!expected) {
-    if (o.cloze !== undefined) throw problem('import.cloze-in-letter-run', { path: p });
-    return null;
-  }
-  const c = r.object(o.cloze, p, ['logLikelihoods', 'charCounts', 'byteCounts', 'isGreedy'], ['tokenCounts', 'unconditional', 'contextTokens', 'contextIsPrefix']);
-  const perOption = <T>(v: unknown, q: string, each: (v: unknown, q: string) => T): T[] => {
-    const values = list(v, q, 4, each);
-    if (values.length !== letters.length) fail(q, { expected: 'per-letter', count: letters.length, orNone: false }, v);
-    return values;
-  };
-  const logLikelihoods = perOption(c.logLikelihoods, `${p}.logLikelihoods`, (v, q) => finite(v, q, -Number.MAX_VALUE, 0));
-  logLikelihoods.forEach((ll, i) => {
-    if (ll !== logProbs[i]) fail(`${p}.logLikelihoods[${i}]`, { expected: 'same-as', value: String(logProbs[i]), sameAs: `${path}.logProbs[${i}]` }, ll);
-  });
-  const scores: ClozeScores = {
-    logLikelihoods,
-    charCounts: perOption(c.charCounts, `${p}.charCounts`, (v, q) => int(v, q, 1, INT_MAX)),
-    byteCounts: perOption(c.byteCounts, `${p}.byteCounts`, (v, q) => int(v, q, 1, INT_MAX)),
-    isGreedy: perOption(c.isGreedy, `${p}.isGreedy`, (v, q) => bool(v, q)),
-  };
-  // What a harness import (and a file made from one) cannot know: tokens and the context's split.
-  if (c.contextTokens !== undefined) scores.contextTokens = int(c.contextTokens, `${p}.contextTokens`, 0, INT_MAX);
-  if (c.contextIsPrefix !== undefined) scores.contextIsPrefix = perOption(c.contextIsPrefix, `${p}.contextIsPrefix`, (v, q) => bool(v, q));
-  if (c.tokenCounts !== undefined) scores.tokenCounts = perOption(c.tokenCounts, `${p}.tokenCounts`, (v, q) => int(v, q, 1, INT_MAX));
-  if (c.unconditional !== undefined) scores.unconditional = perOption(c.unconditional, `${p}.unconditional`, (v, q) => finite(v, q, -Number.MAX_VALUE, 0));
-  return scores;
-}
-
 const ROTATION_KEYS = ['rotation', 'promptHash', 'tokenCount', 'letters', 'tokenIds', 'logProbs', 'probs', 'prediction', 'gold', 'correct', 'reusedPrefixTokens', 'forwardMs', 'completedAt'];
 
 /**
@@ -502,9 +483,10 @@ function rotationResult(r: FieldReader, value: unknown, path: string, item: { it
     if (values.length !== n && !(mayBeEmpty && values.length === 0)) fail(p, { expected: 'per-letter', count: n, orNone: mayBeEmpty }, v);
     return values;
   };
-  const tokenIds = sized(o.tokenIds, `${path}.tokenIds`, (v, p) => int(v, p, 0, INT_MAX), true);
-  const logProbs = sized(o.logProbs, `${path}.logProbs`, (v, p) => finite(v, p), item.extract || failed !== null);
-  const probs = sized(o.probs, `${path}.probs`, (v, p) => finite(v, p, 0, 1), item.extract || failed !== null);
+  const tokenIds = sized(o.tokenIds, `${path}.tokenIds`, (v, p) => int(v, p, 0, MAX_TOKEN_ID), true);
+  // Rotations are asked of letter runs only (a circular cloze run cannot be made): one token each.
+  const logProbs = sized(o.logProbs, `${path}.logProbs`, (v, p) => finite(v, p, LETTER_LOG_PROB_MIN, 0), item.extract || failed !== null);
+  const probs = derivedProbs(sized(o.probs, `${path}.probs`, (v, p) => finite(v, p, 0, 1), item.extract || failed !== null), logProbs, `${path}.probs`, `${path}.logProbs`);
   const prediction = letterOrNull(o.prediction, `${path}.prediction`, letters);
   if (failed) {
     if (prediction !== null) fail(`${path}.prediction`, { expected: 'one-of', set: ['null'] }, prediction);
@@ -522,7 +504,7 @@ function rotationResult(r: FieldReader, value: unknown, path: string, item: { it
   return {
     rotation,
     promptHash: o.promptHash === '' ? '' : sha256(o.promptHash, `${path}.promptHash`),
-    tokenCount: int(o.tokenCount, `${path}.tokenCount`, 0, INT_MAX),
+    tokenCount: int(o.tokenCount, `${path}.tokenCount`, 0, MAX_TOKENS),
     letters,
     tokenIds,
     logProbs,
@@ -531,8 +513,8 @@ function rotationResult(r: FieldReader, value: unknown, path: string, item: { it
     ...(generated ? { generated } : {}),
     gold,
     correct,
-    reusedPrefixTokens: int(o.reusedPrefixTokens, `${path}.reusedPrefixTokens`, 0, INT_MAX),
-    forwardMs: finite(o.forwardMs, `${path}.forwardMs`, 0),
+    reusedPrefixTokens: int(o.reusedPrefixTokens, `${path}.reusedPrefixTokens`, 0, MAX_TOKENS),
+    forwardMs: finite(o.forwardMs, `${path}.forwardMs`, 0, MAX_MS),
     completedAt: isoDate(o.completedAt, `${path}.completedAt`),
     ...(failed ? { failure: failed } : {}),
   };
@@ -552,10 +534,10 @@ function genResult(r: FieldReader, value: unknown, path: string, facts: RunFacts
     ...base,
     generationTask,
     output: text(o.output, `${path}.output`),
-    outputTokenIds: list(o.outputTokenIds, `${path}.outputTokenIds`, MAX_RESULTS, (v, p) => int(v, p, 0, INT_MAX)),
+    outputTokenIds: list(o.outputTokenIds, `${path}.outputTokenIds`, MAX_RESULTS, (v, p) => int(v, p, 0, MAX_TOKEN_ID)),
     stoppedBy: oneOf(o.stoppedBy, `${path}.stoppedBy`, STOPPED_BY),
     references,
-    ms: finite(o.ms, `${path}.ms`, 0),
+    ms: finite(o.ms, `${path}.ms`, 0, MAX_MS),
     completedAt: isoDate(o.completedAt, `${path}.completedAt`),
     ...(o.failure === undefined ? {} : { failure: storedNotice(o.failure, `${path}.failure`) }),
   };
@@ -567,12 +549,12 @@ function genResult(r: FieldReader, value: unknown, path: string, facts: RunFacts
  * @param root The file's top-level object.
  * @param fileName For the origin.
  * @param importedAt ISO time of this import.
+ * @param r The reader (a test passes its own to see which fields it knows: fields/run-file.ts is checked against it).
  * @throws FieldProblem naming the first field that is wrong.
  */
-export function readJianguRun(root: Obj, fileName: string, importedAt: string): ImportedRun {
-  const r = new FieldReader();
+export function readJianguRun(root: Obj, fileName: string, importedAt: string, r: FieldReader = new FieldReader()): ImportedRun {
   r.object(root, 'file', ['format', 'formatVersion', 'run', 'results'], ['summary']);
-  const runObj = r.object(root.run, 'run', ['id', 'createdAt', 'updatedAt', 'datasetId', 'status', 'config', 'warnings'], ['environment', 'check', 'letterTokens', 'error', 'origin', 'contextLimit', 'decodingOptions', 'modelCheck']);
+  const runObj = r.object(root.run, 'run', ['id', 'createdAt', 'updatedAt', 'datasetId', 'status', 'config', 'warnings'], ['environment', 'check', 'letterTokens', 'error', 'origin', 'contextLimit', 'decodingOptions', 'modelCheck', 'label']);
   const kind = oneOf(anyObject(runObj.config, 'run.config').kind, 'run.config.kind', { 'multiple-choice': true, generation: true });
   const previous = runObj.origin === undefined ? null : earlierOrigin(r, runObj.origin, 'run.origin');
   const config = kind === 'multiple-choice' ? mcConfig(r, runObj.config, previous !== null) : genConfig(r, runObj.config, previous !== null);
@@ -595,6 +577,8 @@ export function readJianguRun(root: Obj, fileName: string, importedAt: string): 
     ...(runObj.decodingOptions === undefined ? {} : { decodingOptions: decodingOptionsOf(r, runObj.decodingOptions, 'run.decodingOptions') }),
     // Descriptive only: a check this version cannot read is dropped, never a reason to refuse the file.
     ...(modelCheckOf(runObj.modelCheck) ? { modelCheck: modelCheckOf(runObj.modelCheck) } : {}),
+    // The user's own name for the run: raw text, bounded (RUN_LABEL_MAX), no control characters.
+    ...(runObj.label === undefined ? {} : { label: name(runObj.label, 'run.label', RUN_LABEL_MAX) }),
   };
 
   if (!Array.isArray(root.results)) fail('results', { expected: 'list' }, root.results);

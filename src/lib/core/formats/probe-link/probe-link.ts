@@ -5,50 +5,21 @@
 // travel in the run file. A link is untrusted input: every field is checked as scoring runs' links are
 // (share-validate.ts), and the encoder reads its own output with the decoder's rules.
 import type { DatasetId } from '../../benchmarks/types.ts';
+import type { SharedEnvironment } from '../share-link/share-types.ts';
 import type { ProbeResult, ProbeRunRecord } from '../../record/probe-run.ts';
-import type { RunModel } from '../../record/run.ts';
 import { notice, noticeOf, renderNotice } from '../../notices/index.ts';
-import { memorizationScoresOf, probeRunSummary, scoresFromLink, scoresToLink, LINK_SCORE_SIGNATURE, type ExchangeabilityDesign } from '../../metrics/memorization/index.ts';
+import { memorizationScoresOf, probeRunSummary, scoresFromLink, scoresToLink, LINK_SCORE_SIGNATURE } from '../../metrics/memorization/index.ts';
 import { deflateRaw, frame, fromBase64Url, inflateRaw, toBase64Url, unframe } from '../share-link/share-bytes.ts';
 import { itemIdsHash } from '../share-link/share-link.ts';
 import { SHARE_LIMITS, ShareLinkError, shareLinkError } from '../share-link/share-types.ts';
 import { DATASET_IDS, environment, hash, int, isoDate, list, model, num, object, text } from '../share-link/share-validate.ts';
-import type { SharedEnvironment } from '../share-link/share-types.ts';
+import type { SharedProbeRun } from './probe-link-types.ts';
+import { checkProbeLink } from './probe-link-check.ts';
 
 export const PROBE_LINK_ROUTE = '#/probe-link/';
 export const PROBE_LINK_VERSION = 1;
 
-export interface SharedProbeFile {
-  task: string;
-  design: ExchangeabilityDesign;
-  /** Null until the sender's run had every shard of the file. */
-  statistic: number | null;
-  pValue: number | null;
-  meanDifference: number | null;
-}
-
-export interface SharedProbeRun {
-  version: typeof PROBE_LINK_VERSION;
-  datasetId: DatasetId;
-  createdAt: string;
-  environment: SharedEnvironment | null;
-  config: {
-    model: RunModel;
-    layoutVersion: number;
-    templateHash: string;
-    tasks: string[];
-    limitPerTask: number | null;
-    itemCount: number;
-    itemIdsHash: string;
-    datasetFiles: { path: string; sha256: string }[];
-    k: number;
-    contextLimit: number;
-    appVersion: string;
-  };
-  files: SharedProbeFile[] | null;
-  /** Per item in run order (config.itemCount of them): its Min-K%++ rounded, null where it had none (not run, failed, too short). */
-  minKPlusPlus: (number | null)[];
-}
+export type { SharedProbeFile, SharedProbeRun } from './probe-link-types.ts';
 
 /** The payload of run `run`'s link; throws ShareLinkError when the run holds what a link may not. */
 export async function encodeProbeLink(run: ProbeRunRecord, results: readonly ProbeResult[]): Promise<string> {
@@ -129,7 +100,7 @@ export async function decodeProbeLink(payload: string): Promise<SharedProbeRun> 
         meanDifference: nullableNumber(f.meanDifference, `${p}.meanDifference`),
       };
     });
-    return {
+    const shared: SharedProbeRun = {
       version: PROBE_LINK_VERSION,
       datasetId,
       createdAt: isoDate(o.createdAt, 'createdAt'),
@@ -147,12 +118,14 @@ export async function decodeProbeLink(payload: string): Promise<SharedProbeRun> 
           return { path: text(f.path, `${p}.path`), sha256: hash(f.sha256, `${p}.sha256`) };
         }),
         k: num(c.k, 'config.k', Number.MIN_VALUE, 1),
-        contextLimit: int(c.contextLimit, 'config.contextLimit', 1, 1_000_000_000),
+        contextLimit: int(c.contextLimit, 'config.contextLimit', 1, 1 << 24),
         appVersion: text(c.appVersion, 'config.appVersion'),
       },
       files,
       minKPlusPlus,
     };
+    checkProbeLink(shared);
+    return shared;
   } catch (e) {
     if (e instanceof ShareLinkError) throw e;
     throw shareLinkError('link.unreadable', { detail: e instanceof Error ? e.message : String(e) });

@@ -30,6 +30,7 @@ import { deflateRaw, frame, fromBase64Url, inflateRaw, pack2, toBase64Url, unfra
 import { SHARE_LIMITS, SHARE_LINK_VERSION, ShareLinkError, shareLinkError, type SharedEnvironment, type SharedGenRun, type SharedMcRun, type SharedRun } from './share-types.ts';
 import { environment, genConfig, hash, int, isoDate, mcConfig, object, summary } from './share-validate.ts';
 import { maxRotationBytes, packRotations, unpackRotations } from './share-rotations.ts';
+import { checkLinkDate, checkLinkSummary, checkLinkTasks } from './share-check.ts';
 import { notice, noticeOf, renderNotice } from '../../notices/index.ts';
 import { concatBytes as concat } from '../../bytes.ts';
 
@@ -172,10 +173,12 @@ const BASE_KEYS = ['kind', 'datasetId', 'createdAt', 'environment', 'summary', '
 
 function base(h: Record<string, unknown>, configDatasetId: DatasetId) {
   if (h.datasetId !== configDatasetId) throw shareLinkError('link.dataset-mismatch', { header: String(JSON.stringify(h.datasetId) ?? 'missing').slice(0, 80), config: JSON.stringify(configDatasetId) });
+  const createdAt = isoDate(h.createdAt, 'createdAt');
+  checkLinkDate(createdAt);
   return {
     version: SHARE_LINK_VERSION,
     datasetId: configDatasetId,
-    createdAt: isoDate(h.createdAt, 'createdAt'),
+    createdAt,
     environment: environment(h.environment),
     summary: summary(h.summary),
   } as const;
@@ -210,7 +213,10 @@ function mcRun(json: unknown, packed: Uint8Array): SharedMcRun {
     });
   }
   const rotations = withRotations ? unpackRotations(h.rotations, packed.subarray(expected), n, new Set(unscored)) : null;
-  return { kind: 'multiple-choice', ...base(h, config.datasetId), config, predictions, unscored, rotations, rotationsOmitted: h.rotationsOmitted === true };
+  const run: SharedMcRun = { kind: 'multiple-choice', ...base(h, config.datasetId), config, predictions, unscored, rotations, rotationsOmitted: h.rotationsOmitted === true };
+  checkLinkTasks(config);
+  checkLinkSummary(run.summary, config, n - unscored.length);
+  return run;
 }
 
 function genRun(json: unknown, packed: Uint8Array): SharedGenRun {
@@ -218,5 +224,8 @@ function genRun(json: unknown, packed: Uint8Array): SharedGenRun {
   const config = genConfig(h.config);
   if (packed.length !== 0) throw shareLinkError('link.generation-extra-bytes', { bytes: packed.length });
   const outputCount = int(h.outputCount, 'outputCount', 0, config.itemCount);
-  return { kind: 'generation', ...base(h, config.datasetId), config, outputsHash: hash(h.outputsHash, 'outputsHash'), outputCount };
+  const run: SharedGenRun = { kind: 'generation', ...base(h, config.datasetId), config, outputsHash: hash(h.outputsHash, 'outputsHash'), outputCount };
+  checkLinkTasks(config);
+  checkLinkSummary(run.summary, config, null);
+  return run;
 }

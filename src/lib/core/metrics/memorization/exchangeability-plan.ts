@@ -36,6 +36,11 @@ export const EXCHANGEABILITY_DEFAULT_SHARDS = 50;
  * for ten times the forward passes, which a browser pays for.
  */
 export const EXCHANGEABILITY_DEFAULT_PERMUTATIONS = 25;
+/**
+ * The most permutations a shard may have: the Evaluate page's most, and what a run file or a link may
+ * state. 250 is the reference's default; past 25 the t gains under 2% (see above) for the forward passes.
+ */
+export const EXCHANGEABILITY_MAX_PERMUTATIONS = 250;
 /** The project's seed (generation/bootstrap.ts). The reference seeds Python's Mersenne Twister with 0: a different stream, so no order could match it anyway. */
 export const EXCHANGEABILITY_DEFAULT_SEED = 12345;
 
@@ -116,4 +121,30 @@ export function exchangeabilityPlan(design: ExchangeabilityDesign): PlannedShard
 export function exchangeabilityDesignSignature(design: ExchangeabilityDesign): string {
   checkDesign(design);
   return `shards:${design.shardCount}|r:${design.permutations}|seed:${design.seed}|split:consecutive-file-order,first-n%m-one-more|orders:fisher-yates-mulberry32,not-canonical`;
+}
+
+/**
+ * Below this many shards the t-test is weak: m − 1 < 9 degrees of freedom, so a one-sided p < 0.05
+ * needs t above 1.83 (9), 2.35 (3) or 6.31 (1) where 50 shards need 1.68; the paper reports its
+ * power falling for small files. 10 shards of 2 items are 20 items a task.
+ */
+export const EXCHANGEABILITY_WEAK_SHARDS = 10;
+
+/** What a page says about a design before and after it runs: its 2-item shards, the texts it scores, whether it is weak. */
+export interface DesignNotes {
+  /** Shards of 2 items: their only other order is the swap, so all r permutations are it. */
+  twoItemShards: number;
+  /** Distinct orders over all shards: the texts scored beside the m canonical ones (a repeated order is scored once). */
+  distinctOrders: number;
+  /** Fewer than EXCHANGEABILITY_WEAK_SHARDS shards. */
+  weak: boolean;
+}
+
+export function designNotes(design: ExchangeabilityDesign): DesignNotes {
+  const shards = exchangeabilityPlan(design);
+  return {
+    twoItemShards: shards.filter((s) => s.items.length === 2).length,
+    distinctOrders: shards.reduce((sum, s) => sum + new Set(s.orders.map((o) => o.join(','))).size, 0),
+    weak: design.shardCount < EXCHANGEABILITY_WEAK_SHARDS,
+  };
 }

@@ -61,6 +61,12 @@ export interface LmEvalExportInput {
   circular?: boolean;
   /** How the multiple-choice tasks are scored: the bare letters (default) or the option texts (cloze). */
   scoring?: LmEvalScoring;
+  /**
+   * The test items to export (the Evaluate page's tasks and items per task, or a run's own items):
+   * only they become docs, and a task with none of them is left out; exemplars still come from every
+   * stored dev item. All test items when absent. An id not among the stored test items refuses the export.
+   */
+  itemIds?: readonly string[];
 }
 
 /** The scorings an export writes (McRunConfig.scoring's generate-extract asks the letter prompt: it exports as letters). */
@@ -132,8 +138,16 @@ export async function exportLmEval(input: LmEvalExportInput): Promise<LmEvalExpo
   const form: ExportForm = circular ? 'circular' : cloze ? 'cloze' : 'letters';
   const mine = input.items.filter((item) => item.datasetId === datasetId);
   const mc = mine.filter((item): item is MultipleChoiceItem => item.kind === 'multiple-choice');
-  const gen = mine.filter((item): item is GenerationItem => item.kind === 'generation' && item.split === 'test');
-  const tests = mc.filter((item) => item.split === 'test');
+  const allGen = mine.filter((item): item is GenerationItem => item.kind === 'generation' && item.split === 'test');
+  const chosen = input.itemIds ? new Set(input.itemIds) : null;
+  if (chosen) {
+    const stored = new Set([...mc.filter((item) => item.split === 'test'), ...allGen].map((item) => item.id));
+    const missing = [...chosen].filter((id) => !stored.has(id));
+    if (missing.length > 0) throw jianguError('export.items-not-stored', { dataset: datasetId, missing: missing.length, first: missing[0] });
+  }
+  const isChosen = (item: Item) => chosen === null || chosen.has(item.id);
+  const tests = mc.filter((item) => item.split === 'test' && isChosen(item));
+  const gen = allGen.filter(isChosen);
   if (tests.length === 0 && gen.length === 0) throw jianguError('export.no-items', { dataset: datasetId });
   const devByTask = new Map<string, MultipleChoiceItem[]>();
   for (const item of mc) if (item.split === 'dev') devByTask.set(item.task, [...(devByTask.get(item.task) ?? []), item]);

@@ -24,7 +24,8 @@ import { sha256Hex } from '../../../protocols/template-hash.ts';
 import { LM_EVAL_TEMPLATE_HASH, recomputeSummary } from '../../jiangu-run/import-jiangu.ts';
 import { notice, type Notice } from '../../../notices/index.ts';
 import { stripInvisible } from '../../../text-safety.ts';
-import { FieldProblem, RUN_IMPORT_LIMITS, anyObject, fail, failFound, finite, parseJson, problem, text, type ImportedRun, type Obj } from '../../import-validate.ts';
+import { FieldProblem, RAW_BOUNDS, RUN_IMPORT_LIMITS, anyObject, fail, failFound, finite, int, lowestLogLikelihood, parseJson, problem, text, type ImportedRun, type Obj } from '../../import-validate.ts';
+import { utf8Length } from '../../../protocols/encode-pair.ts';
 import type { McItemResult, McRotationResult, McRunRecord, RunOrigin } from '../../../record/run.ts';
 import { rotatedLetter, rotationCount } from '../../../protocols/rotation.ts';
 import { DEFAULT_ESTIMATION_SHARE, drawEstimationSet } from '../../../protocols/estimation-set.ts';
@@ -174,7 +175,8 @@ function readSample(value: unknown, base: string, form: SampleForm): Sample {
   let docId: number | null = null;
   if (typeof o.doc_id === 'number' && Number.isInteger(o.doc_id)) docId = o.doc_id;
   else if (typeof o.doc_id === 'string' && /^\d+$/.test(o.doc_id)) docId = Number(o.doc_id);
-  if (docId === null || docId < 0 || docId > Number.MAX_SAFE_INTEGER) fail(at(base, 'doc_id'), { expected: 'doc-index' }, o.doc_id);
+  // No task has RUN_IMPORT_LIMITS.results docs: an index past it names no item.
+  if (docId === null || docId < 0 || docId >= RUN_IMPORT_LIMITS.results) fail(at(base, 'doc_id'), { expected: 'doc-index' }, o.doc_id);
 
   const field = o.filtered_resps !== undefined ? 'filtered_resps' : 'resps';
   const responses = o[field];
@@ -194,10 +196,21 @@ function readSample(value: unknown, base: string, form: SampleForm): Sample {
     }
   }
   if (prompt !== null) text(prompt, at(base, 'arguments (prompt)'));
+  // A letter's continuation (" A") is a token or two: its log-likelihood is at least a few tokens'
+  // lowest (RAW_BOUNDS.tokenLogProb). A cloze option's bound is its text's (lm-eval-cloze.ts).
+  if (form === 'letters') {
+    logLiks.forEach((ll, i) => {
+      const continuation = continuations?.[i];
+      finite(ll, at(base, `${field}[${i}]`), lowestLogLikelihood(typeof continuation === 'string' ? utf8Length(continuation) : 2), 0);
+    });
+  }
   const promptHash = typeof o.prompt_hash === 'string' && /^[0-9a-f]{64}$/.test(o.prompt_hash) ? o.prompt_hash : null;
   const hashText = (v: unknown): string => (typeof v === 'string' ? v : '');
   const gold = goldLetter(o.target, at(base, 'target'), logLiks.length, typeof o.doc === 'object' && o.doc !== null && (o.doc as Obj).answer === null);
   const acc = accFlag(o.acc, at(base, 'acc'));
+  // A letter task's acc_norm and acc_bytes are not compared (its choices are letters): still only 0 or 1.
+  const accNorm = accFlag(o.acc_norm, at(base, 'acc_norm'));
+  const accBytes = accFlag(o.acc_bytes, at(base, 'acc_bytes'));
   const cloze =
     form === 'cloze'
       ? readClozeSample({
@@ -211,7 +224,7 @@ function readSample(value: unknown, base: string, form: SampleForm): Sample {
           gold,
           continuations,
           continuationPath: (i) => at(base, path(i)),
-          stated: { acc, acc_norm: accFlag(o.acc_norm, at(base, 'acc_norm')), acc_bytes: accFlag(o.acc_bytes, at(base, 'acc_bytes')) },
+          stated: { acc, acc_norm: accNorm, acc_bytes: accBytes },
         })
       : undefined;
   return {
@@ -249,6 +262,15 @@ export const NO_FACTS: HarnessFacts = { config: null, nShot: null, versions: nul
 
 /** The facts of a results_*.json (or a dumped simple_evaluate dict), read leniently: fields are the harness's, not all present in every version. */
 export function factsOf(root: Obj): HarnessFacts {
+  // Read leniently (a field absent or of another kind is not stated), but a number that is stated is
+  // one a harness wrote, or the file is refused naming it: these are shown.
+  if (typeof root.date === 'number') finite(root.date, 'date', 0, 253_402_300_800);
+  if (root.max_length !== undefined && root.max_length !== null) int(root.max_length, 'max_length', 1, RAW_BOUNDS.tokens);
+  for (const [field, max] of [['versions', RAW_BOUNDS.harnessNumber], ['n-shot', 1000]] as const) {
+    const o = root[field];
+    if (typeof o !== 'object' || o === null) continue;
+    for (const [task, v] of Object.entries(o)) if (typeof v === 'number') finite(v, `${field}.${task.slice(0, 80)}`, 0, max);
+  }
   return {
     config: optionalObject(root.config, 'config'),
     nShot: optionalObject(root['n-shot'], 'n-shot'),
@@ -325,6 +347,8 @@ export function modelOf(facts: HarnessFacts, warnings: Notice[]): { source: Mode
   if (asked === 'auto' && loaded && dtype) warnings.push(notice('import.lm-eval-dtype-auto', { loaded: shortName(loaded), dtype }));
   const maxLength = Number(args.max_length);
   const contextLimit = Number.isInteger(maxLength) && maxLength > 0 ? maxLength : (facts.maxLength ?? 0);
+  // A context limit is shown: no model has RAW_BOUNDS.tokens positions.
+  if (contextLimit > RAW_BOUNDS.tokens) fail(Number.isInteger(maxLength) && maxLength > 0 ? 'config.model_args (max_length)' : 'max_length', { expected: 'integer', min: 1, max: RAW_BOUNDS.tokens }, contextLimit);
   return { source, dtype, contextLimit };
 }
 
@@ -336,6 +360,7 @@ function shotsOf(facts: HarnessFacts, taskName: string): number | null {
   for (const v of [fromNShot, fromConfig]) {
     const n = typeof v === 'string' ? Number(v) : v;
     if (typeof n === 'number' && Number.isInteger(n) && n >= 0 && n <= 1000) return n;
+    if (typeof v === 'number') int(v, v === fromNShot ? `n-shot.${taskName}` : `configs.${taskName}.num_fewshot`, 0, 1000);
   }
   return null;
 }
@@ -541,7 +566,7 @@ export async function buildRun(
     originalRunId: null,
     storedSummary,
     summaryMismatches: storedSummary ? storedSummaryMismatches(storedSummary, recomputeSummary(run, results), results) : [],
-    harnessTasks: mapped.map((m) => ({ name: m.name, version: versionOf(facts.versions?.[m.name]) })),
+    harnessTasks: mapped.map((m) => ({ name: m.name, version: versionOf(facts.versions?.[m.name], `versions.${m.name}`) })),
     ...harnessRunOf(facts),
   };
   run.origin = origin;
@@ -604,16 +629,18 @@ export function harnessRunOf(facts: HarnessFacts): Pick<RunOrigin, 'harnessBacke
   if (typeof config.model === 'string' && config.model !== '') {
     out.harnessBackend = { model: shortName(config.model), device: typeof config.device === 'string' && config.device !== '' ? shortName(config.device) : null };
   }
-  if (typeof config.limit === 'number' && Number.isFinite(config.limit) && config.limit > 0) out.harnessLimit = config.limit;
+  if (typeof config.limit === 'number' && Number.isFinite(config.limit) && config.limit > 0) out.harnessLimit = finite(config.limit, 'config.limit', 0, RAW_BOUNDS.harnessNumber);
   return out;
 }
 
+/** --limit as items per task; one above any task's size (RUN_IMPORT_LIMITS.results) limits nothing. */
 export function limitOf(value: unknown): number | null {
-  return typeof value === 'number' && Number.isInteger(value) && value >= 1 ? value : null;
+  return typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= RUN_IMPORT_LIMITS.results ? value : null;
 }
 
-function versionOf(value: unknown): string | number | null {
-  if (typeof value === 'number' && Number.isFinite(value)) return value;
+/** A task's version as the results file writes it (1, "1.0"); a number is a small one (RAW_BOUNDS.harnessNumber). */
+function versionOf(value: unknown, path: string): string | number | null {
+  if (typeof value === 'number') return finite(value, path, 0, RAW_BOUNDS.harnessNumber);
   if (typeof value === 'string') return shortName(value);
   return null;
 }
@@ -640,7 +667,11 @@ export async function readLmEvalResults(root: Obj, fileName: string, importedAt:
   for (const [taskName, list] of Object.entries(samples)) {
     byTask.set(taskName, readTaskSamples(list as unknown[], (i) => `samples.${taskName}[${i}]`));
   }
-  return buildRun(byTask, facts, fileName, importedAt);
+  // Tasks the file configured or scored whose samples it does not hold are not in the run: say which.
+  const named = new Set([...Object.keys(facts.configs ?? {}), ...Object.keys(facts.results ?? {})]);
+  const without = [...named].filter((task) => Object.hasOwn(LM_EVAL_TASKS, task) && !Object.hasOwn(samples, task));
+  const extra = without.length ? [notice('import.lm-eval-tasks-without-samples', { tasks: without.slice(0, 20), more: Math.max(0, without.length - 20) })] : [];
+  return buildRun(byTask, facts, fileName, importedAt, undefined, extra);
 }
 
 /** `form`: how the task asks its choices (a cloze task Jiangu exported: `cloze`). */

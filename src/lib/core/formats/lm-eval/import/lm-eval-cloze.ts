@@ -16,7 +16,7 @@ import { clozePrediction, type ClozeRule } from '../../../metrics/cloze-rules.ts
 import { pythonLength, utf8Length } from '../../../protocols/encode-pair.ts';
 import { OPTION_LETTERS } from '../../../protocols/multiple-choice.ts';
 import type { ClozeScores } from '../../../record/run.ts';
-import { fail, problem, type Obj } from '../../import-validate.ts';
+import { fail, finite, lowestLogLikelihood, problem, type Obj } from '../../import-validate.ts';
 
 /** The harness's metrics of a cloze task that a sample states and the import checks, in process_results' order. */
 export const CLOZE_SAMPLE_METRICS = ['acc', 'acc_norm', 'acc_bytes'] as const satisfies readonly ClozeRule[];
@@ -77,6 +77,8 @@ export function readClozeSample(read: ClozeSampleRead): ClozeSample {
     if (c !== options[i]) fail(read.continuationPath(i), { expected: 'same-as', value: options[i], sameAs: `doc.options[${i}]` }, c);
   });
   const isGreedy = read.greedy.map((g, i) => (g === null ? fail(read.responsePath(i), { expected: 'loglik-greedy' }, read.responses[i]) : g));
+  // An option's summed log-likelihood is at least its text's most tokens times one token's lowest (import-validate.ts).
+  read.logLiks.forEach((ll, i) => finite(ll, read.responsePath(i), lowestLogLikelihood(utf8Length(options[i])), 0));
   const sample: ClozeSample = { options, isGreedy };
   // Without a gold (a predictions-only export) the harness scored against its "no label": nothing to check.
   if (read.gold === null) return sample;

@@ -15,7 +15,7 @@ import { NO_FACTS, buildRun, factsOf, readLmEvalResults, readSamplesLines, type 
 import { resolveHarnessTask } from './lm-eval-jiangu-tasks.ts';
 import { pythonJsonIndent2 } from './lm-eval-docs.ts';
 import { buildGenRun, readGenSamplesLines, type GenSample } from './lm-eval-generation.ts';
-import { FieldProblem, RunImportError, parseJson, problem, refusal, type ImportedRun, type Obj } from '../../import-validate.ts';
+import { FieldProblem, RUN_IMPORT_LIMITS, RunImportError, fail, int, parseJson, problem, refusal, type ImportedRun, type Obj } from '../../import-validate.ts';
 
 /** A file as the page read it. */
 export interface HarnessFileText {
@@ -216,6 +216,10 @@ export function samplesWritten(root: Obj, task: string): number | null {
   const count = typeof counts === 'object' && counts !== null ? (counts as Obj)[task] : undefined;
   if (typeof count !== 'object' || count === null) return null;
   const { effective, original } = count as Obj;
+  // Counts of docs: none of a task reaches RUN_IMPORT_LIMITS.results (a count past it is no harness's).
+  for (const [key, value] of [['effective', effective], ['original', original]] as const) {
+    if (typeof value === 'number') int(value, `n-samples.${task}.${key}`, 0, RUN_IMPORT_LIMITS.results);
+  }
   if (typeof effective !== 'number') return null;
   if (effective > 0 || typeof original !== 'number') return effective;
   const config = typeof root.config === 'object' && root.config !== null ? (root.config as Obj) : {};
@@ -232,6 +236,7 @@ async function checkAgainstResults(root: Obj, task: string, read: readonly Pick<
   }
   const hashes = root.task_hashes;
   const stated = typeof hashes === 'object' && hashes !== null ? (hashes as Obj)[task] : undefined;
+  if (stated !== undefined && stated !== null && typeof stated !== 'string') fail(`task_hashes.${task}`, { expected: 'sha256' }, stated);
   if (typeof stated === 'string' && stated !== '') {
     const actual = await sha256Hex(read.map((s) => s.hashes.doc + s.hashes.prompt + s.hashes.target).join(''));
     if (actual !== stated) throw problem('import.lm-eval-tampered', { task });

@@ -32,7 +32,8 @@ const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !
 function readGenSample(value: unknown, line: number): GenSample {
   const base = `line ${line}`;
   const o = anyObject(value, base);
-  const docId = typeof o.doc_id === 'number' && Number.isInteger(o.doc_id) && o.doc_id >= 0 ? o.doc_id : fail(`${base}: doc_id`, { expected: 'doc-index' }, o.doc_id);
+  // No task has RUN_IMPORT_LIMITS.results docs: an index past it names no item.
+  const docId = typeof o.doc_id === 'number' && Number.isInteger(o.doc_id) && o.doc_id >= 0 && o.doc_id < RUN_IMPORT_LIMITS.results ? o.doc_id : fail(`${base}: doc_id`, { expected: 'doc-index' }, o.doc_id);
   // resps[0][0] is the model's text; filtered_resps[0] the same after the "none" filter.
   const resps = o.resps;
   if (!Array.isArray(resps) || resps.length !== 1 || !Array.isArray(resps[0]) || typeof resps[0][0] !== 'string') {

@@ -16,7 +16,7 @@
 import type { DatasetId } from '../../../benchmarks/types.ts';
 import { accuracyOverOrders } from '../../../metrics/circular.ts';
 import { summaryMismatches, type RunSummary, type SummaryMismatch } from '../../../metrics/run-summary.ts';
-import type { Obj } from '../../import-validate.ts';
+import { finite, type Obj } from '../../import-validate.ts';
 import type { McItemResult } from '../../../record/run.ts';
 
 /** A harness group whose `acc` is a summary key of ours (see import-lm-eval.ts LM_EVAL_GROUPS). */
@@ -25,13 +25,20 @@ export type HarnessGroups = Readonly<Record<string, { datasetId: DatasetId; key:
 /** The key under which a circular export's per-task `acc` (the mean over all its rotated docs) is compared. */
 export const rotationsKey = (task: string): string => `rotations:${task}`;
 
-/** `acc,none` (0.4 harness) or `acc` (older), as percent; null when the task's entry has neither as a finite number. */
-function storedAccuracy(metrics: unknown): number | null {
+/**
+ * `acc,none` (0.4 harness) or `acc` (older), as percent; null when the task's entry has neither as a
+ * finite number. It is shown beside the recomputation, so an accuracy outside [0, 1] is refused
+ * naming it (`path`: `results.<task>`).
+ */
+function storedAccuracy(metrics: unknown, path: string): number | null {
   if (typeof metrics !== 'object' || metrics === null) return null;
   const m = metrics as Obj;
-  const acc = m['acc,none'] ?? m.acc;
-  const n = typeof acc === 'string' ? Number(acc) : acc;
-  return typeof n === 'number' && Number.isFinite(n) ? 100 * n : null;
+  const key = m['acc,none'] !== undefined ? 'acc,none' : 'acc';
+  const acc = m[key];
+  if (acc === undefined || acc === null) return null;
+  // A samples file's dialect writes numbers as strings ("0.5"); anything else stated is refused.
+  const n = typeof acc === 'string' && acc.trim() !== '' && Number.isFinite(Number(acc)) ? Number(acc) : acc;
+  return 100 * finite(n, `${path}.${key}`, 0, 1);
 }
 
 /** A harness task name, as this import reads it: its benchmark and task, undefined for one it does not know. */
@@ -41,7 +48,7 @@ export type TaskOf = (name: string) => { datasetId: DatasetId; task: string } | 
 export function storedSummaryOf(results: Obj, datasetId: DatasetId, taskOf: TaskOf, circular: boolean, groups: HarnessGroups): RunSummary | null {
   const stored: RunSummary = {};
   for (const [name, metrics] of Object.entries(results)) {
-    const acc = storedAccuracy(metrics);
+    const acc = storedAccuracy(metrics, `results.${name.slice(0, 80)}`);
     if (acc === null) continue;
     const task = taskOf(name);
     if (task !== undefined) {

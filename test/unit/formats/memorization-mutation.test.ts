@@ -1,0 +1,144 @@
+// The memorization run file as untrusted input (issue 34, item 1): a real export (a run made by the
+// project's own code, exported by the page's exporter) imports back with the numbers the page shows
+// equal to the original's; then each field is mutated one at a time (out of range, off by a little,
+// of another kind, removed), and each mutation is either refused naming the field (or a field the
+// table says is computed from it or checked against it), or imported with the table calling the field
+// raw and the page's numbers (probeRunSummary) equal to their recomputation from the file's raw fields.
+// And the table is complete: every field of a real file is in it, every entry is a field the reader reads.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { MEMORIZATION_EXPORT_FIELDS } from '../../../src/lib/core/formats/fields/memorization-export.ts';
+import { FieldProblem, FieldReader, RunImportError, type Obj } from '../../../src/lib/core/formats/import-validate.ts';
+import { readMemorizationRun } from '../../../src/lib/core/formats/memorization-run/import-memorization.ts';
+import { exchangeabilityTest, memorizationScoresOf, probeRunSummary } from '../../../src/lib/core/metrics/memorization/index.ts';
+import type { ProbeResult, ProbeRunRecord, ProbeShardResult } from '../../../src/lib/core/record/probe-run.ts';
+import { importProbeRunFile } from '../../../src/lib/data/import-probe-run.ts';
+import { getProbeRun, listProbeRuns, loadProbeResults } from '../../../src/lib/store/probe-runs.ts';
+import { saveDataset } from '../../../src/lib/store/datasets.ts';
+import type { MultipleChoiceItem } from '../../../src/lib/core/benchmarks/types.ts';
+import { freshDb, makeRecord } from '../store/helpers.ts';
+import { allPaths, classOf, general, leaves, mutated, mutationsOf, namesField, pathText } from './field-mutation.ts';
+import { madeProbeRun, probeItems, type MadeProbeRun } from './memorization-fixture.ts';
+
+const IMPORTED_AT = new Date().toISOString();
+
+/** Where a refusal points: its path, or the field its code is about. */
+function refusedPath(e: FieldProblem): string {
+  const p = e.refusal.params as { path?: string | null };
+  // The reader names the root's fields `file.<field>`.
+  if (typeof p.path === 'string') return p.path.replace(/^file\./, '');
+  if (e.refusal.code === 'import.format-version') return 'formatVersion';
+  if (e.refusal.code === 'import.too-many-results') return 'results';
+  return `(${e.refusal.code})`;
+}
+
+/** The page's numbers, recomputed here from the raw fields as the file has them (not through the reader). */
+function fromRawFields(root: { run: ProbeRunRecord; results: ProbeResult[] }) {
+  const { config } = root.run;
+  const items = root.results
+    .filter((r) => r.kind === 'item' && !r.failure)
+    .map((r) => (r.kind === 'item' ? memorizationScoresOf(r.itemId, r.task, r.logprob.map((logprob, j) => ({ logprob, mean: r.mean[j], std: r.std[j] })), config.k) : null));
+  const files = (config.exchangeability ?? []).map((f) => {
+    const shards = root.results.filter((r): r is ProbeShardResult => r.kind === 'shard' && r.task === f.task).sort((a, b) => a.shard - b.shard);
+    return shards.length === f.design.shardCount ? exchangeabilityTest(f.design, shards) : null;
+  });
+  return { items, files };
+}
+
+function shown(run: ProbeRunRecord, results: readonly ProbeResult[]) {
+  const s = probeRunSummary(run, results);
+  return { items: s.items, files: s.exchangeability.map((f) => f.result) };
+}
+
+describe('memorization run file', () => {
+  let made: MadeProbeRun;
+  let root: Obj;
+  beforeAll(async () => {
+    made = await madeProbeRun();
+    root = JSON.parse(made.file) as Obj;
+  });
+
+  it('imports back through the import path in another browser with every number the page shows equal to the original run\'s; in its own, says it is stored already', async () => {
+    // Its own browser holds the run: nothing new is stored, and the refusal names the stored copy.
+    await expect(importProbeRunFile(made.db, made.file, 'memorization.json')).rejects.toMatchObject({ notice: { code: 'run.already-stored', params: { runId: made.run.id } } });
+    expect((await listProbeRuns(made.db)).map((r) => r.id)).toEqual([made.run.id]);
+    // Another browser: the benchmark stored there too.
+    const db = await freshDb();
+    await saveDataset(db, makeRecord('ancientbench', probeItems()), probeItems());
+    const id = await importProbeRunFile(db, made.file, 'memorization.json');
+    const run = (await getProbeRun(db, id))!;
+    const results = await loadProbeResults(db, id);
+    // Imported twice, the second time says the first import is the stored copy.
+    await expect(importProbeRunFile(db, made.file, 'memorization.json')).rejects.toMatchObject({ notice: { code: 'run.already-stored', params: { runId: id } } });
+    expect(run.origin).toMatchObject({ kind: 'jiangu-file', fileName: 'memorization.json', originalRunId: made.run.id });
+    expect(results.every((r) => r.runId === id)).toBe(true);
+    const original = probeRunSummary(made.run, made.results);
+    expect(probeRunSummary(run, results)).toEqual(original);
+    // The run has what the test is about: scored items, and a finished file-order test in both files.
+    expect(original.items.length).toBe(14);
+    expect(original.exchangeability.map((f) => [f.task, f.shardsDone, f.result?.pValue !== null])).toEqual([['Radical', 4, true], ['Cloze', 2, true]]);
+  });
+
+  it('checks the items against the benchmark where this browser stores it: an item under another task, or a file of no stored item, is refused; nothing is stored', async () => {
+    const elsewhere = async (change: (items: MultipleChoiceItem[]) => MultipleChoiceItem[]) => {
+      const db = await freshDb();
+      const all = change(probeItems());
+      await saveDataset(db, makeRecord('ancientbench', all), all);
+      await expect(importProbeRunFile(db, made.file, 'memorization.json')).rejects.toBeInstanceOf(RunImportError);
+      expect(await listProbeRuns(db)).toEqual([]);
+      return importProbeRunFile(db, made.file, 'memorization.json').catch((e: RunImportError) => e.refusal);
+    };
+    // Radical/test/0 stored here under Cloze: the file puts it on Radical.
+    const moved = await elsewhere((items) => items.map((item) => (item.id === 'Radical/test/0' ? { ...item, task: 'Cloze' } : item)));
+    expect(moved).toMatchObject({ code: 'import.field-wrong', params: { path: 'run.config.itemIds[0]', expected: 'stored-item' } });
+    // Another copy, whose ids are none of the file's.
+    const other = await elsewhere((items) => items.map((item) => ({ ...item, id: `other-${item.id}` })));
+    expect(other).toMatchObject({ code: 'import.no-item-in-local-copy' });
+  });
+
+  it('refuses each mutated field naming it, or imports it as raw with the numbers recomputed from the raw fields', async () => {
+    const accepted: string[] = [];
+    const wrong: string[] = [];
+    let tried = 0;
+    for (const parts of leaves(root)) {
+      const path = pathText(parts);
+      const original = parts.reduce<unknown>((v, p) => (v as Record<string | number, unknown>)[p], root);
+      for (const mutation of mutationsOf(original)) {
+        const bad = mutated(root, parts, mutation.value);
+        tried++;
+        let read: Awaited<ReturnType<typeof readMemorizationRun>> | null = null;
+        try {
+          read = await readMemorizationRun(bad, 'bad.json', IMPORTED_AT);
+        } catch (e) {
+          if (!(e instanceof FieldProblem)) throw new Error(`${path} ${mutation.name}: threw ${String(e)}`);
+          const at = refusedPath(e);
+          if (!namesField(MEMORIZATION_EXPORT_FIELDS, at, path)) wrong.push(`${path} ${mutation.name}: refused at ${at} (${e.message})`);
+          continue;
+        }
+        const entry = classOf(MEMORIZATION_EXPORT_FIELDS, path);
+        // A derived field's value must never be taken from a file: a changed one is refused.
+        if (entry?.field.class !== 'raw') wrong.push(`${path} ${mutation.name}: accepted, but the table says ${entry?.field.class ?? 'nothing'}`);
+        expect(shown(read.run, read.results)).toEqual(fromRawFields(bad as unknown as { run: ProbeRunRecord; results: ProbeResult[] }));
+        accepted.push(`${path} ${mutation.name}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+    expect(tried).toBeGreaterThan(500);
+    // Out-of-range numbers are never accepted: every huge value was refused.
+    expect(accepted.filter((a) => /1e308|1\.79e308/.test(a))).toEqual([]);
+    // What a file may change and still import is raw and bounded: log p within its range, names.
+    expect(accepted).toContain('results[0].logprob[0] +1');
+    expect(accepted).not.toContain('results[0].index +1');
+  });
+
+  it('lists every field of a real file in the table, and every entry is a field the reader reads', async () => {
+    const withOrigin = { ...root, run: { ...(root.run as Obj), origin: { kind: 'jiangu-file', fileName: 'a.json', importedAt: IMPORTED_AT, originalRunId: 'r' } } };
+    const missing = allPaths(withOrigin).filter((p) => classOf(MEMORIZATION_EXPORT_FIELDS, p) === null);
+    expect(missing).toEqual([]);
+    const reader = new FieldReader();
+    await readMemorizationRun(withOrigin, 'a.json', IMPORTED_AT, reader);
+    // The reader records `file.format` for the root's fields and `x.y` for the rest; a list's entries (`[*]`) are read as its values.
+    const known = new Set([...reader.known].map((p) => p.replace(/^file\./, '')));
+    const unknown = Object.keys(MEMORIZATION_EXPORT_FIELDS).filter((key) => !known.has(key.replace(/\[\*\]$/, '')) && !known.has(general(key).replace(/\[\*\]$/, '')));
+    expect(unknown).toEqual([]);
+  });
+});
