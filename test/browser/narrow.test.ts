@@ -1,6 +1,6 @@
 // A phone's width (375 px), in both languages: the Playground's question form and classroom mode's
 // header fit the viewport. Nothing overflows the page sideways (scrollWidth ≤ clientWidth), the named
-// elements lie within 375 px, and classroom's header keeps "1 / 3" and the score on one line each.
+// elements lie within 375 px, and classroom's header keeps the position ("1 / 30") and the score on one line each.
 // Screenshots in test-results/narrow-*.png. Classroom's Full screen button says Exit full screen in full screen.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -75,7 +75,7 @@ describe('a 375 px wide screen', () => {
       expect(measured.scrollWidth, `${lang}: the page scrolls sideways`).toBeLessThanOrEqual(measured.clientWidth);
       for (const id of ids) expect(measured.right[id], `${lang}: ${id}`).toBeGreaterThan(0);
       for (const id of ids) expect(measured.right[id], `${lang}: ${id} ends past ${WIDTH} px`).toBeLessThanOrEqual(WIDTH);
-      expect(await lines(page, 'classroom-position'), `${lang}: "1 / 3" wraps`).toBe(1);
+      expect(await lines(page, 'classroom-position'), `${lang}: the position ("1 / 30") wraps`).toBe(1);
       expect(await lines(page, 'classroom-score'), `${lang}: the score wraps`).toBe(1);
       expect(await lines(page, 'classroom-fullscreen'), `${lang}: the Full screen button wraps`).toBe(1);
     }

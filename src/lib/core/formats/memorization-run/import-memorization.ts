@@ -336,6 +336,7 @@ export async function readMemorizationRun(root: Obj, fileName: string, importedA
   if (previous) warnings.push(notice('import.imported-before', { from: previous.kind, fileName: previous.fileName, importedAt: previous.importedAt }));
   const ignored = r.ignoredWarning();
   if (ignored) warnings.push(ignored);
-  run.origin = { kind: 'jiangu-file', fileName, importedAt, originalRunId: run.id };
+  // The run it was made as: a file exported from an imported copy names that copy's local id, its origin the first.
+  run.origin = { kind: 'jiangu-file', fileName, importedAt, originalRunId: previous?.originalRunId ?? run.id };
   return { run, results };
 }
