@@ -9,7 +9,7 @@
 // this browser's copy of the benchmark. A run whose id is stored here already is reported, not
 // duplicated: "already stored" when its results are the same, "another run" when they differ.
 import { backupJson, readBackup, BACKUP_MAX_BYTES } from '../core/formats/backup/backup.ts';
-import { FieldProblem, RunImportError, refusal, type Obj, type Refusal } from '../core/formats/import-validate.ts';
+import { FieldProblem, RunImportError, describe, refusal, type Obj, type Refusal } from '../core/formats/import-validate.ts';
 import { readMemorizationRun } from '../core/formats/memorization-run/import-memorization.ts';
 import { storedRunRefusal } from '../core/record/stored-check.ts';
 import type { ItemResult, RunRecord } from '../core/record/run.ts';
@@ -98,8 +98,7 @@ export async function importBackup(db: JianguDatabase, file: File): Promise<Back
   for (const entry of entries.runs) {
     const id = entryId(entry);
     const results = Array.isArray(entry.results) ? (entry.results as unknown[]) : null;
-    // storedRunRefusal reads `results` as the file reader does: a missing list is named there.
-    const problem = storedRunRefusal(entry.run, results ?? (entry.results as never));
+    const problem = results === null ? refusal('import.field-wrong', { path: `runs[${entries.runs.indexOf(entry)}].results`, expected: 'list', ...describe(entry.results) }) : storedRunRefusal(entry.run, results);
     if (problem) {
       report.refused.push({ id, problem });
       continue;

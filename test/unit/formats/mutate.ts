@@ -1,9 +1,11 @@
-// The mutation machinery of the field-class tests: a file's leaves and lists by path, one change at a
-// time, and the two outcomes a change may have: a refusal that names the field changed (or a field the
-// table derives from it), or an import whose shown numbers equal the untouched file's.
+// The mutation machinery of the field-class tests, for every format (run files, lm-eval files,
+// memorization files, links): a file's leaves and lists by path, one change at a time, how a
+// refusal's place is matched against the field table (fields/field-class.ts), and the two outcomes a
+// change may have: a refusal that names the field changed (or a field the table relates to it), or an
+// import whose shown numbers equal the untouched file's (or their recomputation from its raw fields).
 import { expect } from 'vitest';
 import { RunImportError } from '../../../src/lib/core/formats/import-validate.ts';
-import type { FieldTable } from '../../../src/lib/core/formats/fields/index.ts';
+import type { FieldClass, FieldTable } from '../../../src/lib/core/formats/fields/index.ts';
 import { runSummary } from '../../../src/lib/core/metrics/run-summary.ts';
 import { continuousOf } from '../../../src/lib/core/metrics/continuous.ts';
 import { calibration } from '../../../src/lib/core/metrics/calibration.ts';
@@ -17,7 +19,7 @@ export type Json = null | boolean | number | string | Json[] | { [key: string]: 
 export type Steps = (string | number)[];
 
 /** `results[3].probs[1]` from its steps. */
-export const pathOf = (steps: Steps): string => steps.map((s, i) => (typeof s === 'number' ? `[${s}]` : i === 0 ? s : `.${s}`)).join('');
+export const pathOf = (steps: readonly (string | number)[]): string => steps.map((s, i) => (typeof s === 'number' ? `[${s}]` : i === 0 ? s : `.${s}`)).join('');
 /** list positions as `[*]`, as the FieldReader writes paths. */
 export const general = (path: string): string => path.replace(/\[\d+\]/g, '[*]');
 

@@ -125,6 +125,7 @@ const SAMPLES: { [C in ImportCode]: ParamsOf<C> } = {
   'import.json-cut-off': { fileName: FILE, path: 'line 7', line: 1, column: 33 },
   'import.not-json-other': { fileName: FILE, path: null, detail: 'Maximum call stack size exceeded' },
   'import.file-too-large': { fileName: FILE, mib: '66.0', limitMib: 64 },
+  'import.backup-too-large': { fileName: FILE, mib: '600.0', limitMib: 512 },
   'import.zip-too-many-entries': { fileName: 'out.zip', entries: 40001, limit: 10000 },
   'import.zip-too-large': { fileName: 'out.zip', mib: '2400.0', limitMib: 256 },
   'import.zip-entry-overrun': { fileName: 'samples_x_2026-01-01T00-00-00.000000.jsonl', zipName: 'out.zip', stated: 100, inflatedAtLeast: 16777316 },

@@ -244,6 +244,11 @@ export const importRefusals = {
     en: (p: MaybePlace & { detail: string }) => `${at.en(p)}not JSON: ${p.detail}`,
     zh: (p: MaybePlace & { detail: string }) => `${at.zh(p)}不是 JSON：${p.detail}`,
   },
+  /** A backup of every run (core/formats/backup): `mib` with one decimal, as text. */
+  'import.backup-too-large': {
+    en: (p: { mib: string; limitMib: number }) => `the backup is ${p.mib} MiB; the most this site reads is ${p.limitMib} MiB. Export the runs as separate run files instead.`,
+    zh: (p: { mib: string; limitMib: number }) => `备份文件大小为 ${p.mib} MiB，本站最多读取 ${p.limitMib} MiB。请改为逐个导出评测记录文件。`,
+  },
   /** `mib`: the size with one decimal, as text. */
   'import.file-too-large': {
     en: (p: { mib: string; limitMib: number }) => `the file is ${p.mib} MiB; the most a run file may be is ${p.limitMib} MiB. Export fewer items (a smaller run) or split an lm-eval file by task.`,
