@@ -11,7 +11,7 @@ import { deflateRaw, frame, fromBase64Url, inflateRaw, toBase64Url, unframe } fr
 import { ShareLinkError } from '../../../src/lib/core/formats/share-link/share-types.ts';
 import { LINK_SCORE_NONE, studentTSurvival, summarizeScores } from '../../../src/lib/core/metrics/memorization/index.ts';
 import type { FieldTable } from '../../../src/lib/core/formats/fields/index.ts';
-import { allPaths, classOf, leaves, mutated, mutationsOf, namesField, pathText } from './field-mutation.ts';
+import { allPaths, classOf, sampledLeaves, mutated, mutationsOf, namesField, pathOf } from './mutate.ts';
 import { madeProbeLink, madeProbeRun } from './memorization-fixture.ts';
 import { madeShareLink } from './share-fixture.ts';
 import { SHARE_LINK_FIELDS } from '../../../src/lib/core/formats/fields/share-link.ts';
@@ -37,8 +37,8 @@ async function mutateHeader<T>(table: FieldTable, parts: Parts, decode: (payload
   const wrong: string[] = [];
   const accepted: string[] = [];
   let tried = 0;
-  for (const at of leaves(parts.header)) {
-    const path = pathText(at);
+  for (const at of sampledLeaves(parts.header)) {
+    const path = pathOf(at);
     const original = at.reduce<unknown>((v, p) => (v as Record<string | number, unknown>)[p], parts.header);
     for (const mutation of mutationsOf(original)) {
       const header = mutated(parts.header, at, mutation.value);
@@ -90,7 +90,7 @@ describe('memorization run link', () => {
     expect(wrong).toEqual([]);
     expect(tried).toBeGreaterThan(150);
     // No huge number is read, and no date field dated 9999 (a text field may hold any text).
-    expect(accepted.filter((a) => /1e308|1\.79e308|At date 9999/.test(a))).toEqual([]);
+    expect(accepted.filter((a) => /out of range|At date 9999/.test(a))).toEqual([]);
     expect(accepted).toContain('config.model.source.name other text');
     expect(accepted).not.toContain('files[0].pValue +1');
   });
@@ -155,7 +155,7 @@ describe('scoring run share link', () => {
     });
     expect(wrong).toEqual([]);
     expect(tried).toBeGreaterThan(150);
-    expect(accepted.filter((a) => /1e308|1\.79e308|At date 9999/.test(a))).toEqual([]);
+    expect(accepted.filter((a) => /out of range|At date 9999/.test(a))).toEqual([]);
     expect(accepted).toContain('summary.overall +1');
     expect(accepted).not.toContain('summary.items +1');
   });

@@ -3,6 +3,7 @@
 // (log p ≤ 0, μ = −entropy, σ > 0), then exported with the page's exporter and linked with the page's
 // link encoder. Radical's 9 items make 4 shards (3, 2, 2, 2 items): the 2-item shards' orders repeat.
 import type { MultipleChoiceItem } from '../../../src/lib/core/benchmarks/types.ts';
+import { madeModelCheck } from './model-check-fixture.ts';
 import { memorizationRunJson } from '../../../src/lib/core/formats/memorization-run/export.ts';
 import { encodeProbeLink } from '../../../src/lib/core/formats/probe-link/probe-link.ts';
 import type { ProbeResult, ProbeRunRecord } from '../../../src/lib/core/record/probe-run.ts';
@@ -65,7 +66,8 @@ export async function madeProbeRun(permutations = 3): Promise<MadeProbeRun> {
   });
   const run = await executeProbeRun(db, created.id, statisticsClient());
   const results = await loadProbeResults(db, run.id);
-  return { db, run, results, file: memorizationRunJson(run, results) };
+  // The file carries a model check, as a run loaded in the page stores one.
+  return { db, run, results, file: memorizationRunJson({ ...run, modelCheck: madeModelCheck() }, results) };
 }
 
 /** The run's probe link payload, made by the page's encoder. */

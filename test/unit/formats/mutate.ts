@@ -42,16 +42,63 @@ export function entryOf(table: FieldTable, path: string, gen: (path: string) => 
   return null;
 }
 
-export function withChange(root: Json, steps: Steps, change: (old: Json) => Json | undefined): Json {
-  const copy = structuredClone(root) as Json;
-  let at = copy as Record<string | number, Json>;
-  for (const s of steps.slice(0, -1)) at = at[s] as Record<string | number, Json>;
-  const last = steps[steps.length - 1];
-  const next = change(at[last]);
-  if (next === undefined) delete at[last];
-  else at[last] = next;
-  return copy;
+/**
+ * The table's entry covering a path (the link and memorization tables name a field once for what is
+ * under it): the path's own entry (as entryOf finds it), its list's, or the nearest field's above it.
+ */
+export function classOf(table: FieldTable, path: string): { key: string; field: FieldClass } | null {
+  let p = general(path);
+  for (;;) {
+    const key = entryOf(table, p) ?? (Object.hasOwn(table, `${p}[*]`) ? `${p}[*]` : null);
+    if (key !== null) return { key, field: table[key] };
+    const cut = Math.max(p.lastIndexOf('.'), p.lastIndexOf('['));
+    if (cut <= 0) return null;
+    p = p.slice(0, cut);
+  }
 }
+
+/** Every leaf (number, string, boolean, null, empty list or object) with its steps; of a list of numbers or strings only its first and last entries, which stand for the rest. */
+export function sampledLeaves(value: unknown, at: Steps = []): Steps[] {
+  if (Array.isArray(value)) {
+    if (value.length === 0) return [at];
+    const objects = value.some((v) => typeof v === 'object' && v !== null);
+    const picked = objects ? value.map((_, i) => i) : value.length === 1 ? [0] : [0, value.length - 1];
+    return picked.flatMap((i) => sampledLeaves(value[i], [...at, i]));
+  }
+  if (typeof value === 'object' && value !== null) {
+    const keys = Object.keys(value);
+    if (keys.length === 0) return [at];
+    return keys.flatMap((k) => sampledLeaves((value as Record<string, unknown>)[k], [...at, k]));
+  }
+  return [at];
+}
+
+/** Every leaf path, no sampling, empty lists and objects included (the completeness tests). */
+export const allPaths = (value: unknown): string[] => everyLeaf(value).map(pathOf);
+
+function everyLeaf(value: unknown, at: Steps = []): Steps[] {
+  if (Array.isArray(value)) return value.length === 0 ? [at] : value.flatMap((v, i) => everyLeaf(v, [...at, i]));
+  if (typeof value === 'object' && value !== null) {
+    const keys = Object.keys(value);
+    return keys.length === 0 ? [at] : keys.flatMap((k) => everyLeaf((value as Record<string, unknown>)[k], [...at, k]));
+  }
+  return [at];
+}
+
+/** A deep copy of `root` with the leaf at `steps` set to `value` (removed when undefined: a list's entry spliced out). */
+export function mutated<T>(root: T, steps: readonly (string | number)[], value: unknown): T {
+  const copy = structuredClone(root) as Record<string | number, unknown>;
+  let at = copy;
+  for (const step of steps.slice(0, -1)) at = at[step] as Record<string | number, unknown>;
+  const last = steps[steps.length - 1];
+  if (value === undefined) {
+    if (Array.isArray(at)) at.splice(last as number, 1);
+    else delete at[last];
+  } else at[last] = value;
+  return copy as T;
+}
+
+export const withChange = (root: Json, steps: Steps, change: (old: Json) => Json | undefined): Json => mutated(root, steps, change(valueAt(root, steps)));
 
 /** What the pages show of a run, through the functions they use: summary, p(gold) and its kin, calibration, cloze rules, orders. */
 export function shown({ run, results }: ImportedRun): unknown {
@@ -90,35 +137,42 @@ export const RUN_FILE_NAMING: Naming = {
 };
 
 /**
- * Whether a refusal names the changed field: its path is the field (or the list it is in, or the
- * object it is in below the top level), or a field the table relates to it (derived from, or checked
- * against, either way), or its parameters quote the field's place (`same-as results[0].logProbs[1]`).
+ * Whether a refusal at `at` (a concrete path, or null when it names none) names the changed field
+ * `changed`: its path is the field, a field under it, the list or object it is in (below the top
+ * level, or the top-level field itself when the format names its refusals so), or a field the table
+ * relates to it (derived from it, checked against it, or whose check names it), either way; or the
+ * refusal's parameters quote the field's place (`same-as results[0].logProbs[1]`).
  */
-export function namesField(table: FieldTable, error: RunImportError, changed: string, naming: Naming = RUN_FILE_NAMING): boolean {
-  const params = error.refusal.params as Record<string, unknown>;
-  const at = naming.at(error);
-  const strip = (p: string) => naming.general(p).replace(/(\[\*\])+$/, '');
+export function namesField(table: FieldTable, at: string | null, changed: string, how: { general?: (path: string) => string; params?: Record<string, unknown> } = {}): boolean {
+  const gen = how.general ?? general;
+  const strip = (p: string) => gen(p).replace(/(\[\*\])+$/, '');
   const mine = strip(changed);
   if (at !== null) {
     const theirs = strip(at);
-    if (theirs === mine) return true;
+    if (theirs === mine || at === changed) return true;
+    if (at.startsWith(`${changed}.`) || at.startsWith(`${changed}[`)) return true;
     if (mine.startsWith(`${theirs}.`) && theirs.includes('.')) return true;
+    if (changed.startsWith(`${at}.`) || changed.startsWith(`${at}[`)) return true;
     const related = (key: string | null) => {
       if (!key) return [];
       const e = table[key];
       return (e.class === 'derived' ? e.from : (e.against ?? [])).map(strip);
     };
+    const near = (p: string) => entryOf(table, p, gen) ?? entryOf(table, `${p}[0]`, gen) ?? classOf(table, p)?.key ?? null;
     // The refusal's field, or for a list of objects (a result's rotations) the fields of its entries.
-    const entries = [entryOf(table, at, naming.general) ?? entryOf(table, `${at}[0]`, naming.general), ...Object.keys(table).filter((key) => key.startsWith(`${naming.general(at)}[*].`))];
-    const changedEntry = entryOf(table, changed, naming.general) ?? entryOf(table, `${changed}[0]`, naming.general);
+    const entries = [near(at), ...Object.keys(table).filter((key) => key.startsWith(`${gen(at)}[*].`))];
+    const changedEntry = near(changed);
     if (changedEntry) {
+      const mentions = (p: string) => mine === p || mine.startsWith(`${p}.`) || mine.startsWith(`${p}[`);
       for (const entry of entries) {
         if (!entry) continue;
-        if (related(entry).includes(strip(changedEntry)) || related(changedEntry).includes(strip(entry))) return true;
+        if (related(entry).some(mentions) || related(entry).includes(strip(changedEntry)) || related(changedEntry).includes(strip(entry))) return true;
+        const e = table[entry];
+        if (e.class === 'raw' && e.check.includes(changedEntry)) return true;
       }
     }
   }
-  return Object.values(params).some((v) => typeof v === 'string' && v.includes(changed.replace(/\[\d+\]$/, '')));
+  return Object.values(how.params ?? {}).some((v) => typeof v === 'string' && v.includes(changed.replace(/\[\d+\]$/, '')));
 }
 
 export interface Outcome {
@@ -136,7 +190,7 @@ export async function attempt(read: () => Promise<ImportedRun>): Promise<Outcome
 }
 
 /** Out of any range a model can produce: every numeric field a reader reads must refuse these, naming itself. */
-export const OUT_OF_RANGE: readonly Json[] = [1e308, -1e308];
+export const OUT_OF_RANGE: readonly number[] = [1e308, -1e308, -1.79e308];
 
 /** Wrong kinds and forged values of a leaf. */
 export function forgeries(old: Json): Json[] {
@@ -144,6 +198,27 @@ export function forgeries(old: Json): Json[] {
   if (typeof old === 'string') return [42, '', 'Z', `${old}\u202e`];
   if (typeof old === 'boolean') return [!old, 'true', 0];
   return [0.5, 'A', true, 1e308];
+}
+
+/** The hostile values the link and memorization tests try on one leaf: removed, off by a little, out of any range, of another kind. */
+export function mutationsOf(value: unknown): { name: string; value: unknown }[] {
+  const out: { name: string; value: unknown }[] = [{ name: 'removed', value: undefined }];
+  if (typeof value === 'number') {
+    out.push({ name: '+1', value: value + 1 }, ...OUT_OF_RANGE.map((v) => ({ name: `out of range ${v}`, value: v })), { name: 'negated', value: -value - 0.5 }, { name: 'string', value: String(value) });
+  } else if (typeof value === 'string') {
+    out.push({ name: 'other text', value: `${value}x` }, { name: 'date 9999', value: '9999-12-31T00:00:00.000Z' }, { name: 'number', value: 7 });
+    // A hash is only changed by another hash: anything else fails its form before it is compared.
+    if (/^[0-9a-f]{64}$/.test(value)) out.push({ name: 'another hash', value: `${value[0] === '0' ? '1' : '0'}${value.slice(1)}` });
+  } else if (typeof value === 'boolean') {
+    out.push({ name: 'flipped', value: !value });
+  } else if (value === null) {
+    out.push({ name: 'number', value: 1 }, { name: 'text', value: 'x' });
+  } else if (Array.isArray(value)) {
+    out.push({ name: 'one entry', value: [1] });
+  } else {
+    out.push({ name: 'a number', value: 2 });
+  }
+  return out;
 }
 
 export const valueAt = (root: Json, steps: Steps): Json => steps.reduce<Json>((at, s) => (at as Record<string | number, Json>)[s], root);
@@ -179,7 +254,7 @@ export async function mutateAll(options: {
       outcome = await options.read(next);
     } catch (error) {
       if (!(error instanceof RunImportError)) failures.push(`${changed} = ${JSON.stringify(value)}: ${String(error)}`);
-      else if (namesField(table, error, changed, naming)) refused++;
+      else if (namesField(table, naming.at(error), changed, { general: naming.general, params: error.refusal.params as Record<string, unknown> })) refused++;
       else failures.push(`${changed} = ${JSON.stringify(value)}: refused without naming it: ${error.message}`);
       return;
     }

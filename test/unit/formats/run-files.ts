@@ -1,7 +1,7 @@
 // Real exported run files, one per scoring kind, for the field-class tests: each run is built through
 // the project's own code (scoreLetters for letters, the engine's clozeResult for option texts,
 // asRotation for rotations, drawEstimationSet for PriDe), exported with runJson, and carries every
-// optional part the reader knows, so the mutation test reaches every field of the table.
+// optional part the reader knows (a model check among them), so the mutation test reaches every field of the table.
 import { runJson } from '../../../src/lib/core/formats/jiangu-run/export.ts';
 import { clozeResult } from '../../../src/lib/engine/cloze-result.ts';
 import { asRotation } from '../../../src/lib/engine/run-rotations.ts';
@@ -14,6 +14,7 @@ import type { MultipleChoiceItem, OptionLetter } from '../../../src/lib/core/ben
 import type { McItemResult, McRunRecord, RunEnvironment } from '../../../src/lib/core/record/run.ts';
 import type { ScoreClozeItemResult } from '../../../src/lib/engine/messages.ts';
 import { makeGenRun, makeMcRun } from '../../fixtures/run-records/build.ts';
+import { madeModelCheck } from './model-check-fixture.ts';
 
 export type RunFileKind = 'letter-logits' | 'cloze' | 'generate-extract' | 'generation';
 export const RUN_FILE_KINDS: readonly RunFileKind[] = ['letter-logits', 'cloze', 'generate-extract', 'generation'];
@@ -61,6 +62,7 @@ function decorated(run: McRunRecord): McRunRecord {
       harnessLimit: 3,
     },
     label: 'my run',
+    modelCheck: madeModelCheck(),
     warnings: [...run.warnings, notice('run.items-failed', { count: 1 })],
   } as McRunRecord;
 }
@@ -154,7 +156,7 @@ export function runFile(kind: RunFileKind): string {
   if (kind === 'generation') {
     const { run, results } = makeGenRun();
     const failed = { ...results[1], prompt: '', promptHash: '', output: '', outputTokenIds: [], stoppedBy: 'max-tokens' as const, ms: 0, failure: notice('run.item-too-long', { itemId: results[1].itemId, tokens: 2400, limit: 2048 }) };
-    return runJson({ ...run, environment: ENVIRONMENT, config: { ...run.config, thinking: 'off' }, label: 'generation' }, results.map((r, i) => (i === 1 ? failed : r)));
+    return runJson({ ...run, environment: ENVIRONMENT, config: { ...run.config, thinking: 'off' }, label: 'generation', modelCheck: madeModelCheck() }, results.map((r, i) => (i === 1 ? failed : r)));
   }
   const { run, results } = kind === 'letter-logits' ? letterRun() : kind === 'cloze' ? clozeRun() : extractRun();
   return runJson(run, results);

@@ -295,55 +295,5 @@ export function buildModelCheck(facts: ModelCheckFacts): ModelCheck {
   };
 }
 
-// Shape checks for a stored check (modelCheckOf): every field the page reads, so a hand-edited file
-// cannot make the run page fail.
-type Guard = (v: unknown) => boolean;
-const isStr: Guard = (v) => typeof v === 'string';
-const isNum: Guard = (v) => typeof v === 'number' && Number.isFinite(v);
-const isBool: Guard = (v) => typeof v === 'boolean';
-const orNull = (g: Guard): Guard => (v) => v === null || g(v);
-const listOf = (g: Guard): Guard => (v) => Array.isArray(v) && v.length <= 10_000 && v.every(g);
-const shape = (fields: Record<string, Guard>): Guard => (v) =>
-  typeof v === 'object' && v !== null && !Array.isArray(v) && Object.entries(fields).every(([k, g]) => g((v as Record<string, unknown>)[k]));
-const oneOf = (...values: readonly unknown[]): Guard => (v) => values.includes(v);
-const isValue = shape({ name: isStr, elemType: isStr, dims: listOf((d) => isNum(d) || isStr(d)) });
-const isCheck = shape({
-  version: oneOf(1),
-  onnxFile: isStr,
-  dtype: isStr,
-  backend: oneOf('webgpu', 'wasm'),
-  graph: orNull(shape({ producer: isStr, opsets: listOf(shape({ domain: isStr, version: isNum })), inputs: listOf(isValue), outputs: listOf(isValue), ops: listOf(shape({ domain: isStr, opType: isStr, count: isNum })), nodes: isNum })),
-  inputNames: listOf(isStr),
-  keepsLastRow: isBool,
-  logitsPath: (v) =>
-    v === undefined ||
-    shape({
-      kind: oneOf('native', 'rewritten', 'chunked'),
-      refusal: (r) => r === undefined || shape({ code: isStr, params: (p) => typeof p === 'object' && p !== null })(r),
-      check: (c) => c === undefined || shape({ tokens: isNum, maxAbsDiff: isNum })(c),
-    })(v),
-  attention: oneOf('GroupQueryAttention', 'MultiHeadAttention', 'MatMul', 'unknown'),
-  kvDtype: orNull(isStr),
-  logitsDtype: orNull(isStr),
-  externalData: listOf(shape({ file: isStr, bytes: orNull(isNum) })),
-  externalHow: oneOf('config', 'detected', null),
-  answerCue: isStr,
-  letters: listOf(shape({ letter: isStr, tokenId: orNull(isNum), tokenCount: isNum, idsInContext: listOf(isNum), aloneIds: listOf(isNum), mergesWithPrompt: isBool })),
-  prompt: shape({ chars: isNum, tokens: isNum, source: oneOf('lunyu-sample') }),
-  positions: orNull(isNum),
-  chatTemplate: orNull(shape({ opening: isStr, closing: isStr, thinking: oneOf('off', 'none', 'not-off') })),
-  memory: shape({
-    tokens: isNum, weightsBytes: orNull(isNum), kvCacheBytes: orNull(isNum), layers: orNull(isNum), kvHeads: orNull(isNum), headDim: orNull(isNum),
-    kvBytesPerValue: isNum, rowsPerPass: isNum, passes: isNum, vocab: orNull(isNum), logitsBytesPerValue: isNum, logitsBlockBytes: orNull(isNum),
-  }),
-  warnings: listOf(shape({ code: isStr, params: (p) => typeof p === 'object' && p !== null })),
-});
-
-/**
- * A stored check read back (a run record from this browser or a file): kept when it has the shape
- * this version writes, dropped (undefined) otherwise, since it only describes the run and never
- * decides a number.
- */
-export function modelCheckOf(value: unknown): ModelCheck | undefined {
-  return isCheck(value) ? (value as ModelCheck) : undefined;
-}
+// A stored check read back (its shape and the bounds of its numbers): model-check-read.ts.
+export { modelCheckOf, readModelCheck } from './model-check-read.ts';

@@ -4,6 +4,7 @@
 // recomputed from results[*].logprob/mean/std and the shards' log-likelihoods whenever shown
 // (probeRunSummary). What is derived in the file is bookkeeping, compared and refused where it differs.
 // A path covers the fields under it (a notice's code and parameters, a model check's rows).
+import { modelCheckFields } from './model-check.ts';
 import { compared, raw, type FieldTable } from './field-class.ts';
 
 const NOTICE = raw('a notice: code a name, parameters of JSON kinds, each number within ±1e12 (RAW_BOUNDS.noticeNumber), each string bounded');
@@ -22,7 +23,8 @@ export const MEMORIZATION_EXPORT_FIELDS: FieldTable = {
   'run.error': NOTICE,
   'run.environment': raw('the run file\'s environment (fields/run-file.ts): backend, threads, versions, each bounded'),
   'run.contextLimit': raw('tokens 1 to 2^24 (RAW_BOUNDS.tokens), from and asked of their sets, modelPositions 1 to 10^9 or null'),
-  'run.modelCheck': raw('descriptive only: a check this version cannot read is dropped (modelCheckOf)'),
+  // Descriptive only (model-check-read.ts): a check of another shape is dropped; its numbers are bounded.
+  ...modelCheckFields('run.modelCheck'),
   'run.origin.kind': raw('"jiangu-file" or "lm-eval"'),
   'run.origin.fileName': NAME,
   'run.origin.importedAt': DATE,

@@ -2,6 +2,7 @@
 // field-class.ts). Paths as the reader names them (`results[*].probs[*]`: every entry of every
 // result's probs); `.*` stands for any keys below (a notice's parameters, a summary's keys). The
 // bounds are RAW_BOUNDS and RUN_IMPORT_LIMITS (import-validate.ts), which say why each holds.
+import { modelCheckFields } from './model-check.ts';
 import { claim, compared, raw, recomputed, type FieldTable } from './field-class.ts';
 
 const NAME = 'a name: at most RUN_IMPORT_LIMITS.shortChars characters, no invisible or direction character (text-safety.ts)';
@@ -69,8 +70,8 @@ export const RUN_FILE_FIELDS: FieldTable = {
   'run.error': raw('a sentence, or a notice'),
   'run.error.code': raw(NOTICE),
   'run.error.params.*': raw(NOTICE),
-  // Descriptive only (model-check.ts modelCheckOf): a check whose shape this version cannot read is dropped.
-  'run.modelCheck.*': raw('the model check\'s shape (model-check.ts), else dropped; shown as text, never a score'),
+  // Descriptive only (model-check-read.ts): a check whose shape this version cannot read is dropped; its numbers are bounded.
+  ...modelCheckFields('run.modelCheck'),
 
   'run.config.kind': raw('"multiple-choice" or "generation"'),
   'run.config.model.source.kind': raw('"hub" or "site"'),

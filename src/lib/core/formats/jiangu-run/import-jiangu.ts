@@ -13,7 +13,7 @@ import { runSummary, summaryMismatches } from '../../metrics/run-summary.ts';
 import type { Backend, BackendChoice, Dtype, ModelSource } from '../../models/model-types.ts';
 import { protocolForDataset, type McProtocolId } from '../../protocols/mc-protocols.ts';
 import { FIXED_DECODING, type DecodingOptions } from '../../protocols/decoding.ts';
-import { modelCheckOf } from '../../models/model-check.ts';
+import { storedModelCheck } from '../stored-model-check.ts';
 import { drawEstimationSet } from '../../protocols/estimation-set.ts';
 import { rotatedLetter } from '../../protocols/rotation.ts';
 import { notice, type Notice } from '../../notices/index.ts';
@@ -575,8 +575,8 @@ export function readJianguRun(root: Obj, fileName: string, importedAt: string, r
     ...(runObj.error === undefined ? {} : { error: storedWarning(runObj.error, 'run.error', SHORT * 20) }),
     ...(runObj.contextLimit === undefined ? {} : { contextLimit: contextLimit(r, runObj.contextLimit, 'run.contextLimit') }),
     ...(runObj.decodingOptions === undefined ? {} : { decodingOptions: decodingOptionsOf(r, runObj.decodingOptions, 'run.decodingOptions') }),
-    // Descriptive only: a check this version cannot read is dropped, never a reason to refuse the file.
-    ...(modelCheckOf(runObj.modelCheck) ? { modelCheck: modelCheckOf(runObj.modelCheck) } : {}),
+    // Descriptive only: a check this version cannot read is dropped; a number out of its bound is refused.
+    ...((check) => (check ? { modelCheck: check } : {}))(storedModelCheck(r, runObj.modelCheck, 'run.modelCheck')),
     // The user's own name for the run: raw text, bounded (RUN_LABEL_MAX), no control characters.
     ...(runObj.label === undefined ? {} : { label: name(runObj.label, 'run.label', RUN_LABEL_MAX) }),
   };

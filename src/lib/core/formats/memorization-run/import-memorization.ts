@@ -7,7 +7,7 @@
 // (probeRunSummary), which is run here once so a file it cannot summarise is refused, not stored.
 import { findTask, getDataset } from '../../benchmarks/catalog.ts';
 import { checkK, EXCHANGEABILITY_MAX_PERMUTATIONS, exchangeabilityPlan, probeRunSummary } from '../../metrics/memorization/index.ts';
-import { modelCheckOf } from '../../models/model-check.ts';
+import { storedModelCheck } from '../stored-model-check.ts';
 import { notice, type Notice } from '../../notices/index.ts';
 import { LAYOUT_VERSION, probeLayoutHash } from '../../protocols/probe-text.ts';
 import { sha256Hex } from '../../protocols/template-hash.ts';
@@ -288,8 +288,8 @@ export async function readMemorizationRun(root: Obj, fileName: string, importedA
     ...(o.environment === undefined ? {} : { environment: environment(r, o.environment, 'run.environment') }),
     ...(o.contextLimit === undefined ? {} : { contextLimit: contextLimit(r, o.contextLimit, 'run.contextLimit') }),
     ...(o.error === undefined ? {} : { error: storedWarning(o.error, 'run.error', SHORT * 20) }),
-    // Descriptive only: a check this version cannot read is dropped, never a reason to refuse the file.
-    ...(modelCheckOf(o.modelCheck) ? { modelCheck: modelCheckOf(o.modelCheck) } : {}),
+    // Descriptive only: a check this version cannot read is dropped; a number out of its bound is refused.
+    ...((check) => (check ? { modelCheck: check } : {}))(storedModelCheck(r, o.modelCheck, 'run.modelCheck')),
   };
 
   const plan = new Map<string, { index: number; orders: readonly (readonly number[])[]; permutations: number }>();

@@ -87,14 +87,14 @@ export interface SampleDoc {
 /** `line 4: ` for JSON Lines, `samples.x[3]` for JSON: where a sample's fields are. */
 const at = (base: string, field: string): string => (base.endsWith(':') ? `${base} ${field}` : `${base}.${field}`);
 
-/** A number as the harness may write it: a number, or (samples files) its Python repr as a string. */
-function numberLike(value: unknown, path: string): number {
+/** A number as the harness may write it: a number, or (samples files) its Python repr as a string; in [min, max]. */
+function numberLike(value: unknown, path: string, min: number, max: number): number {
   if (typeof value === 'string' && value.trim() !== '') {
     const n = Number(value);
-    if (Number.isFinite(n)) return n;
+    if (Number.isFinite(n)) return finite(n, path, min, max);
     if (/^-?(inf|nan|infinity)$/i.test(value.trim())) failFound(path, { expected: 'finite', min: null, max: null }, { found: 'other', text: value.trim() });
   }
-  return finite(value, path);
+  return finite(value, path, min, max);
 }
 
 function isGreedyFlag(value: unknown): boolean {
@@ -123,7 +123,10 @@ function response(value: unknown, path: string): { logLik: number; greedy: boole
   } else if (typeof v !== 'number' && typeof v !== 'string') {
     fail(p, { expected: 'loglik-shape' }, v);
   }
-  const n = numberLike(v, p);
+  // Unbounded here on purpose: every response is held to its continuation's own bound once the
+  // continuation's text is known (lowestLogLikelihood, in readSample and lm-eval-cloze.ts), a refusal
+  // that names that bound; nothing reads a response before.
+  const n = numberLike(v, p, -Number.MAX_VALUE, Number.MAX_VALUE);
   if (n > 0) fail(p, { expected: 'loglik' }, n);
   return { logLik: n, greedy };
 }
@@ -146,7 +149,8 @@ function goldLetter(value: unknown, path: string, choices: number, keyless: bool
 function accFlag(value: unknown, path: string): boolean | null {
   if (value === undefined) return null;
   if (typeof value === 'boolean') return value;
-  const n = numberLike(value, path);
+  // Only 0 and 1 pass the check below; the bound only keeps the refusal's number short.
+  const n = numberLike(value, path, -1e9, 1e9);
   if (n !== 0 && n !== 1) fail(path, { expected: 'zero-or-one' }, value);
   return n === 1;
 }
