@@ -3,7 +3,7 @@
 // letter moving, with the 5-shot prefix computed once per task and reused by every rotation (forward
 // passes counted from the worker's answers); every stored rotation equals the reference forward on
 // the rotated item's prompt built here; a reload mid-item resumes from the first missing rotation;
-// the exported file imports again with every rotation; a PriDe run has rotations on its estimation
+// the exported file imports again with every rotation in another browser (here it is the stored run); a PriDe run has rotations on its estimation
 // items only, the ones its recorded seed draws.
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
@@ -14,6 +14,7 @@ import type { McItemResult, McRunRecord } from '../../src/lib/core/record/run.ts
 import { buildMcPrompt, getProtocol } from '../../src/lib/core/protocols/index.ts';
 import { rotateItem } from '../../src/lib/core/protocols/rotation.ts';
 import { drawEstimationSet, DEFAULT_ESTIMATION_SHARE } from '../../src/lib/core/protocols/estimation-set.ts';
+import { openPage } from '../../scripts/browser.ts';
 import { useBrowserSession } from './session.ts';
 import { readStoredItems, readStoredRun, startFixtureRun, storeSampleAndAclue, waitForStatus } from './runs.ts';
 
@@ -184,15 +185,31 @@ describe('circular evaluation and PriDe on jiangu-tiny (WASM)', () => {
     const exported = JSON.parse(text) as { run: McRunRecord; results: McItemResult[] };
     const original = await readRun(page, circularId);
     expect(exported.results.map((r) => r.rotations)).toEqual(original.results.map((r) => r.rotations));
+    const file = { name: 'circular.json', mimeType: 'application/json', buffer: Buffer.from(text) };
+    // Here, where the run is stored, its own file is that run: nothing new is stored, the run is offered.
     await page.evaluate(() => (location.hash = '#/evaluate'));
-    await page.getByTestId('import-run-input').setInputFiles({ name: 'circular.json', mimeType: 'application/json', buffer: Buffer.from(text) });
-    await page.waitForURL((url) => url.hash.startsWith('#/run/') && !url.hash.endsWith(encodeURIComponent(circularId)) && !url.hash.endsWith(circularId));
-    const importedId = decodeURIComponent(page.url().split('#/run/')[1]);
-    const imported = await readRun(page, importedId);
-    expect(imported.run.origin?.kind).toBe('jiangu-file');
-    expect(imported.run.config.circular).toBe(true);
-    expect(imported.run.config.pride).toEqual(original.run.config.pride);
-    expect(imported.results.map((r) => r.rotations)).toEqual(original.results.map((r) => r.rotations));
+    await page.getByTestId('import-run-input').setInputFiles(file);
+    await page.getByTestId('import-run-already-stored').waitFor();
+    expect(await page.getByTestId('open-stored-copy').getAttribute('href')).toBe(`#/run/${circularId}`);
+
+    // In another browser holding the same benchmark: a run with every rotation.
+    const other = await openPage(page.context().browser()!, `${session.url}/#/data`);
+    try {
+      await storeSampleAndAclue(other.page, session.url);
+      await other.page.goto(`${session.url}/#/evaluate`);
+      await other.page.getByTestId('import-run-input').setInputFiles(file);
+      await other.page.waitForURL(/#\/run\//);
+      const importedId = decodeURIComponent(other.page.url().split('#/run/')[1]);
+      const imported = await readRun(other.page, importedId);
+      expect(imported.run.origin?.kind).toBe('jiangu-file');
+      expect(imported.run.origin?.originalRunId).toBe(circularId);
+      expect(imported.run.config.circular).toBe(true);
+      expect(imported.run.config.pride).toEqual(original.run.config.pride);
+      expect(imported.results.map((r) => r.rotations)).toEqual(original.results.map((r) => r.rotations));
+      expect(other.leaks).toEqual([]);
+    } finally {
+      await other.context.close();
+    }
   });
 
   it('runs PriDe without circular: rotations on its estimation items only, those its recorded seed draws', async () => {

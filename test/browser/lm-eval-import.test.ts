@@ -6,9 +6,9 @@
 // that is not the stored item, a group dump of unknown tasks) each give their own message and leave
 // the store as it was.
 import { createHash } from 'node:crypto';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { projectRoot } from '../../scripts/site-routes.ts';
 import { strToU8, zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
@@ -143,6 +143,28 @@ function asFiles(h: { results: Json; samples: Map<string, Json[]> }, rehash = tr
   return files;
 }
 
+/**
+ * What `--output_path` holds after the harness ran twice (one subfolder per model): the CMMLU group
+ * fixture and Jiangu's exported tasks on `run`'s numbers, each invocation `later` seconds after the
+ * date its files would otherwise carry (a later invocation is another run, not a stored one again).
+ */
+function outputFolder(run: McRunRecord, results: McItemResult[], items: MultipleChoiceItem[], later: number): Record<string, Buffer> {
+  const tree: Record<string, Buffer> = {};
+  const cmmlu = join(projectRoot, 'test', 'fixtures', 'lm-eval', 'cli-cmmlu-group');
+  for (const f of readdirSync(cmmlu)) {
+    const bytes = readFileSync(join(cmmlu, f));
+    if (!f.startsWith('results_')) tree[`Qwen__Qwen2.5-7B/${f}`] = bytes;
+    else {
+      const json = JSON.parse(bytes.toString('utf8')) as Json;
+      tree[`Qwen__Qwen2.5-7B/${f}`] = Buffer.from(JSON.stringify({ ...json, date: json.date + later }, null, 2));
+    }
+  }
+  const h = harnessFiles(run, results, items);
+  h.results.date += later;
+  for (const f of asFiles(h)) tree[`Qwen__Qwen3-0.6B/${f.name}`] = f.buffer;
+  return tree;
+}
+
 describe('lm-evaluation-harness files of a run made here', () => {
   const session = useBrowserSession({ webgpu: false, path: '/#/data' });
   let own: { run: McRunRecord; results: McItemResult[] };
@@ -210,7 +232,8 @@ describe('lm-evaluation-harness files of a run made here', () => {
       configs[stockName] = { ...h.results.configs[name], task: stockName, metadata: { version: 1.0 }, target_delimiter: ' ' };
     }
     const rename = (o: Json) => Object.fromEntries(Object.entries(o).map(([k, v]) => [`aclue_${k.replace(/^jiangu_aclue_\d+shot_/, '')}`, v]));
-    const results = { ...h.results, configs, results: rename(h.results.results), versions: rename(h.results.versions), 'n-shot': rename(h.results['n-shot']), 'n-samples': rename(h.results['n-samples']) };
+    // Another invocation of the harness (its own date): the numbers alike, the run another.
+    const results = { ...h.results, date: h.results.date + 60, configs, results: rename(h.results.results), versions: rename(h.results.versions), 'n-shot': rename(h.results['n-shot']), 'n-samples': rename(h.results['n-samples']) };
     await page.goto(`${session.url}/#/evaluate`);
     await page.getByTestId('import-run-input').setInputFiles(asFiles({ results, samples: stock }));
     await page.waitForURL(/#\/run\//);
@@ -227,9 +250,11 @@ describe('lm-evaluation-harness files of a run made here', () => {
     const before = await runCount(page);
     const out = mkdtempSync(join(tmpdir(), 'lm-eval-out-'));
     // CMMLU is not stored in this session, so its synthetic docs are not checked against items.
-    cpSync(join(projectRoot, 'test', 'fixtures', 'lm-eval', 'cli-cmmlu-group'), join(out, 'Qwen__Qwen2.5-7B'), { recursive: true });
-    mkdirSync(join(out, 'Qwen__Qwen3-0.6B'));
-    for (const f of asFiles(harnessFiles(own.run, own.results, items))) writeFileSync(join(out, 'Qwen__Qwen3-0.6B', f.name), f.buffer);
+    // The ACLUE run is a later invocation than the files imported above, so another run.
+    for (const [path, bytes] of Object.entries(outputFolder(own.run, own.results, items, 3600))) {
+      mkdirSync(join(out, dirname(path)), { recursive: true });
+      writeFileSync(join(out, path), bytes);
+    }
     writeFileSync(join(out, 'notes.txt'), 'not a harness file');
     await page.getByTestId('import-run-folder').setInputFiles(out);
     await Promise.race([
@@ -238,6 +263,14 @@ describe('lm-evaluation-harness files of a run made here', () => {
         throw new Error(`the folder was refused: ${await page.getByTestId('import-run-error').textContent()}`);
       }),
     ]);
+    expect(await runCount(page)).toBe(before + 2);
+    const firstOfFolder = decodeURIComponent(page.url().split('#/run/')[1]);
+
+    // The same folder again: every run of it is stored already; nothing is stored, the first is offered.
+    await page.goto(`${session.url}/#/evaluate`);
+    await page.getByTestId('import-run-folder').setInputFiles(out);
+    await page.getByTestId('import-run-already-stored').waitFor();
+    expect(await page.getByTestId('open-stored-copy').getAttribute('href')).toBe(`#/run/${firstOfFolder}`);
     expect(await runCount(page)).toBe(before + 2);
 
     const empty = mkdtempSync(join(tmpdir(), 'lm-eval-empty-'));
@@ -253,11 +286,18 @@ describe('lm-evaluation-harness files of a run made here', () => {
     const { page } = session.opened;
     await page.goto(`${session.url}/#/evaluate`);
     const before = await runCount(page);
-    const cmmlu = join(projectRoot, 'test', 'fixtures', 'lm-eval', 'cli-cmmlu-group');
-    const tree: Record<string, Uint8Array> = { 'out/notes.txt': strToU8('not a harness file') };
-    for (const f of readdirSync(cmmlu)) tree[`out/Qwen__Qwen2.5-7B/${f}`] = new Uint8Array(readFileSync(join(cmmlu, f)));
-    for (const f of asFiles(harnessFiles(own.run, own.results, items))) tree[`out/Qwen__Qwen3-0.6B/${f.name}`] = new Uint8Array(f.buffer);
-    const zip = Buffer.from(zipSync(tree));
+    const zipOf = (later: number) => {
+      const tree: Record<string, Uint8Array> = { 'out/notes.txt': strToU8('not a harness file') };
+      for (const [path, bytes] of Object.entries(outputFolder(own.run, own.results, items, later))) tree[`out/${path}`] = new Uint8Array(bytes);
+      return Buffer.from(zipSync(tree));
+    };
+    // A zip of the folder imported above holds the runs stored then: nothing is stored.
+    await page.getByTestId('import-run-input').setInputFiles({ name: 'same.zip', mimeType: 'application/zip', buffer: zipOf(3600) });
+    await page.getByTestId('import-run-already-stored').waitFor();
+    expect(await runCount(page)).toBe(before);
+    // The output folder of two later invocations: one run per model, as the folder gave.
+    const zip = zipOf(7200);
+    await page.goto(`${session.url}/#/evaluate`);
     await page.getByTestId('import-run-input').setInputFiles({ name: 'out.zip', mimeType: 'application/zip', buffer: zip });
     await Promise.race([
       page.waitForURL(/#\/run\//),

@@ -2,6 +2,7 @@
 // browser as the same table (and a tampered summary is shown as such), an lm-evaluation-harness file
 // imports as a run, two runs compare with the exact McNemar test computed here, and the results,
 // compare and classroom pages render in English and in Chinese (screenshots in test-results/).
+import { randomUUID } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -65,15 +66,32 @@ describe('run records, comparisons and languages', () => {
       expect(await fresh.page.getByTestId('origin-summary-agrees').count()).toBe(1);
       expect(await fresh.page.getByTestId('resume-run').count()).toBe(0);
 
-      // The same file with an overall that its items do not give: imported, recomputed, and flagged.
+      const firstImport = decodeURIComponent(fresh.page.url().split('#/run/')[1]);
+
+      // The same file with an overall that its items do not give. In the browser that holds the run
+      // already it is that run (a summary is derived, recomputed from the items): nothing new is
+      // stored, and the stored copy is offered.
       record.summary.overall += 7;
+      const tampered = { name: 'tampered.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(record)) };
       await fresh.page.goto(`${session.url}/#/evaluate`);
-      await fresh.page.getByTestId('import-run-input').setInputFiles({ name: 'tampered.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(record)) });
-      await fresh.page.waitForURL(/#\/run\//);
-      const mismatch = fresh.page.getByTestId('origin-summary-mismatch');
-      await mismatch.waitFor();
-      expect(await mismatch.locator('li[data-key=overall]').textContent()).toBe(`Overall: file ${(record.summary.overall).toFixed(2)}, items ${own[TASKS.length]}`);
-      expect(await accuracyTexts(fresh.page)).toEqual(own);
+      await fresh.page.getByTestId('import-run-input').setInputFiles(tampered);
+      await fresh.page.getByTestId('import-run-already-stored').waitFor();
+      expect(await fresh.page.getByTestId('open-stored-copy').getAttribute('href')).toBe(`#/run/${firstImport}`);
+      expect(await fresh.page.locator('[data-testid=run-list] tbody tr').count()).toBe(1);
+
+      // In a browser that does not hold it: imported, recomputed, and flagged.
+      const other = await openPage(session.opened.context.browser()!, `${session.url}/#/evaluate`);
+      try {
+        await other.page.getByTestId('import-run-input').setInputFiles(tampered);
+        await other.page.waitForURL(/#\/run\//);
+        const mismatch = other.page.getByTestId('origin-summary-mismatch');
+        await mismatch.waitFor();
+        expect(await mismatch.locator('li[data-key=overall]').textContent()).toBe(`Overall: file ${(record.summary.overall).toFixed(2)}, items ${own[TASKS.length]}`);
+        expect(await accuracyTexts(other.page)).toEqual(own);
+        expect(other.leaks).toEqual([]);
+      } finally {
+        await other.context.close();
+      }
 
       // A broken file is refused with its message, and nothing is stored.
       await fresh.page.goto(`${session.url}/#/evaluate`);
@@ -149,10 +167,23 @@ describe('run records, comparisons and languages', () => {
 
   it('labels two runs that differ only in backend apart in Compare', async () => {
     const { page } = session.opened;
-    // The first run as another browser would have made it on WebGPU: the same run file, but the backend.
+    // The first run as another browser would have made it on WebGPU: the same run file, but the
+    // backend and the run's id (a run made elsewhere is another run; its own file, imported here
+    // again, is the stored run, and says so).
     await page.goto(`${session.url}/#/run/${runs[0]}`);
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-json').click()]);
-    const file = JSON.parse(readFileSync((await download.path())!, 'utf8')) as { run: { config: { model: { backend: string } }; environment?: { backendInfo: { backend: string } } } };
+    const exported = readFileSync((await download.path())!, 'utf8');
+    await page.goto(`${session.url}/#/evaluate`);
+    await page.locator(`[data-testid=run-list] a[href="#/run/${runs[1]}"]`).waitFor();
+    const listed = await page.locator('[data-testid=run-list] tbody tr').count();
+    await page.getByTestId('import-run-input').setInputFiles({ name: 'own-run.json', mimeType: 'application/json', buffer: Buffer.from(exported) });
+    await page.getByTestId('import-run-already-stored').waitFor();
+    expect(await page.getByTestId('open-stored-copy').getAttribute('href')).toBe(`#/run/${runs[0]}`);
+    expect(await page.locator('[data-testid=run-list] tbody tr').count()).toBe(listed);
+
+    const file = JSON.parse(exported) as { run: { id: string; config: { model: { backend: string } }; environment?: { backendInfo: { backend: string } } }; results: { runId: string }[] };
+    file.run.id = randomUUID();
+    for (const result of file.results) result.runId = file.run.id;
     file.run.config.model.backend = 'webgpu';
     if (file.run.environment) file.run.environment.backendInfo.backend = 'webgpu';
     await page.goto(`${session.url}/#/evaluate`);

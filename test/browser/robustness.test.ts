@@ -11,7 +11,7 @@ import type { Page } from 'playwright-core';
 import { projectRoot } from '../../scripts/site-routes.ts';
 import { allRotationsCorrect, circularSummary, classroomTopLetter, letterBias, prideDebias } from '../../src/lib/core/metrics/index.ts';
 import { mcnemarExact } from '../../src/lib/core/metrics/mcnemar.ts';
-import { PRIDE_MIN_ESTIMATION_ITEMS } from '../../src/lib/core/protocols/estimation-set.ts';
+import { drawEstimationSet, PRIDE_MIN_ESTIMATION_ITEMS } from '../../src/lib/core/protocols/estimation-set.ts';
 import type { McItemResult, McRunRecord } from '../../src/lib/core/record/run.ts';
 import { useBrowserSession } from './session.ts';
 import { readStoredRun, startFixtureRun, waitForStatus } from './runs.ts';
@@ -143,16 +143,22 @@ describe('robustness: letter bias, circular evaluation and PriDe on the run page
   });
 
   // A run of 390 items or more is too slow here: the circular run is stored again, in the raw
-  // IndexedDB API, with three copies of each item under new ids, the 24 copies its estimation set.
+  // IndexedDB API, with three copies of each item under new ids, and a share that draws 24 of them.
+  // The set is what the run's seed draws at that share (drawEstimationSet), as the stored-run check
+  // demands of every run it reads; every item of a circular run has all its rotations, so any may be drawn.
   it('PriDe from 24 estimation items: the debiased interval drawn is prideDebias’s bootstrap, with the prior’s standard errors', async () => {
     const { page } = session.opened;
     const copies = [1, 2, 3].flatMap((k) => stored.results.map((r) => ({ ...r, itemId: `${r.itemId}~${k}`, index: r.index + k * stored.results.length })));
     const results = [...stored.results, ...copies];
-    const estimationItemIds = copies.map((r) => r.itemId);
+    const itemIds = results.map((r) => r.itemId);
+    const share = 24 / itemIds.length;
+    const seed = stored.run.config.pride!.seed;
+    const estimationItemIds = drawEstimationSet(itemIds, share, seed);
+    expect(estimationItemIds).toHaveLength(24);
     const run: McRunRecord = {
       ...stored.run,
       id: `${stored.run.id}-pride24`,
-      config: { ...stored.run.config, itemIds: results.map((r) => r.itemId), pride: { ...stored.run.config.pride!, estimationItemIds } },
+      config: { ...stored.run.config, itemIds, pride: { share, seed, estimationItemIds } },
     };
     await page.evaluate(
       async ({ run, results }) => {

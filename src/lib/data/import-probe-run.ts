@@ -4,7 +4,7 @@
 import { readMemorizationRun } from '../core/formats/memorization-run/import-memorization.ts';
 import { FieldProblem, RunImportError, parseJson, problem, refusal, describe, type Obj } from '../core/formats/import-validate.ts';
 import { importProbeRun, listProbeRuns, loadProbeResults } from '../store/probe-runs.ts';
-import { jianguError } from '../core/notices/index.ts';
+import { jianguError, notice } from '../core/notices/index.ts';
 import type { ProbeResult, ProbeRunRecord } from '../core/record/probe-run.ts';
 import { getDataset, loadItems } from '../store/datasets.ts';
 import type { ImportedProbeRun } from '../core/formats/memorization-run/import-memorization.ts';
@@ -29,8 +29,12 @@ export async function importProbeRunFile(db: JianguDatabase, text: string, fileN
   // The same run with the same results already stored: nothing new to store (the page offers the stored copy).
   const copy = await storedCopyOf(db, imported);
   if (copy) throw jianguError('run.already-stored', { fileName, runId: copy.id, createdAt: copy.createdAt });
+  // The same run with other results (edited, or run again from the same record): stored as another
+  // copy, saying so, as a scoring run's second import does (store/runs.ts importRun).
+  const copies = await otherCopiesOf(db, imported);
+  const warnings = copies.length > 0 ? [...imported.run.warnings, notice('run.stored-with-other-results', { copies: copies.length, firstAt: copies[0] })] : imported.run.warnings;
   try {
-    return (await importProbeRun(db, imported)).id;
+    return (await importProbeRun(db, { ...imported, run: { ...imported.run, warnings } })).id;
   } catch (error) {
     throw new RunImportError(fileName, refusal('import.store-failed', { itemId: null, detail: error instanceof Error ? error.message : String(error) }), { cause: error });
   }
@@ -68,6 +72,15 @@ async function storedCopyOf(db: JianguDatabase, imported: ImportedProbeRun): Pro
     if (same(await loadProbeResults(db, run.id)) === wanted) return run;
   }
   return null;
+}
+
+/** The stored copies of this run (made here, or imported), whatever their results: when each was made here or imported, oldest first. */
+async function otherCopiesOf(db: JianguDatabase, imported: ImportedProbeRun): Promise<string[]> {
+  const original = imported.run.origin?.originalRunId ?? imported.run.id;
+  return (await listProbeRuns(db))
+    .filter((run) => run.createdAt === imported.run.createdAt && run.datasetId === imported.run.datasetId && (run.id === original || run.origin?.originalRunId === original))
+    .map((run) => run.origin?.importedAt ?? run.createdAt)
+    .sort();
 }
 
 /** JSON with every object's keys sorted: two copies of one result compare equal whatever order their fields were written in. */

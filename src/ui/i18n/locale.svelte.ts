@@ -7,6 +7,7 @@
 
 import { formattingTag, localeFromLanguages, type Locale } from './choose.ts';
 import { intervalText } from './interval.ts';
+import { numberFormats } from './number-format.ts';
 
 export { LOCALES, type Locale } from './choose.ts';
 const STORAGE_KEY = 'jiangu.locale';
@@ -52,19 +53,12 @@ export function t(en: string, zh: string): string {
   return locale.current === 'zh' ? zh : en;
 }
 
-const cache = new Map<string, Intl.NumberFormat | Intl.DateTimeFormat>();
-function numberFormat(digits: number | null): Intl.NumberFormat {
-  const key = `n|${locale.tag}|${digits}`;
-  let f = cache.get(key) as Intl.NumberFormat | undefined;
-  if (!f) {
-    f = new Intl.NumberFormat(locale.tag, digits === null ? {} : { minimumFractionDigits: digits, maximumFractionDigits: digits });
-    cache.set(key, f);
-  }
-  return f;
-}
+const cache = new Map<string, Intl.DateTimeFormat>();
+// Numbers: number-format.ts, in the chosen language's tag at each call.
+const numbers = numberFormats(() => locale.tag);
 function dateFormat(withTime: boolean): Intl.DateTimeFormat {
   const key = `d|${locale.tag}|${withTime}`;
-  let f = cache.get(key) as Intl.DateTimeFormat | undefined;
+  let f = cache.get(key);
   if (!f) {
     f = new Intl.DateTimeFormat(locale.tag, withTime ? { dateStyle: 'medium', timeStyle: 'short' } : { dateStyle: 'medium' });
     cache.set(key, f);
@@ -74,22 +68,7 @@ function dateFormat(withTime: boolean): Intl.DateTimeFormat {
 
 /** Numbers and dates in the interface language's conventions; null and undefined show as an em dash. */
 export const fmt = {
-  /** An integer count, with the locale's grouping (1,234 / 1,234). */
-  count(n: number | null | undefined): string {
-    return n === null || n === undefined ? '—' : numberFormat(0).format(n);
-  },
-  /** A number with exactly `digits` decimals (default: as many as it has). */
-  number(x: number | null | undefined, digits: number | null = null): string {
-    return x === null || x === undefined || Number.isNaN(x) ? '—' : numberFormat(digits).format(x);
-  },
-  /** A value already on 0..100, with `digits` decimals and no % sign (table cells say % in their header). */
-  points(x: number | null | undefined, digits = 2): string {
-    return fmt.number(x, digits);
-  },
-  /** A fraction 0..1 as percent points, `digits` decimals, no % sign. */
-  fraction(x: number | null | undefined, digits = 2): string {
-    return x === null || x === undefined ? '—' : fmt.number(100 * x, digits);
-  },
+  ...numbers,
   /**
    * A count with its noun: `1 task`, `3 tasks`, `3 个任务`. `zh` is the Chinese noun with its
    * measure word (`个任务`, `题`), which has no plural.

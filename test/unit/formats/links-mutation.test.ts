@@ -13,9 +13,10 @@ import { LINK_SCORE_NONE, studentTSurvival, summarizeScores } from '../../../src
 import type { FieldTable } from '../../../src/lib/core/formats/fields/index.ts';
 import { allPaths, classOf, sampledLeaves, mutated, mutationsOf, namesField, pathOf } from './mutate.ts';
 import { madeProbeLink, madeProbeRun } from './memorization-fixture.ts';
-import { madeShareLink } from './share-fixture.ts';
+import { madeGenerationShareLink, madeShareLink } from './share-fixture.ts';
 import { SHARE_LINK_FIELDS } from '../../../src/lib/core/formats/fields/share-link.ts';
 import { decodeShareLink } from '../../../src/lib/core/formats/share-link/share-link.ts';
+import { shareLinkFieldsRead } from '../../../src/lib/core/formats/share-link/share-validate.ts';
 
 interface Parts {
   version: number;
@@ -177,5 +178,21 @@ describe('scoring run share link', () => {
 
   it('lists every field of a real link in the table', () => {
     expect(allPaths(parts.header).filter((p) => classOf(SHARE_LINK_FIELDS, p) === null)).toEqual([]);
+  });
+
+  it('names only fields the decoder reads, and the decoder reads no field the table does not class', async () => {
+    // The decoder, on a letter link with PriDe and a generation link: between them every part a link may hold.
+    const header = structuredClone(parts.header);
+    (header.config as Record<string, unknown>).pride = { share: 0.4, seed: 7, estimationCount: 2, estimationIdsHash: 'ab'.repeat(32) };
+    const read = await shareLinkFieldsRead(async () => {
+      await decodeShareLink(await close({ ...parts, header }));
+      await decodeShareLink(await madeGenerationShareLink());
+    });
+    // A table path is read as its field: list positions ([*]) are the list's entries.
+    const unread = Object.keys(SHARE_LINK_FIELDS).filter((key) => !read.has(key) && !read.has(key.replace(/(\[\*\])+$/, '')));
+    expect(unread).toEqual([]);
+    // An object read (config.model) is classed by its fields.
+    const keys = Object.keys(SHARE_LINK_FIELDS);
+    expect([...read].filter((p) => classOf(SHARE_LINK_FIELDS, p) === null && !keys.some((key) => key.startsWith(`${p}.`) || key.startsWith(`${p}[`)))).toEqual([]);
   });
 });

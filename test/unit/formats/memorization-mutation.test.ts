@@ -78,6 +78,36 @@ describe('memorization run file', () => {
     expect(original.exchangeability.map((f) => [f.task, f.shardsDone, f.result?.pValue !== null])).toEqual([['Radical', 4, true], ['Cloze', 2, true]]);
   });
 
+  it('stores a copy of a stored run with other results beside it, saying so; a file of another run says nothing', async () => {
+    const db = await freshDb();
+    await saveDataset(db, makeRecord('ancientbench', probeItems()), probeItems());
+    const first = await importProbeRunFile(db, made.file, 'memorization.json');
+    const other = (change: number) => {
+      const edited = structuredClone(root) as { results: { kind: string; logprob?: number[] }[] };
+      const item = edited.results.find((r) => r.kind === 'item')!;
+      item.logprob![0] -= change;
+      return JSON.stringify(edited);
+    };
+    const codes = async (id: string) => ((await getProbeRun(db, id))!.warnings as { code?: string; params?: Record<string, unknown> }[]).filter((w) => w.code === 'run.stored-with-other-results');
+    expect(await codes(first)).toEqual([]);
+    const second = await importProbeRunFile(db, other(0.25), 'edited.json');
+    expect(second).not.toBe(first);
+    expect(await codes(second)).toMatchObject([{ params: { copies: 1, firstAt: (await getProbeRun(db, first))!.origin!.importedAt } }]);
+    // A third with yet other results counts both copies stored before it.
+    expect(await codes(await importProbeRunFile(db, other(0.5), 'edited-again.json'))).toMatchObject([{ params: { copies: 2 } }]);
+    // The edited file again is the second copy: already stored, nothing new.
+    await expect(importProbeRunFile(db, other(0.25), 'edited.json')).rejects.toMatchObject({ notice: { code: 'run.already-stored', params: { runId: second } } });
+    // Another run (another id) is no copy.
+    const elsewhere = structuredClone(root) as { run: { id: string }; results: { runId: string }[] };
+    elsewhere.run.id = 'another-run';
+    for (const r of elsewhere.results) r.runId = 'another-run';
+    expect(await codes(await importProbeRunFile(db, JSON.stringify(elsewhere), 'another.json'))).toEqual([]);
+    expect(await listProbeRuns(db)).toHaveLength(4);
+    // Where the run was made: the edited file is a copy of the run made here, dated when it was made.
+    const beside = await importProbeRunFile(made.db, other(0.25), 'edited.json');
+    expect((await getProbeRun(made.db, beside))!.warnings).toContainEqual(expect.objectContaining({ code: 'run.stored-with-other-results', params: { copies: 1, firstAt: made.run.createdAt } }));
+  });
+
   it('checks the items against the benchmark where this browser stores it: an item under another task, or a file of no stored item, is refused; nothing is stored', async () => {
     const elsewhere = async (change: (items: MultipleChoiceItem[]) => MultipleChoiceItem[]) => {
       const db = await freshDb();

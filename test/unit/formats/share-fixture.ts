@@ -13,6 +13,7 @@ import { saveDataset } from '../../../src/lib/store/datasets.ts';
 import { loadResults } from '../../../src/lib/store/runs.ts';
 import { fakeLoadResult } from '../engine/fake-load.ts';
 import { freshDb, makeRecord } from '../store/helpers.ts';
+import { makeGenRun } from '../../fixtures/run-records/build.ts';
 
 function items(): MultipleChoiceItem[] {
   return ['Radical', 'Cloze'].flatMap((task) =>
@@ -50,4 +51,10 @@ export async function madeShareLink(): Promise<string> {
   // The third item's result goes: a gap the link marks as not yet run.
   const kept = results.filter((r) => r.index !== 2);
   return encodeShareLink(run, kept, runSummary(run, kept));
+}
+
+/** A generation run's share link (the fixtures' generation run, its summary the run page's), by the page's encoder. */
+export function madeGenerationShareLink(): Promise<string> {
+  const { run, results } = makeGenRun();
+  return encodeShareLink(run, results, runSummary(run, results));
 }

@@ -296,4 +296,3 @@ export function buildModelCheck(facts: ModelCheckFacts): ModelCheck {
 }
 
 // A stored check read back (its shape and the bounds of its numbers): model-check-read.ts.
-export { modelCheckOf, readModelCheck } from './model-check-read.ts';

@@ -8,6 +8,11 @@ export const runNotices = {
       `The same file was imported before (${p.copies === 1 ? 'one other copy' : `${p.copies} other copies`}, the first on ${p.firstImportedAt.slice(0, 10)}): this run is one more copy of it, with the same numbers.`,
     zh: (p: { copies: number; firstImportedAt: string }) => `同一个文件之前已导入过（另有 ${p.copies} 份，第一份导入于 ${p.firstImportedAt.slice(0, 10)}）：这次评测是它的又一份副本，数字相同。`,
   },
+  'run.stored-with-other-results': {
+    en: (p: { copies: number; firstAt: string }) =>
+      `This run is stored here already (${p.copies === 1 ? 'one copy' : `${p.copies} copies`}, the first from ${p.firstAt.slice(0, 10)}) with other results: this file is stored beside it as another copy. Its numbers are this file's; compare the two to see what differs.`,
+    zh: (p: { copies: number; firstAt: string }) => `本浏览器已存有这次评测（${p.copies} 份，第一份来自 ${p.firstAt.slice(0, 10)}），但结果不同：此文件另存为一份副本，其数字按此文件计算；可比较两者，看哪里不同。`,
+  },
   'run.questions-replaced': {
     en: (p: { dataset: string }) =>
       `The stored copy of ${p.dataset} was replaced by other files after this run: its numbers are as it was asked, but the questions shown now (item detail, classroom) come from the new copy, and items it no longer has are not shown. Import the file this run was made on to see its own questions.`,

@@ -8,6 +8,7 @@ import { findTask, getDataset } from '../../benchmarks/catalog.ts';
 import { protocolForDataset } from '../../protocols/mc-protocols.ts';
 import { SHOTS_FEWER_KEY, SHOTS_FEWEST_KEY } from '../../metrics/shots-used.ts';
 import { shareLinkError, type SharedGenConfig, type SharedMcConfig } from './share-types.ts';
+import { noteFieldsRead } from './share-validate.ts';
 
 export const SHARE_LINK_BOUNDS = {
   /** No link can predate 2023 (no release of the libraries Jiangu runs on, transformers.js v3 and onnxruntime-web's WebGPU, existed before); a link dated more than a day after today was not made yet. */
@@ -54,6 +55,8 @@ export function checkLinkTasks(config: SharedMcConfig | SharedGenConfig): void {
 export function checkLinkSummary(summary: Record<string, number | null>, config: SharedMcConfig | SharedGenConfig, results: number | null): void {
   const groups = new Set(getDataset(config.datasetId).groups.map((g) => g.key));
   const items = config.itemCount;
+  // The keys named below; task:, group: and shots: keys are the summary's own (fields/share-link.ts `summary`).
+  noteFieldsRead('summary.overall', 'summary.pooled', 'summary.items', 'summary.failed');
   const range = (key: string, value: number | null, max: number, integer: boolean, why: string) => {
     if (value === null) return;
     if (value < 0 || value > max || (integer && !Number.isInteger(value))) throw shareLinkError('link.field-invalid', { path: `summary.${key}`, found: String(value), expected: `${integer ? 'an integer' : 'a number'} from 0 to ${max} (${why})` });

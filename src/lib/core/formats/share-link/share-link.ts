@@ -28,7 +28,7 @@ import { sha256Hex } from '../../protocols/template-hash.ts';
 import type { GenItemResult, ItemResult, McItemResult, RunRecord } from '../../record/run.ts';
 import { deflateRaw, frame, fromBase64Url, inflateRaw, pack2, toBase64Url, unframe, unpack2 } from './share-bytes.ts';
 import { SHARE_LIMITS, SHARE_LINK_VERSION, ShareLinkError, shareLinkError, type SharedEnvironment, type SharedGenRun, type SharedMcRun, type SharedRun } from './share-types.ts';
-import { environment, genConfig, hash, int, isoDate, mcConfig, object, summary } from './share-validate.ts';
+import { environment, genConfig, hash, int, isoDate, mcConfig, noteFieldsRead, object, summary } from './share-validate.ts';
 import { maxRotationBytes, packRotations, unpackRotations } from './share-rotations.ts';
 import { checkLinkDate, checkLinkSummary, checkLinkTasks } from './share-check.ts';
 import { notice, noticeOf, renderNotice } from '../../notices/index.ts';
@@ -202,6 +202,8 @@ function mcRun(json: unknown, packed: Uint8Array): SharedMcRun {
   if (withRotations ? packed.length < expected : packed.length !== expected) {
     throw shareLinkError('link.predictions-size', { bytes: packed.length, n, expected, more: packed.length > expected });
   }
+  // The packed letters after the header (fields/share-link.ts `predictions`).
+  noteFieldsRead('predictions');
   const predictions: (OptionLetter | null)[] = unpack2(packed.subarray(0, plane), n).map((code) => LETTERS[code]);
   const unscored: number[] = [];
   if (h.gaps) {

@@ -35,9 +35,34 @@ function describe(value: unknown): string {
   return `${typeof value} ${String(value)}`;
 }
 
+/** While set (shareLinkFieldsRead), every field the decoder reads or may read, list positions as [*]. */
+let fieldsRead: Set<string> | null = null;
+
+/** Notes fields the decoder reads (header fields by name, the rest by path), for the field table's test. */
+export function noteFieldsRead(...paths: string[]): void {
+  if (fieldsRead) for (const p of paths) fieldsRead.add(p.replace(/\[\d+\]/g, '[*]'));
+}
+
+/**
+ * The fields `decode` read or could have read (an object's optional keys too): the other half of the
+ * field table's completeness (fields/share-link.ts names only such fields). Tests only: while it runs,
+ * nothing else may decode.
+ */
+export async function shareLinkFieldsRead(decode: () => Promise<unknown>): Promise<Set<string>> {
+  const read = new Set<string>();
+  fieldsRead = read;
+  try {
+    await decode();
+  } finally {
+    fieldsRead = null;
+  }
+  return read;
+}
+
 export function object(value: unknown, path: string, keys: readonly string[], optional: readonly string[] = []): Obj {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) fail(path, 'an object', value);
   const allowed = new Set([...keys, ...optional]);
+  noteFieldsRead(...[...allowed].map((key) => (path === 'header' ? key : `${path}.${key}`)));
   for (const key of Object.keys(value)) {
     if (!allowed.has(key)) throw shareLinkError('link.field-unknown', { path, key: JSON.stringify(key.slice(0, 60)), known: [...allowed] });
   }
