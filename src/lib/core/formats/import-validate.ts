@@ -100,6 +100,13 @@ export const RAW_BOUNDS = {
    * runs (nor the harness's) has 2^24 = 16,777,216 positions.
    */
   tokens: 1 << 24,
+  /**
+   * The largest context of a model whose numbers a file may hold: 2^17 = 131,072 tokens, above every
+   * preset's positions (Qwen2.5-0.5B 32,768, Qwen3-0.6B 40,960, SmolLM2-360M 8,192) and the long
+   * contexts of small models today. An option's continuation is scored inside one context, so it has
+   * at most this many tokens, and its summed log-likelihood at least tokenLogProb times it.
+   */
+  contextTokens: 1 << 17,
   /** A token id: no vocabulary has 2^24 entries (the largest are about 256k). */
   tokenId: 1 << 24,
   /** Milliseconds one item (or one rotation) took: a week is longer than any item runs. */
@@ -118,9 +125,10 @@ export const RAW_BOUNDS = {
 
 /**
  * The lowest summed log-likelihood a continuation of `bytes` UTF-8 bytes can have when its token
- * count is not known (a harness file): one token's lowest times the most tokens it can be.
+ * count is not known (a harness file): one token's lowest times the most tokens it can be, one a byte
+ * and a few markers, and never more than a context holds (RAW_BOUNDS.contextTokens).
  */
-export const lowestLogLikelihood = (bytes: number): number => RAW_BOUNDS.tokenLogProb * (bytes + RAW_BOUNDS.extraTokens);
+export const lowestLogLikelihood = (bytes: number): number => RAW_BOUNDS.tokenLogProb * Math.min(bytes + RAW_BOUNDS.extraTokens, RAW_BOUNDS.contextTokens);
 
 export type Obj = Record<string, unknown>;
 

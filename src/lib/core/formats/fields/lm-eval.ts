@@ -11,7 +11,7 @@ const NOT_READ_BESIDE_FILTERED = 'not read where the sample has filtered_resps';
 const SHORT = 'a name, cut to RUN_IMPORT_LIMITS.shortChars characters without invisible characters (lm-eval import shortName)';
 const S = 'samples.<task>[*]';
 const LOGLIK =
-  'a finite log-likelihood (a number, or its Python repr as a string), ≤ 0 and at least lowestLogLikelihood(the continuation\'s UTF-8 bytes) = RAW_BOUNDS.tokenLogProb × (bytes + 16): one token\'s lowest times the most tokens the continuation can be; 2 to 4 per sample';
+  'a finite log-likelihood (a number, or its Python repr as a string), ≤ 0 and at least lowestLogLikelihood(the continuation\'s UTF-8 bytes) = RAW_BOUNDS.tokenLogProb × min(bytes + 16, RAW_BOUNDS.contextTokens = 2^17): one token\'s lowest times the most tokens the continuation can be, never more than the largest context; 2 to 4 per sample';
 
 export const LM_EVAL_FIELDS: FieldTable = {
   // Per-sample records: what the run's results are made of.

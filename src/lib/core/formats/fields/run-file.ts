@@ -31,7 +31,7 @@ function mcScores(at: string, letterRun: boolean): Record<string, ReturnType<typ
     [`${at}.logProbs[*]`]: raw(
       letterRun
         ? LETTER_LOG_PROB
-        : `${LETTER_LOG_PROB}; in a cloze run an option's summed log-likelihood: the same bound times the option's tokens (cloze.tokenCounts, else its UTF-8 bytes + 16), and equal to cloze.logLikelihoods`,
+        : `${LETTER_LOG_PROB}; in a cloze run an option's summed log-likelihood: the same bound times the option's tokens (cloze.tokenCounts, else its UTF-8 bytes + 16, and never more than RAW_BOUNDS.contextTokens = 2^17, the largest context), and equal to cloze.logLikelihoods`,
       `${at}.letters[*]`,
     ),
     // The softmax over the letters: every p(gold), calibration chart, Brier score and Compare's Wilcoxon reads it.
@@ -196,13 +196,13 @@ export const RUN_FILE_FIELDS: FieldTable = {
   'results[*].exemplarIds[*]': raw(`${ID}, at most 1,000`),
   ...mcScores('results[*]', false),
   'results[*].cloze.logLikelihoods[*]': raw(
-    'per option, a finite number from RAW_BOUNDS.tokenLogProb × its tokens (cloze.tokenCounts, else its UTF-8 bytes + 16) to 0, equal to the result\'s logProbs (every rule, p(gold), log p(gold) and bits per byte is computed from them)',
+    'per option, a finite number from RAW_BOUNDS.tokenLogProb × its tokens (cloze.tokenCounts, else its UTF-8 bytes + 16, at most RAW_BOUNDS.contextTokens) to 0, equal to the result\'s logProbs (every rule, p(gold), log p(gold) and bits per byte is computed from them)',
     'results[*].letters[*]',
     'results[*].logProbs[*]',
     'results[*].cloze.tokenCounts[*]',
     'results[*].cloze.byteCounts[*]',
   ),
-  'results[*].cloze.tokenCounts[*]': raw('per option, an integer from 1 to RAW_BOUNDS.tokens'),
+  'results[*].cloze.tokenCounts[*]': raw('per option, an integer from 1 to RAW_BOUNDS.contextTokens (2^17 = 131,072, above every preset\'s positions): an option is scored inside one context'),
   'results[*].cloze.charCounts[*]': raw(CLOZE_COUNT),
   'results[*].cloze.byteCounts[*]': raw(CLOZE_COUNT),
   'results[*].cloze.isGreedy[*]': raw(`per option, ${BOOL}`),

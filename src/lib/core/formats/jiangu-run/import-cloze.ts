@@ -5,10 +5,10 @@ import type { OptionLetter } from '../../benchmarks/types.ts';
 import type { ClozeScores } from '../../record/run.ts';
 import { FieldReader, RAW_BOUNDS, RUN_IMPORT_LIMITS, bool, fail, finite, int, list, lowestLogLikelihood, problem, type Obj } from '../import-validate.ts';
 
-const { tokens: MAX_TOKENS, tokenLogProb: TOKEN_LOG_PROB_MIN } = RAW_BOUNDS;
+const { tokens: MAX_TOKENS, contextTokens: MAX_OPTION_TOKENS, tokenLogProb: TOKEN_LOG_PROB_MIN } = RAW_BOUNDS;
 const MAX_TEXT = RUN_IMPORT_LIMITS.textChars;
-/** The loosest bound of any option's sum: one token's lowest times the most tokens a context can hold. */
-export const OPTION_LOG_PROB_MIN = TOKEN_LOG_PROB_MIN * MAX_TOKENS;
+/** The loosest bound of any option's sum: one token's lowest times the most tokens a context can hold (2^17: −2^34 nats). */
+export const OPTION_LOG_PROB_MIN = TOKEN_LOG_PROB_MIN * MAX_OPTION_TOKENS;
 
 /**
  * A cloze result's per-option numbers (ClozeScores), required where `expected`, refused elsewhere.
@@ -34,9 +34,11 @@ export function clozeOf(r: FieldReader, o: Obj, path: string, letters: readonly 
   const byteCounts = perOption(c.byteCounts, `${p}.byteCounts`, (v, q) => int(v, q, 1, 4 * MAX_TEXT));
   byteCounts.forEach((bytes, i) => int(bytes, `${p}.byteCounts[${i}]`, charCounts[i], 4 * charCounts[i]));
   // What a harness import (and a file made from one) cannot know: tokens and the context's split.
-  const tokenCounts = c.tokenCounts === undefined ? undefined : perOption(c.tokenCounts, `${p}.tokenCounts`, (v, q) => int(v, q, 1, MAX_TOKENS));
+  // An option is scored inside one context, so it has no more tokens than a context holds (RAW_BOUNDS.contextTokens).
+  const tokenCounts = c.tokenCounts === undefined ? undefined : perOption(c.tokenCounts, `${p}.tokenCounts`, (v, q) => int(v, q, 1, MAX_OPTION_TOKENS));
   // An option's summed log-likelihood is at least its tokens' count times one token's lowest
-  // (RAW_BOUNDS.tokenLogProb); without token counts, a byte-level tokenizer's most (one a byte, and a few markers).
+  // (RAW_BOUNDS.tokenLogProb); without token counts, a byte-level tokenizer's most (one a byte, and a
+  // few markers), at most a context's (lowestLogLikelihood).
   const optionMin = (i: number): number => (tokenCounts ? TOKEN_LOG_PROB_MIN * tokenCounts[i] : lowestLogLikelihood(byteCounts[i]));
   const logLikelihoods = perOption(c.logLikelihoods, `${p}.logLikelihoods`, (v, q) => finite(v, q, OPTION_LOG_PROB_MIN, 0));
   logLikelihoods.forEach((ll, i) => {

@@ -77,7 +77,8 @@ export function readClozeSample(read: ClozeSampleRead): ClozeSample {
     if (c !== options[i]) fail(read.continuationPath(i), { expected: 'same-as', value: options[i], sameAs: `doc.options[${i}]` }, c);
   });
   const isGreedy = read.greedy.map((g, i) => (g === null ? fail(read.responsePath(i), { expected: 'loglik-greedy' }, read.responses[i]) : g));
-  // An option's summed log-likelihood is at least its text's most tokens times one token's lowest (import-validate.ts).
+  // An option's summed log-likelihood is at least its text's most tokens (one a byte and a few markers,
+  // never more than a context holds: RAW_BOUNDS.contextTokens) times one token's lowest (import-validate.ts).
   read.logLiks.forEach((ll, i) => finite(ll, read.responsePath(i), lowestLogLikelihood(utf8Length(options[i])), 0));
   const sample: ClozeSample = { options, isGreedy };
   // Without a gold (a predictions-only export) the harness scored against its "no label": nothing to check.
