@@ -24,8 +24,16 @@ export type ExportResult = { kind: 'file'; name: string; type: string; bytes: Ui
 
 const utf8 = (text: string) => new TextEncoder().encode(text);
 
-/** `jiangu-<dataset>-<first 8 of the id>`, the stem of a run's files. */
-export const runFileStem = (datasetId: string, runId: string) => `jiangu-${datasetId}-${runId.slice(0, 8)}`;
+/**
+ * `jiangu-<dataset>-<first 8 of the id>`, then the user's label when the run has one (letters, digits
+ * and CJK kept, every other run of characters one `-`, at most 40 code points), so a folder of
+ * downloads is told apart the way the run list tells the runs apart.
+ */
+export function runFileStem(datasetId: string, runId: string, label?: string): string {
+  const stem = `jiangu-${datasetId}-${runId.slice(0, 8)}`;
+  const slug = [...(label ?? '').normalize('NFC').replace(/[^\p{L}\p{N}]+/gu, '-')].slice(0, 40).join('').replace(/^-+|-+$/g, '');
+  return slug ? `${stem}-${slug}` : stem;
+}
 
 /** @throws JianguError run.not-stored, export.no-items. */
 export async function buildExport(db: JianguDatabase, request: ExportRequest): Promise<ExportResult> {
@@ -42,7 +50,7 @@ export async function buildExport(db: JianguDatabase, request: ExportRequest): P
   const run = await getRun(db, request.runId);
   if (!run) throw jianguError('run.not-stored', { runId: request.runId });
   const results = await loadResults(db, request.runId);
-  const stem = runFileStem(run.datasetId, run.id);
+  const stem = runFileStem(run.datasetId, run.id, run.label);
   switch (request.kind) {
     case 'run-json':
       return { kind: 'file', name: `${stem}.json`, type: 'application/json', bytes: utf8(runJson(run, results)) };
