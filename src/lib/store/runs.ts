@@ -11,8 +11,7 @@ import { isQuotaError } from './errors.ts';
 import type { JianguDatabase } from './schema.ts';
 import { abortQuietly, transactionEnd } from './transaction-end.ts';
 import { recordName, storedRunRefusal, unreadableNotice, type UnreadableRecord } from '../core/record/stored-check.ts';
-import { RUN_LABEL_MAX } from '../core/record/run.ts';
-import { nameProblem } from '../core/text-safety.ts';
+import { checkedRunLabel } from '../core/record/run-label.ts';
 
 /** Stores a new run (its configuration fixed from now on). */
 
@@ -142,10 +141,7 @@ export async function rawRecordJson(db: JianguDatabase, store: 'runs' | 'probeRu
  * RUN_LABEL_MAX or with a control character. Returns the run as stored after.
  */
 export async function setRunLabel(db: JianguDatabase, id: string, label: string): Promise<RunRecord> {
-  const trimmed = label.trim();
-  const bad = nameProblem(trimmed, RUN_LABEL_MAX);
-  if (bad?.kind === 'too-long') throw jianguError('run.label-too-long', { max: RUN_LABEL_MAX, length: trimmed.length });
-  if (bad) throw jianguError('run.label-control-character', { position: bad.position });
+  const trimmed = checkedRunLabel(label);
   const tx = db.transaction('runs', 'readwrite');
   const run = await tx.store.get(id);
   if (!run) throw jianguError('runs.not-stored', { runId: id });
@@ -234,13 +230,16 @@ export async function importRun(db: JianguDatabase, imported: ImportedRun): Prom
  * "Already stored" (issue 34): a stored run of the same benchmark, started at the same moment, that
  * is the same run (a run made here: its id is the file's run id; an imported one: its original run
  * id is; an lm-eval run has none on either side) and holds the same results, field for field once
- * both were checked against this browser's key (the results' run ids aside). Another file name, or
- * another import date, does not make another run; another result does.
+ * both were checked against this browser's key (the results' run ids aside), and the same
+ * configuration field for field (a file that claims another protocol, template or backend for the
+ * same results is another copy, stored with the imported-before warning, never pointed at a stored
+ * run with other settings). Another file name, or another import date, does not make another run;
+ * another result or setting does.
  */
 export async function storedCopyOf(db: JianguDatabase, run: RunRecord, origin: RunOrigin, results: readonly ItemResult[]): Promise<RunRecord | null> {
   const identity = origin.originalRunId ?? null;
   const candidates = (await db.getAllFromIndex('runs', 'by-dataset', run.datasetId)).filter(
-    (r) => r.createdAt === run.createdAt && (r.origin ? (r.origin.originalRunId ?? null) : r.id) === identity && r.config.kind === run.config.kind,
+    (r) => r.createdAt === run.createdAt && (r.origin ? (r.origin.originalRunId ?? null) : r.id) === identity && canonicalJson(r.config) === canonicalJson(run.config),
   );
   if (candidates.length === 0) return null;
   const wanted = results.map(resultFingerprint).sort();

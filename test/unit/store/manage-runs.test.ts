@@ -134,4 +134,14 @@ describe('importing a run already stored', () => {
     expect(await loadResults(db, fewer.id)).toHaveLength(4);
     expect(await db.count('runs')).toBe(2);
   });
+
+  it('stores the same results under other settings as a copy, never pointing at a run with other settings', async () => {
+    const { run, results } = makeMcRun('settings');
+    await importRun(db, await parseRunFile(runJson(run, results), 's.json'));
+    const other = { ...run, config: { ...run.config, model: { ...run.config.model, backend: 'webgpu' as const } } };
+    const copy = await importRun(db, await parseRunFile(runJson(other, results), 's.json'));
+    expect(copy.config.model.backend).toBe('webgpu');
+    expect(copy.warnings).toContainEqual(expect.objectContaining({ code: 'run.imported-before' }));
+    expect(await db.count('runs')).toBe(2);
+  });
 });
