@@ -2,6 +2,7 @@
 // 28,707-item run's JSON took the page 5.8 s, its share link 5.2 s, its CSV 1.5 s, ACLUE's lm-eval
 // zip 3.1 s). Runs in workers/export.worker.ts: it reads the run and its results (or a benchmark's
 // items) from IndexedDB itself, so nothing large crosses from the page.
+import { labelSlug } from '../core/record/run-label.ts';
 import { strToU8, zipSync } from 'fflate';
 import type { DatasetId } from '../core/benchmarks/types.ts';
 import { exportLmEval, type LmEvalScoring } from '../core/formats/lm-eval/export/folder.ts';
@@ -25,13 +26,12 @@ export type ExportResult = { kind: 'file'; name: string; type: string; bytes: Ui
 const utf8 = (text: string) => new TextEncoder().encode(text);
 
 /**
- * `jiangu-<dataset>-<first 8 of the id>`, then the user's label when the run has one (letters, digits
- * and CJK kept, every other run of characters one `-`, at most 40 code points), so a folder of
+ * `jiangu-<dataset>-<first 8 of the id>`, then the user's label when the run has one (labelSlug), so a folder of
  * downloads is told apart the way the run list tells the runs apart.
  */
 export function runFileStem(datasetId: string, runId: string, label?: string): string {
   const stem = `jiangu-${datasetId}-${runId.slice(0, 8)}`;
-  const slug = [...(label ?? '').normalize('NFC').replace(/[^\p{L}\p{N}]+/gu, '-')].slice(0, 40).join('').replace(/^-+|-+$/g, '');
+  const slug = labelSlug(label);
   return slug ? `${stem}-${slug}` : stem;
 }
 

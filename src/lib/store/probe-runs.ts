@@ -2,6 +2,7 @@
 // shards' results, each written the moment it exists so a reload loses at most the one in flight.
 import type { ProbeResult, ProbeRunRecord } from '../core/record/probe-run.ts';
 import { jianguError } from '../core/notices/index.ts';
+import { checkedRunLabel } from '../core/record/run-label.ts';
 import type { JianguDatabase } from './schema.ts';
 
 export async function createProbeRun(db: JianguDatabase, run: ProbeRunRecord): Promise<void> {
@@ -25,6 +26,24 @@ export async function updateProbeRun(db: JianguDatabase, id: string, patch: Part
   const next: ProbeRunRecord = { ...run, ...patch, updatedAt: new Date().toISOString() };
   // An error belongs to a failed run only: a resumed run drops the last one.
   if (patch.status && patch.status !== 'failed' && patch.error === undefined) delete next.error;
+  await tx.store.put(next);
+  await tx.done;
+  return next;
+}
+
+/**
+ * Sets or clears (empty text) the user's label of a run, by the scoring runs' rule (checkedRunLabel:
+ * trimmed, bounded, no invisible character). Returns the run as stored after.
+ */
+export async function setProbeRunLabel(db: JianguDatabase, id: string, label: string): Promise<ProbeRunRecord> {
+  const trimmed = checkedRunLabel(label);
+  const tx = db.transaction('probeRuns', 'readwrite');
+  const run = await tx.store.get(id);
+  if (!run) throw jianguError('runs.not-stored', { runId: id });
+  // A new updatedAt: Compare and the list hold records and read a changed one again.
+  const next: ProbeRunRecord = { ...run, updatedAt: new Date().toISOString() };
+  if (trimmed) next.label = trimmed;
+  else delete next.label;
   await tx.store.put(next);
   await tx.done;
   return next;

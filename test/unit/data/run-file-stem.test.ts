@@ -19,3 +19,11 @@ describe('runFileStem', () => {
     expect(stem).toBe(`jiangu-aclue-01234567-${'𠀀'.repeat(40)}`);
   });
 });
+
+describe('memorizationRunFileName', () => {
+  it('carries the label as a run file does', async () => {
+    const { memorizationRunFileName } = await import('../../../src/lib/core/formats/memorization-run/export.ts');
+    expect(memorizationRunFileName({ datasetId: 'aclue', id: '0123456789abcdef' })).toBe('jiangu-memorization-aclue-01234567.json');
+    expect(memorizationRunFileName({ datasetId: 'aclue', id: '0123456789abcdef', label: 'fp32 对 q4' })).toBe('jiangu-memorization-aclue-01234567-fp32-对-q4.json');
+  });
+});

@@ -53,6 +53,8 @@ export interface ProbeRunRecord {
   /** Set on a run imported from a file. */
   origin?: Pick<RunOrigin, 'kind' | 'fileName' | 'importedAt' | 'originalRunId'>;
   modelCheck?: ModelCheck;
+  /** The user's own short name for the run (run-label.ts: RUN_LABEL_MAX characters at most); absent when none was given. */
+  label?: string;
 }
 
 /** One item's text, scored position by position: position j is the text's token j + 1 (its first token is not predicted). */

@@ -25,6 +25,7 @@ export const MEMORIZATION_EXPORT_FIELDS: FieldTable = {
   'run.contextLimit': raw('tokens 1 to 2^24 (RAW_BOUNDS.tokens), from and asked of their sets, modelPositions 1 to 10^9 or null'),
   // Descriptive only (model-check-read.ts): a check of another shape is dropped; its numbers are bounded.
   ...modelCheckFields('run.modelCheck'),
+  'run.label': raw('the user\'s label: a name of at most RUN_LABEL_MAX characters (record/run-label.ts)'),
   'run.origin.kind': raw('"jiangu-file" or "lm-eval"'),
   'run.origin.fileName': NAME,
   'run.origin.importedAt': DATE,

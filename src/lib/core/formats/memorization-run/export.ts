@@ -2,6 +2,7 @@
 // record and every item's and shard's result, as JSON, nothing derived (no Min-K%, no t, no p: the
 // page computes them from the per-position numbers and the shards' log-likelihoods). Written here and
 // read by import-memorization.ts, which treats it as untrusted; the two are its specification.
+import { labelSlug } from '../../record/run-label.ts';
 import type { ProbeResult, ProbeRunRecord } from '../../record/probe-run.ts';
 
 export const MEMORIZATION_FORMAT = 'jiangu-memorization-run';
@@ -13,8 +14,9 @@ export function memorizationRunJson(run: ProbeRunRecord, results: readonly Probe
 }
 
 /** The file's name: dataset and the run id's first characters. */
-export function memorizationRunFileName(run: Pick<ProbeRunRecord, 'datasetId' | 'id'>): string {
-  return `jiangu-memorization-${run.datasetId}-${run.id.slice(0, 8)}.json`;
+export function memorizationRunFileName(run: Pick<ProbeRunRecord, 'datasetId' | 'id' | 'label'>): string {
+  const slug = labelSlug(run.label);
+  return `jiangu-memorization-${run.datasetId}-${run.id.slice(0, 8)}${slug ? `-${slug}` : ''}.json`;
 }
 
 /**

@@ -12,7 +12,7 @@ import { notice, type Notice } from '../../notices/index.ts';
 import { LAYOUT_VERSION, probeLayoutHash } from '../../protocols/probe-text.ts';
 import { sha256Hex } from '../../protocols/template-hash.ts';
 import { shardKey, type ProbeFileDesign, type ProbeItemResult, type ProbeResult, type ProbeRunConfig, type ProbeRunRecord, type ProbeShardResult } from '../../record/probe-run.ts';
-import type { RunOrigin, RunStatus } from '../../record/run.ts';
+import { RUN_LABEL_MAX, type RunOrigin, type RunStatus } from '../../record/run.ts';
 import type { DatasetId } from '../../benchmarks/types.ts';
 import { contextLimit, environment, model, storedNotice } from '../jiangu-run/import-jiangu.ts';
 import { FieldReader, RAW_BOUNDS, RUN_IMPORT_LIMITS, fail, finite, id, int, isoDate, list, name, oneOf, problem, sha256, storedWarning, text, type Obj } from '../import-validate.ts';
@@ -268,7 +268,7 @@ export async function readMemorizationRun(root: Obj, fileName: string, importedA
   r.object(root, 'file', ['format', 'formatVersion', 'run', 'results']);
   same(root.format, 'format', MEMORIZATION_FORMAT, 'a memorization run file');
   if (root.formatVersion !== 1) throw problem('import.format-version', { found: 'other', text: String(root.formatVersion).slice(0, 40) });
-  const o = r.object(root.run, 'run', ['id', 'createdAt', 'updatedAt', 'datasetId', 'status', 'config', 'warnings'], ['environment', 'contextLimit', 'error', 'origin', 'modelCheck']);
+  const o = r.object(root.run, 'run', ['id', 'createdAt', 'updatedAt', 'datasetId', 'status', 'config', 'warnings'], ['environment', 'contextLimit', 'error', 'origin', 'modelCheck', 'label']);
   const runConfig = config(r, o.config);
   same(o.datasetId, 'run.datasetId', runConfig.datasetId, 'run.config.datasetId');
   same(runConfig.templateHash, 'run.config.templateHash', await probeLayoutHash(), `the hash of text layout v${LAYOUT_VERSION}`);
@@ -290,6 +290,8 @@ export async function readMemorizationRun(root: Obj, fileName: string, importedA
     ...(o.error === undefined ? {} : { error: storedWarning(o.error, 'run.error', SHORT * 20) }),
     // Descriptive only: a check this version cannot read is dropped; a number out of its bound is refused.
     ...((check) => (check ? { modelCheck: check } : {}))(storedModelCheck(r, o.modelCheck, 'run.modelCheck')),
+    // The user's own words, shown as text: bounded as the scoring run file's (import-jiangu.ts).
+    ...(o.label === undefined ? {} : { label: name(o.label, 'run.label', RUN_LABEL_MAX) }),
   };
 
   const plan = new Map<string, { index: number; orders: readonly (readonly number[])[]; permutations: number }>();
