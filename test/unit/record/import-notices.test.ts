@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { runJson } from '../../../src/lib/core/formats/jiangu-run/export.ts';
 import { RunImportError, checkRunFileSize, parseRunFile, refusal } from '../../../src/lib/core/formats/import-record.ts';
 import { catalog, noticeOf, renderNotice, type Notice, type NoticeCode, type ParamsOf } from '../../../src/lib/core/notices/index.ts';
-import type { Expected, Found } from '../../../src/lib/core/notices/catalog-import.ts';
+import type { Expected, Found } from '../../../src/lib/core/notices/catalog-import-fields.ts';
 import { makeMcRun } from '../../fixtures/run-records/build.ts';
 
 const fixture = (path: string): string => readFileSync(new URL(`../../fixtures/${path}`, import.meta.url), 'utf8');

@@ -5,7 +5,7 @@
 // store/runs.ts importRun).
 import { readJianguRun } from './jiangu-run/import-jiangu.ts';
 import { readLmEvalResults, readLmEvalSamplesFile, taskFromSamplesFileName } from './lm-eval/import/import-lm-eval.ts';
-import type { Found } from '../notices/catalog-import.ts';
+import type { Found } from '../notices/catalog-import-fields.ts';
 import { FieldProblem, RUN_IMPORT_LIMITS, RunImportError, describe, parseJson, problem, refusal, type ImportedRun, type Obj } from './import-validate.ts';
 
 export { RunImportError, RUN_IMPORT_LIMITS, refusal, type ImportedRun, type Refusal, type RefusalCode } from './import-validate.ts';

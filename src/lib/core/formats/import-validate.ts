@@ -3,7 +3,8 @@
 // the known fields only, so nothing unexpected (a `__proto__` key, a field of a newer version)
 // reaches the store. Unknown fields are not an error: they are dropped and listed in a warning.
 // Every problem is a refusal (a code and parameters, catalog-import.ts), worded where it is shown.
-import { importRefusals, type Expected, type Found } from '../notices/catalog-import.ts';
+import { importRefusals } from '../notices/catalog-import.ts';
+import type { Expected, Found } from '../notices/catalog-import-fields.ts';
 import { JianguError, notice, type Notice, type NoticeParam, type NoticeParams } from '../notices/index.ts';
 import { MAX_NAME_CHARS, nameProblem } from '../text-safety.ts';
 import type { ItemResult, RunRecord } from '../record/run.ts';

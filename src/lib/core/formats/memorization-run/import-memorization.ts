@@ -14,7 +14,8 @@ import { sha256Hex } from '../../protocols/template-hash.ts';
 import { shardKey, type ProbeFileDesign, type ProbeItemResult, type ProbeResult, type ProbeRunConfig, type ProbeRunRecord, type ProbeShardResult } from '../../record/probe-run.ts';
 import { RUN_LABEL_MAX, type RunOrigin, type RunStatus } from '../../record/run.ts';
 import type { DatasetId } from '../../benchmarks/types.ts';
-import { contextLimit, environment, model, storedNotice } from '../jiangu-run/import-jiangu.ts';
+import { contextLimit, environment, model } from '../jiangu-run/import-jiangu.ts';
+import { storedNotice } from '../jiangu-run/import-results.ts';
 import { FieldReader, RAW_BOUNDS, RUN_IMPORT_LIMITS, fail, finite, id, int, isoDate, list, name, oneOf, problem, sha256, storedWarning, text, type Obj } from '../import-validate.ts';
 import { MEMORIZATION_FORMAT } from './export.ts';
 

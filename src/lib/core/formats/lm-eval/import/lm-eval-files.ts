@@ -11,7 +11,8 @@
 // and each doc_hash is sha256 of json.dumps(doc, indent=2, ensure_ascii=False) (an edited doc).
 import { sha256Hex } from '../../../protocols/template-hash.ts';
 import { notice, type Notice } from '../../../notices/index.ts';
-import { NO_FACTS, buildRun, factsOf, readLmEvalResults, readSamplesLines, type HarnessFacts, type HarnessTask, type Sample, type SampleDoc } from './import-lm-eval.ts';
+import { NO_FACTS, buildRun, factsOf, readLmEvalResults, type HarnessFacts, type HarnessTask, type SampleDoc } from './import-lm-eval.ts';
+import { readSamplesLines, type Sample } from './lm-eval-samples.ts';
 import { resolveHarnessTask } from './lm-eval-jiangu-tasks.ts';
 import { pythonJsonIndent2 } from './lm-eval-docs.ts';
 import { buildGenRun, readGenSamplesLines, type GenSample } from './lm-eval-generation.ts';
