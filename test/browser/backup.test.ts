@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import type { Download, Page } from 'playwright-core';
 import { useBrowserSession } from './session.ts';
-import { startFixtureRun, storeSample, waitForStatus } from './runs.ts';
+import { startFixtureRun, startProbeRun, storeSample, waitForStatus } from './runs.ts';
 import { projectRoot } from '../../scripts/site-routes.ts';
 
 const STORES = ['runs', 'results', 'probeRuns', 'probeResults'] as const;
@@ -102,17 +102,7 @@ describe('the backup of every run', () => {
     ids.generation = decodeURIComponent(page.url().split('#/run/')[1]);
     await waitForStatus(page, 'completed');
 
-    await page.goto(`${session.url}/#/evaluate`);
-    await page.getByTestId('eval-kind').selectOption('memorization');
-    await page.getByTestId('eval-dataset').selectOption('ancientbench');
-    await page.getByTestId('eval-limit').fill('2');
-    await page.getByTestId('model-choice').selectOption('site:jiangu-tiny');
-    await page.getByTestId('dtype').selectOption('fp32');
-    await page.getByTestId('backend').selectOption('wasm');
-    await page.getByTestId('load').click();
-    await page.waitForURL(/#\/probe\//);
-    ids.memorization = decodeURIComponent(page.url().split('#/probe/')[1]);
-    await page.locator('[data-testid=probe][data-status=completed]').waitFor({ timeout: 120_000 });
+    ids.memorization = await startProbeRun(page, session.url);
   }, 400_000);
 
   it('exports every run as one file and imports it back into an empty store with every record as it was, then reports them as already stored', async () => {

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Download, Page } from 'playwright-core';
 import { useBrowserSession } from './session.ts';
-import { readStoredRun, storeSample } from './runs.ts';
+import { readStoredRun, startProbeRun, storeSample } from './runs.ts';
 import type { ProbeResult, ProbeRunRecord } from '../../src/lib/core/record/probe-run.ts';
 import { openPage } from '../../scripts/browser.ts';
 
@@ -18,19 +18,8 @@ async function downloadText(download: Download): Promise<string> {
 }
 
 /** A completed memorization run of AncientBench's sample, 2 items a task, from the Evaluate page; its id. */
-async function probeRun(page: Page, siteUrl: string): Promise<string> {
-  await page.goto(`${siteUrl}/#/evaluate`);
-  await page.getByTestId('eval-kind').selectOption('memorization');
-  await page.getByTestId('eval-dataset').selectOption('ancientbench');
-  await page.getByTestId('eval-limit').fill('2');
-  await page.getByTestId('model-choice').selectOption('site:jiangu-tiny');
-  await page.getByTestId('dtype').selectOption('fp32');
-  await page.getByTestId('backend').selectOption('wasm');
-  await page.getByTestId('load').click();
-  await page.waitForURL(/#\/probe\//);
-  const id = decodeURIComponent(page.url().split('#/probe/')[1]);
-  await page.locator('[data-testid=probe][data-status=completed]').waitFor({ timeout: 120_000 });
-  return id;
+function probeRun(page: Page, siteUrl: string): Promise<string> {
+  return startProbeRun(page, siteUrl);
 }
 
 describe('a memorization run label', () => {

@@ -117,3 +117,22 @@ export async function readStoredItems<T>(page: Page, datasetId: string, ids: str
     { datasetId, wanted: ids },
   ) as Promise<T[]>;
 }
+
+/**
+ * Starts a memorization run of jiangu-tiny (fp32, WASM) from the Evaluate page (on the AncientBench
+ * sample, `limit` items a task, unless told otherwise) and waits until it is complete; returns its id.
+ */
+export async function startProbeRun(page: Page, siteUrl: string, options: { dataset?: string; limit?: number } = {}): Promise<string> {
+  await page.goto(`${siteUrl}/#/evaluate`);
+  await page.getByTestId('eval-kind').selectOption('memorization');
+  await page.getByTestId('eval-dataset').selectOption(options.dataset ?? 'ancientbench');
+  await page.getByTestId('eval-limit').fill(String(options.limit ?? 2));
+  await page.getByTestId('model-choice').selectOption('site:jiangu-tiny');
+  await page.getByTestId('dtype').selectOption('fp32');
+  await page.getByTestId('backend').selectOption('wasm');
+  await page.getByTestId('load').click();
+  await page.waitForURL(/#\/probe\//);
+  const id = decodeURIComponent(page.url().split('#/probe/')[1]);
+  await page.locator('[data-testid=probe][data-status=completed]').waitFor({ timeout: 120_000 });
+  return id;
+}
