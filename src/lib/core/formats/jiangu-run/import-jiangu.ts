@@ -91,7 +91,8 @@ export function model(r: FieldReader, value: unknown, path: string): RunModel {
   return { source: source(r, o.source, `${path}.source`), dtype: oneOf(o.dtype, `${path}.dtype`, DTYPES), backend: oneOf(o.backend, `${path}.backend`, BACKEND_CHOICES) };
 }
 
-function uniqueNames(value: unknown, path: string, max: number): string[] {
+/** A list of ids, each once (a repeat is refused, naming both places). */
+export function uniqueNames(value: unknown, path: string, max: number): string[] {
   const seen = new Map<string, number>();
   return list(value, path, max, (v, p) => {
     const s = id(v, p);

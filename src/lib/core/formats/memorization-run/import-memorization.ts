@@ -14,7 +14,7 @@ import { sha256Hex } from '../../protocols/template-hash.ts';
 import { shardKey, type ProbeFileDesign, type ProbeItemResult, type ProbeResult, type ProbeRunConfig, type ProbeRunRecord, type ProbeShardResult } from '../../record/probe-run.ts';
 import { RUN_LABEL_MAX, type RunOrigin, type RunStatus } from '../../record/run.ts';
 import type { DatasetId } from '../../benchmarks/types.ts';
-import { contextLimit, environment, model } from '../jiangu-run/import-jiangu.ts';
+import { contextLimit, environment, model, uniqueNames } from '../jiangu-run/import-jiangu.ts';
 import { storedNotice } from '../jiangu-run/import-results.ts';
 import { FieldReader, RAW_BOUNDS, RUN_IMPORT_LIMITS, fail, finite, id, int, isoDate, list, name, oneOf, problem, sha256, storedWarning, text, type Obj } from '../import-validate.ts';
 import { MEMORIZATION_FORMAT } from './export.ts';
@@ -67,17 +67,6 @@ function same(value: unknown, path: string, recomputed: string | number, from: s
   if (value !== recomputed) fail(path, { expected: 'same-as', value: String(recomputed), sameAs: from }, value);
 }
 
-function uniqueIds(value: unknown, path: string, max: number): string[] {
-  const seen = new Map<string, number>();
-  return list(value, path, max, (v, p) => {
-    const s = id(v, p);
-    const first = seen.get(s);
-    if (first !== undefined) throw problem('import.duplicate', { path: p, value: s, first });
-    seen.set(s, seen.size);
-    return s;
-  });
-}
-
 /** Each task file's design: its items are the task's items in the run, consecutive and in run order; its shard count and orders within the plan's limits. */
 function fileDesigns(r: FieldReader, value: unknown, tasks: readonly string[], itemIds: readonly string[]): ProbeFileDesign[] | null {
   if (value === null) return null;
@@ -89,7 +78,7 @@ function fileDesigns(r: FieldReader, value: unknown, tasks: readonly string[], i
     if (!tasks.includes(task)) fail(`${p}.task`, { expected: 'run-task', tasks: tasks.slice(0, 10), moreTasks: tasks.length > 10 }, task);
     if (seen.has(task)) throw problem('import.duplicate', { path: `${p}.task`, value: task, first: [...seen].indexOf(task) });
     seen.add(task);
-    const ids = uniqueIds(f.itemIds, `${p}.itemIds`, MAX_RESULTS);
+    const ids = uniqueNames(f.itemIds, `${p}.itemIds`, MAX_RESULTS);
     const first = position.get(ids[0] ?? '');
     ids.forEach((itemId, i) => {
       const at = position.get(itemId);
@@ -115,7 +104,7 @@ function config(r: FieldReader, value: unknown): ProbeRunConfig {
   const o = r.object(value, 'run.config', ['kind', 'model', 'layoutVersion', 'templateHash', 'datasetId', 'datasetFiles', 'tasks', 'limitPerTask', 'itemIds', 'k', 'contextLimit', 'exchangeability', 'appVersion']);
   oneOf(o.kind, 'run.config.kind', { memorization: true });
   const datasetId = oneOf(o.datasetId, 'run.config.datasetId', DATASET_IDS);
-  const tasks = uniqueIds(o.tasks, 'run.config.tasks', MAX_LIST);
+  const tasks = uniqueNames(o.tasks, 'run.config.tasks', MAX_LIST);
   tasks.forEach((task, i) => {
     // Tasks of the named benchmark only: a CMMLU run naming ACLUE's tasks was not made here.
     if (findTask(datasetId, task)?.kind !== 'multiple-choice') {
@@ -123,7 +112,7 @@ function config(r: FieldReader, value: unknown): ProbeRunConfig {
       fail(`run.config.tasks[${i}]`, { expected: 'one-of', set: known.length > 10 ? [...known.slice(0, 10), '…'] : known }, task);
     }
   });
-  const itemIds = uniqueIds(o.itemIds, 'run.config.itemIds', MAX_RESULTS);
+  const itemIds = uniqueNames(o.itemIds, 'run.config.itemIds', MAX_RESULTS);
   const limitPerTask = o.limitPerTask === null ? null : int(o.limitPerTask, 'run.config.limitPerTask', 1, INT_MAX);
   // At most limitPerTask items a task.
   if (limitPerTask !== null && itemIds.length > limitPerTask * tasks.length) fail('run.config.limitPerTask', { expected: 'integer', min: Math.ceil(itemIds.length / Math.max(1, tasks.length)), max: INT_MAX }, limitPerTask);
