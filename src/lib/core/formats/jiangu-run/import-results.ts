@@ -120,9 +120,7 @@ export function mcResult(r: FieldReader, value: unknown, path: string, facts: Ru
     prediction,
     gold,
     correct,
-    reusedPrefixTokens: int(o.reusedPrefixTokens, `${path}.reusedPrefixTokens`, 0, MAX_TOKENS),
-    forwardMs: finite(o.forwardMs, `${path}.forwardMs`, 0, MAX_MS),
-    completedAt: isoDate(o.completedAt, `${path}.completedAt`),
+    ...scoredAt(o, path),
     ...(failed ? { failure: failed } : {}),
   };
   const generated = generatedOf(r, o, path, extract && !failed);
@@ -199,9 +197,7 @@ function rotationResult(r: FieldReader, value: unknown, path: string, item: { it
     ...(generated ? { generated } : {}),
     gold,
     correct,
-    reusedPrefixTokens: int(o.reusedPrefixTokens, `${path}.reusedPrefixTokens`, 0, MAX_TOKENS),
-    forwardMs: finite(o.forwardMs, `${path}.forwardMs`, 0, MAX_MS),
-    completedAt: isoDate(o.completedAt, `${path}.completedAt`),
+    ...scoredAt(o, path),
     ...(failed ? { failure: failed } : {}),
   };
 }
@@ -226,5 +222,14 @@ export function genResult(r: FieldReader, value: unknown, path: string, facts: R
     ms: finite(o.ms, `${path}.ms`, 0, MAX_MS),
     completedAt: isoDate(o.completedAt, `${path}.completedAt`),
     ...(o.failure === undefined ? {} : { failure: storedNotice(o.failure, `${path}.failure`) }),
+  };
+}
+
+/** How an item or rotation was scored, read alike for both: the prefix it reused, its time and when. */
+function scoredAt(o: Obj, path: string): { reusedPrefixTokens: number; forwardMs: number; completedAt: string } {
+  return {
+    reusedPrefixTokens: int(o.reusedPrefixTokens, `${path}.reusedPrefixTokens`, 0, MAX_TOKENS),
+    forwardMs: finite(o.forwardMs, `${path}.forwardMs`, 0, MAX_MS),
+    completedAt: isoDate(o.completedAt, `${path}.completedAt`),
   };
 }
