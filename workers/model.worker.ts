@@ -47,6 +47,7 @@ import { checkRewrittenLogits, checkTolerance, logitsPathOf } from './logits-pat
 import { ReadAhead } from './read-ahead.ts';
 import { chooseBackend } from './backend-choice.ts';
 import { FetchWatch } from './fetch-watch.ts';
+import { WasmThreads } from './wasm-threads.ts';
 
 declare const self: DedicatedWorkerGlobalScope;
 
@@ -58,6 +59,8 @@ ortWasm.wasmPaths = {
   wasm: new URL('ort/ort-wasm-simd-threaded.asyncify.wasm', base).href,
 };
 env.localModelPath = new URL('models/', base).pathname;
+// The load's thread count goes to ORT before its first session, and only then (see wasm-threads.ts).
+const wasmThreads = new WasmThreads(ortWasm);
 // Every model file transformers.js fetches goes through here, so a load that fails offline can say so.
 const fetchWatch = new FetchWatch({
   fetch: (...args) => fetch(...args),
@@ -98,6 +101,18 @@ WebAssembly.Memory = class extends WebAssembly.Memory {
     wasmMemories.push(this);
   }
 };
+
+// ORT's wasm module starts its thread pool (numThreads − 1 workers, named em-pthread) when it
+// initializes; counting them here checks the thread count the worker reports against what ORT did.
+let wasmThreadWorkers = 0;
+if (typeof Worker !== 'undefined') {
+  (self as unknown as { Worker: typeof Worker }).Worker = class extends Worker {
+    constructor(url: string | URL, options?: WorkerOptions) {
+      super(url, options);
+      if (options?.name === 'em-pthread') wasmThreadWorkers++;
+    }
+  };
+}
 
 let loaded: Loaded | null = null;
 
@@ -150,8 +165,9 @@ async function load(id: number, params: LoadParams): Promise<LoadResult> {
   await unload();
   const started = performance.now();
   fetchWatch.reset();
+  wasmThreads.apply(params.wasmThreads);
   const backendInfo = await chooseBackend(params, (navigator as Navigator & { gpu?: GPU }).gpu, {
-    wasmThreads: Number(ortWasm.numThreads ?? 1),
+    wasmThreads: wasmThreads.used(),
     crossOriginIsolated: self.crossOriginIsolated,
   });
   const context: LoadContext = { source: params.source, dtype: params.dtype, backend: backendInfo.backend };
@@ -194,8 +210,9 @@ async function load(id: number, params: LoadParams): Promise<LoadResult> {
     };
     const externalData = await findExternalData(folderUrl, onnxFile, config as unknown as Record<string, unknown>, lookup, backendInfo.backend);
     context.externalFiles = externalData?.files;
-    const open = () =>
-      AutoModelForCausalLM.from_pretrained(modelId, {
+    const open = () => {
+      wasmThreads.fix();
+      return AutoModelForCausalLM.from_pretrained(modelId, {
         config,
         revision,
         dtype: params.dtype,
@@ -203,6 +220,7 @@ async function load(id: number, params: LoadParams): Promise<LoadResult> {
         progress_callback,
         ...(externalData?.how === 'detected' ? { use_external_data_format: { [onnxFile]: externalData.files.length } } : {}),
       });
+    };
     // A graph without num_logits_to_keep is rewritten to keep the last row (logits-rewrite-hook.ts),
     // then checked against the author's math on a short prompt; a failed check loads the original.
     // Asked for, the statistics outputs go on the graph the session gets (stats-rewrite.ts), checked
@@ -247,7 +265,9 @@ async function load(id: number, params: LoadParams): Promise<LoadResult> {
     if (statisticsPath?.kind === 'graph' && session) installFetchControl(session);
     const { model_type, vocab_size } = model.config as unknown as { model_type: string; vocab_size: number };
     const info: LoadResult = {
-      backendInfo: { ...backendInfo, wasmThreads: Number(ortWasm.numThreads ?? 1) },
+      // What ORT read at its init (it writes its default, or 1 without SharedArrayBuffer, back into the flag).
+      backendInfo: { ...backendInfo, wasmThreads: wasmThreads.used() },
+      wasmThreadsAsked: params.wasmThreads ?? 'auto',
       modelType: model_type,
       vocabSize: vocab_size,
       inputNames: session?.inputNames ?? [],
@@ -420,7 +440,7 @@ const handlers: { [K in RequestKind]: (id: number, params: RequestMap[K]['params
     };
   },
   unload: async () => ({ unloaded: await unload() }),
-  stats: async () => ({ ...stats, wasmMemoryBytes: wasmMemories.reduce((sum, m) => sum + m.buffer.byteLength, 0), readAhead: { ...readAhead.counts } }),
+  stats: async () => ({ ...stats, wasmMemoryBytes: wasmMemories.reduce((sum, m) => sum + m.buffer.byteLength, 0), readAhead: { ...readAhead.counts }, wasmThreadWorkers }),
 };
 
 const queue: WorkerRequest[] = [];

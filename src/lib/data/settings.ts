@@ -9,9 +9,11 @@
 // and a data mirror serves data, not weights.
 import { jianguError } from '../core/notices/index.ts';
 import { checkHost, httpOrigin, type HostVerdict, type TrustedHosts } from './hosts.ts';
+import { parseWasmThreadsSetting, type WasmThreadsSetting } from '../core/models/wasm-threads.ts';
 
 const MIRROR_KEY = 'jiangu.mirror';
 const MODEL_HOST_KEY = 'jiangu.modelHost';
+const WASM_THREADS_KEY = 'jiangu.wasmThreads';
 
 /** What a host is trusted to serve: benchmark data (a mirror) or a model's files. */
 export type HostPurpose = 'data' | 'model';
@@ -185,3 +187,30 @@ export function assertHostAllowed(url: string, purpose: HostPurpose): void {
   if (verdict.reason === 'not-http') throw jianguError('link.not-http', { value: url.slice(0, 200), scheme: verdict.scheme ?? '?' });
   throw jianguError('link.host-not-agreed', { host: verdict.host });
 }
+
+/**
+ * The WASM thread count the user chose on this device (the header's thread setting), `auto` when
+ * none: every model load of every tab reads it (ModelClient.load), within what the browser allows.
+ */
+export function savedWasmThreads(): WasmThreadsSetting {
+  return threadsUnstored ?? parseWasmThreadsSetting(stored(WASM_THREADS_KEY));
+}
+
+/** The choice of this page when localStorage refused it (a private window's quota), else null. */
+let threadsUnstored: WasmThreadsSetting | null = null;
+
+/** Keeps the user's WASM thread count for later loads and visits; `auto` forgets it (ORT's rule). */
+export function saveWasmThreads(value: WasmThreadsSetting): void {
+  const setting = parseWasmThreadsSetting(value === 'auto' ? null : String(value));
+  try {
+    if (setting === 'auto') localStorage.removeItem(WASM_THREADS_KEY);
+    else localStorage.setItem(WASM_THREADS_KEY, String(setting));
+    threadsUnstored = null;
+  } catch {
+    // Storage refused: the choice still holds for this page's loads, not for later visits.
+    threadsUnstored = setting;
+  }
+}
+
+/** The localStorage key of the WASM thread setting, so another tab's change can be followed (storage events). */
+export const wasmThreadsKey = WASM_THREADS_KEY;

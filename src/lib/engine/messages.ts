@@ -10,6 +10,7 @@ import type { ModelContext } from '../core/protocols/context-limit.ts';
 import type { DecodingOptions } from '../core/protocols/decoding.ts';
 import type { LogitsPath, ModelCheck, StatisticsPath } from '../core/models/model-check.ts';
 import type { StatsRewriteFault } from '../core/models/stats-rewrite.ts';
+import type { WasmThreadsSetting } from '../core/models/wasm-threads.ts';
 
 export * from '../core/models/model-types.ts';
 
@@ -42,6 +43,13 @@ export interface LoadParams {
   statistics?: boolean;
   /** For tests only: a deliberately wrong statistics graph, which the load check must catch. */
   statisticsFault?: StatsRewriteFault;
+  /**
+   * ORT's wasm thread count: a number asks for that many (the bench sets it), `auto` leaves ORT's own
+   * rule (ortDefaultThreads). Absent: ModelClient.load fills in the user's setting of this device.
+   * Either way the client brings it within what the browser allows, and ORT reads it once per worker,
+   * at its first session (see workers/wasm-threads.ts), so the client starts a fresh worker when it changes.
+   */
+  wasmThreads?: WasmThreadsSetting;
 }
 
 export interface LoadResult {
@@ -73,6 +81,8 @@ export interface LoadResult {
   statisticsPath?: StatisticsPath;
   /** What Jiangu found in the model and what a 5-shot CMMLU prompt needs on it (see model-check.ts). */
   modelCheck?: ModelCheck;
+  /** The wasm threads the load asked for (a number, or `auto` for ORT's rule); backendInfo.wasmThreads is what ORT used. */
+  wasmThreadsAsked?: WasmThreadsSetting;
 }
 
 /** External data of the loaded ONNX file: declared in config.json, or found on the host by the worker. */
@@ -206,6 +216,8 @@ export interface WorkerStats {
   wasmMemoryBytes?: number;
   /** Requests scored ahead (ScoreItemParams.next) since the worker started, and how many of them were then asked. */
   readAhead?: { started: number; used: number };
+  /** Thread workers ORT's wasm module started in this worker (its pool: wasm threads − 1), counted apart from ORT's own report. */
+  wasmThreadWorkers?: number;
 }
 
 /** Multiple choice by generation: the item's prompt built as for scoring, then a greedy answer. */

@@ -29,7 +29,8 @@ import type {
 } from './messages.ts';
 import { noticeOf, renderNotice, type Notice } from '../core/notices/index.ts';
 import { isSiteModelName } from '../core/models/model-names.ts';
-import { assertHostAllowed } from '../data/settings.ts';
+import { assertHostAllowed, savedWasmThreads } from '../data/settings.ts';
+import { clampWasmThreads, type ThreadFacts, type WasmThreadsSetting } from '../core/models/wasm-threads.ts';
 import type { ModelSource } from './messages.ts';
 import { modelError } from './model-errors.ts';
 import { logSoftmaxPick } from '../core/logprobs.ts';
@@ -65,22 +66,54 @@ export type WorkerFactory = () => Worker;
 export const defaultWorkerFactory: WorkerFactory = () =>
   new Worker(new URL('../../../workers/model.worker.ts', import.meta.url), { type: 'module', name: 'jiangu-model' });
 
+/** Whether this page may run wasm threads, and its logical cores: what the thread count is clamped to. */
+export function pageThreadFacts(): ThreadFacts {
+  const g = globalThis as { crossOriginIsolated?: boolean; navigator?: { hardwareConcurrency?: number } };
+  return { isolated: g.crossOriginIsolated === true, cores: g.navigator?.hardwareConcurrency };
+}
+
 export class ModelClient {
-  private readonly worker: Worker;
+  private worker: Worker;
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
   private dead: ModelError | null = null;
+  /** The wasm threads of the first load this worker was sent (ORT fixes them there); null before one. */
+  private workerThreads: WasmThreadsSetting | null = null;
 
-  constructor(factory: WorkerFactory = defaultWorkerFactory) {
-    this.worker = factory();
-    this.worker.addEventListener('message', (event: MessageEvent<WorkerReply>) => this.receive(event.data));
-    this.worker.addEventListener('error', (event: ErrorEvent) => {
+  constructor(private readonly factory: WorkerFactory = defaultWorkerFactory) {
+    this.worker = this.start();
+  }
+
+  private start(): Worker {
+    const worker = this.factory();
+    // A replaced worker's late events are not this client's any more.
+    const current = () => this.worker === worker;
+    worker.addEventListener('message', (event: MessageEvent<WorkerReply>) => current() && this.receive(event.data));
+    worker.addEventListener('error', (event: ErrorEvent) => {
       event.preventDefault();
-      this.fail(modelError('internal', 'model.worker-crashed', [], event.message));
+      if (current()) this.fail(modelError('internal', 'model.worker-crashed', [], event.message));
     });
-    this.worker.addEventListener('messageerror', () => {
-      this.fail(modelError('internal', 'model.worker-bad-message', []));
+    worker.addEventListener('messageerror', () => {
+      if (current()) this.fail(modelError('internal', 'model.worker-bad-message', []));
     });
+    return worker;
+  }
+
+  /**
+   * A fresh worker in place of this one, for a load with another thread count: ORT reads
+   * `env.wasm.numThreads` once, when its wasm backend initializes at a worker's first session
+   * (onnxruntime-common's backend-impl.ts caches the backend's init; onnxruntime-web's
+   * wasm-factory.ts starts the module's thread pool with `numThreads` and proxy-wrapper.ts's
+   * initializeWebAssemblyAndOrtRuntime returns early ever after), so a worker cannot change it.
+   * What the old worker still had to answer fails as cancelled.
+   */
+  private restart(): void {
+    const old = this.worker;
+    this.worker = this.start();
+    old.terminate();
+    const stopped = new ModelError(modelError('cancelled', 'model.worker-stopped', []));
+    for (const pending of this.pending.values()) pending.reject(stopped);
+    this.pending.clear();
   }
 
   /**
@@ -91,7 +124,12 @@ export class ModelClient {
   load(params: LoadParams, options: RequestOptions & { onProgress?: (p: LoadProgress) => void } = {}): Promise<LoadResult> {
     const refused = refusal(params.source);
     if (refused) return Promise.reject(refused);
-    return this.request('load', params, options, { onProgress: options.onProgress });
+    if (this.dead) return Promise.reject(this.dead);
+    // The caller's count (the bench's), else the user's setting; never more than the browser allows.
+    const wasmThreads = clampWasmThreads(params.wasmThreads ?? savedWasmThreads(), pageThreadFacts());
+    if (this.workerThreads !== null && this.workerThreads !== wasmThreads) this.restart();
+    this.workerThreads = wasmThreads;
+    return this.request('load', { ...params, wasmThreads }, options, { onProgress: options.onProgress });
   }
 
   /** Log-probabilities of each candidate as the next token after the prompt. */

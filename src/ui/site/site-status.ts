@@ -1,16 +1,9 @@
 // What the header's status line and the update prompt decide, as plain functions of what the page
 // knows, so the rules are tested in Node and the components only word them.
 
-/**
- * The wasm threads onnxruntime-web picks when `env.wasm.numThreads` is left unset, as its
- * `initializeFlags` (lib/backend-wasm.ts) does: one thread without cross-origin isolation (no
- * SharedArrayBuffer), else half the logical cores rounded up, at most 4. The worker never sets
- * numThreads, so this is what a load will use until the worker reports its own number.
- */
-export function ortDefaultThreads(isolated: boolean, logicalCores: number | undefined): number {
-  if (!isolated) return 1;
-  return Math.min(4, Math.ceil((logicalCores || 1) / 2));
-}
+// ORT's thread rule lives with the model client's (src/lib/core/models/wasm-threads.ts, where the
+// onnxruntime-web source it follows is cited); the header words it.
+export { ortDefaultThreads } from '../../lib/core/models/wasm-threads.ts';
 
 /** How the site stands for a visit with no network. */
 export type OfflineState =
