@@ -105,6 +105,11 @@ function classifyLoadDetail(error: unknown, detail: string, ctx: LoadContext): M
   if (/does not support fp16|shader-f16/i.test(detail)) {
     return modelError('unsupported-dtype', 'model.no-shader-f16', [{ dtype: ctx.dtype }], detail);
   }
+  // Before "damaged": ORT's wasm says "Can't create a session … std::bad_alloc" when a file and its
+  // weights outgrow the 4 GB a wasm Memory can hold (real-shaped fp32 and fp16 0.5B files do, issue 35).
+  if (MEMORY_RAN_OUT.test(detail)) {
+    return modelError('out-of-memory', 'model.load-out-of-memory', [{ ...where, file, dtype: ctx.dtype, on: ctx.backend === 'webgpu' ? 'gpu' : 'tab' }], detail);
+  }
   if (/create a session|failed to load model|protobuf parsing failed|Unexpected token .* in JSON|is not valid JSON|invalid model|reading 'tokenizer_class'/i.test(detail)) {
     return modelError('invalid-model', 'model.damaged', [{ ...where, file }], detail);
   }
@@ -133,13 +138,16 @@ function classifyExternalDataError(detail: string, ctx: LoadContext, where: Mode
   return modelError('invalid-model', 'load.external-data-damaged', [{ ...where, file: dataFile }], detail);
 }
 
+/** What onnxruntime-web, the wasm runtime and the browser say when memory runs out. */
+const MEMORY_RAN_OUT = /out of memory|Array buffer allocation failed|bad_alloc|Cannot allocate|OOM|maxBufferSize|exceeds the max buffer size|Aborted\(\)/i;
+
 /** Classifies an error thrown while running a loaded model (or one no other rule matched). */
 export function classifyRunError(error: unknown, ctx?: Pick<LoadContext, 'backend'>): ModelErrorInfo {
   const detail = textOf(error);
   if (/No available adapters|webgpu.*(not|un)(available|supported)|requestAdapter|navigator\.gpu/i.test(detail)) {
     return modelError('webgpu-unavailable', 'model.webgpu-unavailable', [], detail);
   }
-  if (/out of memory|Array buffer allocation failed|bad_alloc|Cannot allocate|OOM|maxBufferSize|exceeds the max buffer size|Aborted\(\)/i.test(detail)) {
+  if (MEMORY_RAN_OUT.test(detail)) {
     return modelError('out-of-memory', 'model.out-of-memory', [{ on: ctx?.backend === 'webgpu' ? 'gpu' : 'tab' }], detail);
   }
   if (/Failed to fetch|NetworkError|ERR_|net::|network|Load failed|TypeError: fetch/i.test(detail)) {

@@ -39,6 +39,18 @@ describe('classifyLoadError', () => {
     expect(info.message).toContain('/models/broken/');
   });
 
+  it('says a file too large for WASM ran out of memory, naming the file and dtype, not that it is damaged', () => {
+    // What onnxruntime-web said loading the real-shaped Qwen2.5-0.5B fp32 and fp16 files on WASM (npm run bench:real).
+    const e = new Error("Error: Can't create a session. ERROR_CODE: 6, ERROR_MESSAGE: std::bad_alloc");
+    const info = classifyLoadError(e, { source: { kind: 'site', name: 'real-qwen2.5-0.5b' }, dtype: 'fp16', backend: 'wasm' });
+    expect(info.code).toBe('out-of-memory');
+    expect(info.notice.code).toBe('model.load-out-of-memory');
+    expect(info.message).toContain('onnx/model_fp16.onnx');
+    expect(info.message).toContain('(fp16)');
+    expect(info.message).toContain('4 GB');
+    expect(info.message).toContain('/models/real-qwen2.5-0.5b/');
+  });
+
   it('explains a GPU without fp16', () => {
     const info = classifyLoadError(new Error('The device (webgpu) does not support fp16.'), { ...hub, dtype: 'fp16' });
     expect(info.code).toBe('unsupported-dtype');

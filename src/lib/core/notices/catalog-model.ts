@@ -170,6 +170,16 @@ export const modelNotices = {
     en: (p: { on: 'gpu' | 'tab' }) => `The model does not fit in this ${p.on === 'gpu' ? 'GPU' : 'tab'}'s memory. Try a smaller model or a smaller dtype (q4), close other tabs, or switch backend.`,
     zh: (p: { on: 'gpu' | 'tab' }) => `模型放不进这个${p.on === 'gpu' ? ' GPU ' : '标签页'}的内存。请换更小的模型或更小的量化精度（q4）、关闭其他标签页，或换一个后端。`,
   },
+  'model.load-out-of-memory': {
+    en: (p: ModelWhere & { file: string; dtype: string; on: 'gpu' | 'tab' }) =>
+      p.on === 'gpu'
+        ? `Loading ${p.file} (${p.dtype}) of ${where.en(p)} ran out of GPU memory. Pick a smaller dtype (q4), close other tabs, or run on WASM.`
+        : `Loading ${p.file} (${p.dtype}) of ${where.en(p)} ran out of this tab's memory: on WASM the file and its weights must fit in 4 GB together. Pick q4 or q8 (a 0.5B model's fp32 and fp16 files do not fit), or WebGPU.`,
+    zh: (p: ModelWhere & { file: string; dtype: string; on: 'gpu' | 'tab' }) =>
+      p.on === 'gpu'
+        ? `加载 ${where.zh(p)} 的 ${p.file}（${p.dtype}）时 GPU 内存不足。请换更小的精度（q4）、关闭其他标签页，或改用 WASM。`
+        : `加载 ${where.zh(p)} 的 ${p.file}（${p.dtype}）时本标签页内存不足：在 WASM 上，文件和权重合起来须放进 4 GB。请改用 q4 或 q8（0.5B 模型的 fp32、fp16 文件放不下），或改用 WebGPU。`,
+  },
   'model.network': {
     en: () => 'A download failed (network error). Check the connection, or use a model folder served by this site.',
     zh: () => '下载失败（网络错误）。请检查网络，或使用本站提供的模型文件夹。',
