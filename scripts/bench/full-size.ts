@@ -1,10 +1,13 @@
 // The paper's full size, watched as a user would: a generated AncientBench file of 28,707 questions
 // (no benchmark data) imported on the Data page, every test item run 0-shot with jiangu-tiny fp32 on
 // WASM while the run page stays open, then the finished run opened, exported, shared and compared.
-// Reports items/s in the first, middle and last thousand items, the longest main-thread task during
-// the run, the run's wall time against the model's own time, and each step's time afterwards. A
-// measurement, not a test. Needs `npm run build` first.
-//   npx tsx scripts/bench/full-size.ts [items]
+// Reports items/s in the first, middle and last thousand items, what watching the run costs it (items/s
+// with its page open ÷ with the Data page open, alternating in stretches: watch-cost.ts), the shown
+// time left against the true one at 10, 25 and 50 %, the longest main-thread task during the run,
+// the run's wall time against the model's own time, and each step's time afterwards. A measurement,
+// not a test. Needs `npm run build` first (JIANGU_DIST names another build folder).
+//   npx tsx scripts/bench/full-size.ts [items] [--stretch N] [--run-only]
+// --run-only stops after the run (for iterating on the live page with fewer items).
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,49 +15,44 @@ import type { Page } from 'playwright-core';
 import { ancientBenchOfItems, PAPER_SIZE } from '../../test/browser/big-ancientbench.ts';
 import { readStoredRun, startFixtureRun, waitForStatus } from '../../test/browser/runs.ts';
 import { launchChromium, openPage, startSite } from '../browser.ts';
+import { measureWatchCost } from './watch-cost.ts';
 
-const items = Number(process.argv[2] ?? PAPER_SIZE.items);
+const args = process.argv.slice(2);
+const flag = (name: string) => {
+  const i = args.indexOf(name);
+  return i < 0 ? null : (args.splice(i, 2)[1] ?? '');
+};
+const runOnly = args.includes('--run-only');
+if (runOnly) args.splice(args.indexOf('--run-only'), 1);
+const stretchArg = flag('--stretch');
+const items = Number(args[0] ?? PAPER_SIZE.items);
 const dev = Math.min(PAPER_SIZE.dev, Math.floor(items / 100) * 10);
 const path = join(mkdtempSync(join(tmpdir(), 'jiangu-full-size-')), 'ancientbench.csv');
 writeFileSync(path, ancientBenchOfItems(items, dev));
 
 interface BenchWindow {
-  longTasks: { start: number; duration: number }[];
-  progressSamples: [number, number][];
+  longTasks: { start: number; epoch: number; duration: number }[];
 }
 
-/** Records every long task, and (every 100 ms) the run page's items-done count with the page's clock. */
+/** Records every long task. */
 async function watch(page: Page): Promise<void> {
   await page.evaluate(() => {
     const w = window as unknown as BenchWindow;
     w.longTasks = [];
-    w.progressSamples = [];
-    new PerformanceObserver((list) => list.getEntries().forEach((e) => w.longTasks.push({ start: e.startTime, duration: e.duration }))).observe({ type: 'longtask', buffered: false });
-    setInterval(() => {
-      const bar = document.querySelector<HTMLProgressElement>('[data-testid=run-progress] .overall progress');
-      if (bar) w.progressSamples.push([performance.now(), bar.value]);
-    }, 100);
+    new PerformanceObserver((list) => list.getEntries().forEach((e) => w.longTasks.push({ start: e.startTime, epoch: performance.timeOrigin + e.startTime, duration: e.duration }))).observe({ type: 'longtask', buffered: false });
   });
 }
 
-/** The longest task (ms) and how many there were, since `since` (page clock). */
-async function longTasksSince(page: Page, since: number): Promise<{ longest: number; count: number; at: string[] }> {
-  const tasks = await page.evaluate((t) => (window as unknown as BenchWindow).longTasks.filter((x) => x.start >= t), since);
+/** The longest task (ms) and how many there were, since `since` (page clock), and before `until` (epoch ms) when given. */
+async function longTasksSince(page: Page, since: number, until = Infinity): Promise<{ longest: number; count: number; at: string[] }> {
+  const all = await page.evaluate((t) => (window as unknown as BenchWindow).longTasks.filter((x) => x.start >= t), since);
+  const tasks = all.filter((x) => x.epoch < until);
   // When each came (s after `since`) and how long it took, so a long one can be placed in the run.
   const at = tasks.map((t) => `${((t.start - since) / 1000).toFixed(1)} s: ${Math.round(t.duration)} ms`);
   return { longest: Math.round(Math.max(0, ...tasks.map((t) => t.duration))), count: tasks.length, at };
 }
 
 const now = (page: Page): Promise<number> => page.evaluate(() => performance.now());
-
-/** Items per second over the samples between `from` and `to` items done. */
-function paceBetween(samples: [number, number][], from: number, to: number): number | null {
-  const a = samples.find(([, done]) => done >= from);
-  // The bar goes when the run ends: the last thousand ends at the last sample.
-  const b = samples.find(([, done]) => done >= to) ?? samples.at(-1);
-  if (!a || !b || b[0] === a[0]) return null;
-  return +(((b[1] - a[1]) * 1000) / (b[0] - a[0])).toFixed(1);
-}
 
 /** Runs `step` and reports its wall time and the longest main-thread task it caused. */
 async function timed(page: Page, step: () => Promise<unknown>): Promise<{ ms: number; longestTaskMs: number }> {
@@ -83,20 +81,52 @@ try {
   const runId = await startFixtureRun(page, { dataset: 'ancientbench', shots: 0, allItems: true });
   await watch(page);
   const runStarted = await now(page);
-  await waitForStatus(page, 'completed', 4 * 3600_000);
-  const runWallMs = (await now(page)) - runStarted;
-  const during = await longTasksSince(page, runStarted);
-  const samples = await page.evaluate(() => (window as unknown as BenchWindow).progressSamples);
   const total = items - dev;
+  // Other 1, run 2, other 2, run 2, other 1 (in stretches) after the warm-up: symmetric, so a steady drift of pace cancels.
+  const warmup = Math.min(200, Math.floor(total / 20));
+  const stretch = stretchArg ? Number(stretchArg) : Math.floor((total - warmup) / 8);
+  const lastResultAt = async () => Math.max(...(await readStoredRun(page, runId)).results.map((r) => Date.parse(r.completedAt)));
+  const watched = await measureWatchCost(page, { runId, total, stretch, warmup }, lastResultAt);
+  await waitForStatus(page, 'completed', 600_000);
+  const runWallMs = (await now(page)) - runStarted;
+  const during = await longTasksSince(page, runStarted, watched.endedAt);
+  // Once the last item is stored the page reads the run back and draws it whole: apart.
+  const atEnd = await longTasksSince(page, runStarted);
   const thousand = Math.min(1000, Math.floor(total / 3));
   const mid = Math.floor(total / 2);
   const pace = {
-    first: paceBetween(samples, 0, thousand),
-    middle: paceBetween(samples, mid - thousand / 2, mid + thousand / 2),
-    last: paceBetween(samples, total - thousand, total),
+    first: watched.paceBetween(0, thousand),
+    middle: watched.paceBetween(mid - thousand / 2, mid + thousand / 2),
+    last: watched.paceBetween(total - thousand, total),
   };
   const { results } = await readStoredRun(page, runId);
   const modelMs = results.reduce((sum, r) => sum + ('forwardMs' in r ? r.forwardMs : 0), 0);
+  const runReport = {
+    items,
+    testItems: total,
+    importMs,
+    run: {
+      wallS: +(runWallMs / 1000).toFixed(1),
+      modelS: +(modelMs / 1000).toFixed(1),
+      wallOverModel: +(runWallMs / modelMs).toFixed(2),
+      itemsPerSecond: { ...pace, lastOverFirst: pace.first && pace.last ? +(pace.last / pace.first).toFixed(2) : null },
+      // Target (issue 35): watchedOverOther ≥ 0.9.
+      watching: { stretch, runPage: watched.runPageItemsPerSecond, otherPage: watched.otherPageItemsPerSecond, watchedOverOther: watched.ratio, stretches: watched.stretches },
+      // Target (issue 35): |error| ≤ 0.25 from 10 % on.
+      eta: watched.eta,
+      etaCurve: watched.etaCurve.filter((_, i, all) => i % Math.max(1, Math.floor(all.length / 20)) === 0),
+      longestTaskMs: during.longest,
+      longTasks: during.count,
+      longTasksAt: during.at.slice(0, 40),
+      longestTaskWithEndMs: atEnd.longest,
+    },
+  };
+  if (runOnly) {
+    console.log(JSON.stringify(runReport, null, 1));
+    await browser.close();
+    await site.close();
+    process.exit(0);
+  }
 
   // Afterwards: open the finished run anew, export it, share it, compare it.
   await page.goto(`${site.url}/#/evaluate`);
@@ -138,18 +168,7 @@ try {
   console.log(
     JSON.stringify(
       {
-        items,
-        testItems: total,
-        importMs,
-        run: {
-          wallS: +(runWallMs / 1000).toFixed(1),
-          modelS: +(modelMs / 1000).toFixed(1),
-          wallOverModel: +(runWallMs / modelMs).toFixed(2),
-          itemsPerSecond: { ...pace, lastOverFirst: pace.first && pace.last ? +(pace.last / pace.first).toFixed(2) : null },
-          longestTaskMs: during.longest,
-          longTasks: during.count,
-          longTasksAt: during.at,
-        },
+        ...runReport,
         open,
         exportJson,
         exportCsv,

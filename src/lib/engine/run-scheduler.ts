@@ -14,7 +14,7 @@ import { argmax } from '../core/logprobs.ts';
 import { OPTION_LETTERS, scoreLetters } from '../core/protocols/index.ts';
 import { extractChoiceDetailed, splitThinking } from '../core/metrics/index.ts';
 import type { GenerationItem, Item, MultipleChoiceItem, OptionLetter } from '../core/benchmarks/types.ts';
-import type { BackendCheck, GenItemResult, GenRunRecord, ItemResult, LetterToken, McItemResult, McRotationResult, McRunRecord, RunContextLimit, RunRecord, StoredNotice } from '../core/record/run.ts';
+import type { BackendCheck, GenItemResult, GenRunRecord, ItemResult, McItemResult, McRotationResult, McRunRecord, RunContextLimit, RunRecord, StoredNotice } from '../core/record/run.ts';
 import { resolveContextLimit } from '../core/protocols/context-limit.ts';
 import { rotateItem } from '../core/protocols/rotation.ts';
 import { asRotation, missingRotations, rotationsWanted } from './run-rotations.ts';
@@ -28,6 +28,11 @@ import { ModelError, type ModelClient } from './model-client.ts';
 import type { GenerateResult, LoadProgress, LoadResult, ScoreItemResult } from './messages.ts';
 import { JianguError } from '../core/notices/index.ts';
 import { clozeResult } from './cloze-result.ts';
+import { RunProgressCount, type RunProgress } from './run-progress.ts';
+import { promptWeigher } from './prompt-weight.ts';
+import { letterFindings } from './letter-findings.ts';
+
+export { letterFindings } from './letter-findings.ts';
 
 export class RunLockedError extends JianguError {
   constructor(readonly runId: string) {
@@ -45,18 +50,7 @@ export type RunPhase =
   | { kind: 'checking'; done: number; total: number }
   | { kind: 'running' };
 
-export interface RunProgress {
-  done: number;
-  total: number;
-  perTask: Record<string, { done: number; total: number }>;
-  /** Over the items completed since this (re)start (an item with rotations completes with its last). */
-  itemsPerSecond: number;
-  /** Prompts asked: one per item and one per rotation (circular runs, PriDe's estimation items). */
-  prompts: { done: number; total: number };
-  /** Over the prompts asked since this (re)start; the ETA is the prompts left at this pace. */
-  promptsPerSecond: number;
-  etaSeconds: number | null;
-}
+export type { RunProgress } from './run-progress.ts';
 
 export interface ExecuteOptions {
   signal?: AbortSignal;
@@ -169,29 +163,6 @@ async function toResult(run: McRunRecord, index: number, item: MultipleChoiceIte
     forwardMs: scored.score.forwardMs,
     completedAt: new Date().toISOString(),
   };
-}
-
-/**
- * What the first scored item says about the letter tokens, as warnings a reader should see. The
- * tokens are the letters as they follow the answer cue (the worker reads them in context).
- * @throws JianguError when two letters are read from one token: no prediction could tell them apart.
- */
-export function letterFindings(scored: ScoreItemResult): { letterTokens: LetterToken[]; warnings: Notice[] } {
-  const warnings: Notice[] = [];
-  const seen = new Map<number, string>();
-  const letterTokens = scored.score.candidates.map((c) => {
-    const earlier = seen.get(c.tokenId);
-    if (earlier !== undefined) throw jianguError('model.letters-share-token', { first: earlier, second: c.text, tokenId: c.tokenId });
-    seen.set(c.tokenId, c.text);
-    if (c.mergesWithPrompt) warnings.push(notice('run.letter-merges', { letter: c.text, tokenId: c.tokenId }));
-    else if (c.tokenCount !== 1) {
-      // Without the ids in context (an older worker), say how many there are.
-      const ids = c.tokenIdsInContext ?? [c.tokenId];
-      warnings.push(notice('model.letter-several-tokens-in-context', { letter: c.text, tokenIds: ids.map(String), tokenId: c.tokenId }));
-    }
-    return { letter: c.text, tokenId: c.tokenId, singleToken: c.tokenCount === 1, ...(c.aloneTokenIds ? { aloneTokenIds: c.aloneTokenIds } : {}) };
-  });
-  return { letterTokens, warnings };
 }
 
 /**
@@ -466,56 +437,15 @@ export async function executeRun(db: JianguDatabase, runId: string, client: Mode
       const wanted = (item: Item) => (mcConfig && item.kind === 'multiple-choice' ? rotationsWanted(mcConfig, item.id, item.options.length, estimation) : 0);
       const missing = (result: ItemResult, item: Item) => (item.kind === 'multiple-choice' && 'letters' in result ? missingRotations(result, wanted(item)) : 0);
       const byItem = new Map((await loadResults(db, runId)).map((r) => [r.itemId, r]));
-      const perTask: RunProgress['perTask'] = {};
       // Items count once their result and every rotation are stored; prompts count each rotation.
-      let itemsDone = 0;
-      const prompts = { done: 0, total: 0 };
-      for (const id of itemIds) {
-        const item = ctx.items.get(id)!;
-        const entry = (perTask[item.task] ??= { done: 0, total: 0 });
-        entry.total++;
-        const result = byItem.get(id);
-        prompts.total += 1 + (result?.failure ? 0 : wanted(item));
-        if (!result) continue;
-        prompts.done += 1 + ('rotations' in result ? (result.rotations?.length ?? 0) : 0);
-        if (missing(result, item) === 0) {
-          entry.done++;
-          itemsDone++;
-        }
-      }
-      const started = performance.now();
-      let itemsNow = 0;
-      let promptsNow = 0;
-      const report = () => {
-        const elapsed = (performance.now() - started) / 1000;
-        const itemRate = itemsNow > 0 && elapsed > 0 ? itemsNow / elapsed : 0;
-        const promptRate = promptsNow > 0 && elapsed > 0 ? promptsNow / elapsed : 0;
-        options.onProgress?.({
-          done: itemsDone,
-          total: itemIds.length,
-          perTask,
-          itemsPerSecond: itemRate,
-          prompts: { ...prompts },
-          promptsPerSecond: promptRate,
-          etaSeconds: promptRate > 0 ? (prompts.total - prompts.done) / promptRate : null,
-        });
-      };
+      const progress = new RunProgressCount(itemIds, ctx.items, byItem, wanted, missing, promptWeigher(ctx.run.config, ctx.devByTask));
+      const report = () => options.onProgress?.(progress.progress());
       options.onPhase?.({ kind: 'running' });
       report();
-      const completes = (result: ItemResult, item: Item) => {
-        if (missing(result, item) > 0) return;
-        perTask[item.task].done++;
-        itemsDone++;
-        itemsNow++;
-      };
       const record = async (result: ItemResult, item: Item) => {
         await saveResult(db, result);
         byItem.set(item.id, result);
-        // A failed item's rotations are not asked.
-        if (result.failure) prompts.total -= wanted(item);
-        prompts.done++;
-        promptsNow++;
-        completes(result, item);
+        progress.itemStored(result, item);
         options.onResult?.(result);
         report();
       };
@@ -536,9 +466,7 @@ export async function executeRun(db: JianguDatabase, runId: string, client: Mode
           result = { ...result, rotations: [...(result.rotations ?? []), ...rotations] };
           await saveResult(db, result);
           byItem.set(item.id, result);
-          prompts.done += rotations.length;
-          promptsNow += rotations.length;
-          completes(result, item);
+          progress.rotationsStored(result, item, rotations);
           report();
         };
         // The page hears of the item once, with all its rotations (each is stored at once all the same):
