@@ -6,8 +6,9 @@ import { compareRuns, type ComparableKind, type ComparableRun, type Comparison }
 import type { RunRecord } from '../../lib/core/record/run.ts';
 import { decodeShareLink, SHARED_ROUTE, type SharedRun } from '../../lib/core/formats/share-link/share-link.ts';
 import { resolveSharedItems, type SharedItemRow } from '../../lib/engine/shared-items.ts';
-import { listRunsChecked, loadResults } from '../../lib/store/runs.ts';
-import { storedRunRefusal, unreadableNotice, type UnreadableRecord } from '../../lib/core/record/stored-check.ts';
+import { listRunsChecked } from '../../lib/store/runs.ts';
+import type { UnreadableRecord } from '../../lib/core/record/stored-check.ts';
+import { readStoredRun, type WorkPlace } from '../../lib/data/stored-run-client.ts';
 import { heldRunIds } from '../../lib/engine/run-scheduler.ts';
 import { openJianguDb, type JianguDatabase } from '../../lib/store/schema.ts';
 import { notice, noticeOf, type Notice } from '../../lib/core/notices/index.ts';
@@ -158,6 +159,9 @@ export class CompareState {
     return this.order.filter((id) => !this.isShared(id));
   }
 
+  /** Where each loaded stored run was read and checked (a large one in the stored-run worker). */
+  readIn = $state.raw<Record<string, WorkPlace>>({});
+
   /** Loaded runs as their labels describe them (with their results' exemplar counts). */
   private describedRuns = $state<Record<string, DescribedRun>>({});
 
@@ -166,11 +170,14 @@ export class CompareState {
     if (!run) return;
     if (this.comparables[runId] && this.loadedVersion.get(runId) === run.updatedAt) return;
     try {
-      const results = await loadResults(await this.db(), runId);
+      // Read and checked in the stored-run worker when large (issue 35), on the page when small.
+      // Compare shows no prompt: a large run's come back empty, so the page takes in ~30 MB less.
+      const { checked, readIn } = await readStoredRun(await this.db(), runId, { withoutPrompts: true });
+      const results = checked && 'run' in checked ? checked.results : [];
+      this.readIn = { ...this.readIn, [runId]: readIn };
       // Results a page cannot show set the run apart, named, instead of failing the comparison.
-      const refused = storedRunRefusal(run, results);
-      if (refused) {
-        this.unreadable = [...this.unreadable, { id: runId, store: 'runs', createdAt: run.createdAt, problem: unreadableNotice(runId, refused) }];
+      if (checked && 'unreadable' in checked) {
+        this.unreadable = [...this.unreadable, { ...checked.unreadable, createdAt: run.createdAt }];
         this.runs = this.runs.filter((r) => r.id !== runId);
         this.order = this.order.filter((id) => id !== runId);
         return;

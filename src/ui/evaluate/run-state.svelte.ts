@@ -11,7 +11,8 @@ import { ModelClient } from '../../lib/engine/model-client.ts';
 import { createGenRun, createMcRun, wasmRerunRequest, type NewGenRun, type NewMcRun } from '../../lib/engine/run-setup.ts';
 import { executeRun, heldRunIds, runLockHeld, type RunPhase, type RunProgress } from '../../lib/engine/run-scheduler.ts';
 import { listDatasets } from '../../lib/store/datasets.ts';
-import { deleteRuns, getRun, listRunsChecked, loadResults, readRunChecked, updateRun } from '../../lib/store/runs.ts';
+import { deleteRuns, getRun, listRunsChecked, loadResults, updateRun } from '../../lib/store/runs.ts';
+import { readStoredRun, type WorkPlace } from '../../lib/data/stored-run-client.ts';
 import type { UnreadableRecord } from '../../lib/core/record/stored-check.ts';
 import { openJianguDb, type JianguDatabase } from '../../lib/store/schema.ts';
 import { requestPersistenceBeforeModelLoad } from '../../lib/store/storage.ts';
@@ -19,6 +20,7 @@ import type { DatasetRecord } from '../../lib/core/benchmarks/types.ts';
 import { notice, noticeOf, type Notice } from '../../lib/core/notices/index.ts';
 import { say } from '../i18n/say.ts';
 import { LiveResults, type ResultsView } from './live-results.ts';
+import { DrawThrottle } from './draw-throttle.ts';
 
 /**
  * The run executing in this tab. Held raw (never a deep proxy) and replaced whole on each change,
@@ -45,6 +47,8 @@ export interface ShownRun {
    * (`interrupted`: a closed or reloaded tab left it so). Null for any other status.
    */
   liveness: 'elsewhere' | 'interrupted' | null;
+  /** Where it was read and checked: a large run in the stored-run worker, a small one on the page. */
+  readIn: WorkPlace;
 }
 
 export class RunState {
@@ -94,6 +98,11 @@ export class RunState {
     return this.live?.id === runId ? this.live : null;
   }
 
+  /** Where the shown run `runId` was read (see ShownRun), null when it is not the one shown. */
+  readInFor(runId: string): WorkPlace | null {
+    return this.shown?.record.id === runId ? this.shown.readIn : null;
+  }
+
   /** The shown run's liveness (see ShownRun), when `runId` is shown and not live here. */
   livenessFor(runId: string): ShownRun['liveness'] {
     if (this.live?.id === runId) return null;
@@ -130,14 +139,14 @@ export class RunState {
   async show(runId: string): Promise<void> {
     this.shownId = runId;
     const db = await this.db();
-    const checked = await readRunChecked(db, runId);
+    const { checked, readIn } = await readStoredRun(db, runId);
     const run = checked && 'run' in checked ? checked.run : undefined;
     const results = checked && 'run' in checked ? checked.results : [];
     let liveness: ShownRun['liveness'] = null;
     if (run?.status === 'running' && this.live?.id !== runId) liveness = (await runLockHeld(runId)) === false ? 'interrupted' : 'elsewhere';
     // A later call for another run wins: only the page asked for last is filled in.
     if (this.shownId !== runId) return;
-    this.shown = run ? { record: run, results, liveness } : null;
+    this.shown = run ? { record: run, results, liveness, readIn } : null;
     this.shownUnreadable = checked && 'unreadable' in checked ? checked.unreadable : null;
     if (!checked) this.failure = { runId, notice: notice('run.not-stored', { runId }) };
     else if (this.failure?.runId === runId && this.failure.notice.code === 'run.not-stored') this.failure = null;
@@ -185,6 +194,21 @@ export class RunState {
     const abort = new AbortController();
     this.abort = abort;
     void requestPersistenceBeforeModelLoad(record.config.model.source);
+    // Progress, results and streamed text are taken in as they come (O(1) each) and drawn at most a
+    // few times a second (draw-throttle.ts): drawing after every item halved a small model's pace.
+    const latest: { progress: RunProgress | null; view: boolean; streaming: LiveRun['streaming'] | undefined } = { progress: null, view: false, streaming: undefined };
+    const draw = new DrawThrottle(() => {
+      const change: Partial<LiveRun> = {};
+      // The scheduler's perTask is one object it changes in place: a copy, so the page sees each change.
+      if (latest.progress) change.progress = { ...latest.progress, perTask: { ...latest.progress.perTask } };
+      if (latest.view) change.view = results.view();
+      if (latest.streaming !== undefined) change.streaming = latest.streaming;
+      latest.progress = null;
+      latest.view = false;
+      latest.streaming = undefined;
+      patch(change);
+    });
+    let streaming: LiveRun['streaming'] = null;
     // A worker that crashed before is replaced; a healthy one keeps its loaded model.
     this.client ??= new ModelClient();
     let ended: RunRecord | null = null;
@@ -195,20 +219,27 @@ export class RunState {
         onPhase: (phase) => {
           // The record moves on at each phase (status, environment, context limit, check): read it again.
           if (phase.kind !== this.live?.phase?.kind) void getRun(db, runId).then((r) => r && patch({ record: r }));
+          draw.flush();
           patch({ phase });
         },
-        // The scheduler's perTask is one object it changes in place: a copy, so the page sees each change.
-        onProgress: (p) => patch({ progress: { ...p, perTask: { ...p.perTask } } }),
+        onProgress: (p) => {
+          latest.progress = p;
+          draw.request();
+        },
         onResult: (r) => {
           // An item with rotations comes again after each one: it replaces its earlier self.
           results.set(r);
-          patch({ view: results.view(), streaming: null });
+          latest.view = true;
+          latest.streaming = streaming = null;
+          draw.request();
         },
         onToken: (itemId, text) => {
-          const streaming = this.live?.streaming;
-          patch({ streaming: streaming?.itemId === itemId ? { itemId, text: streaming.text + text } : { itemId, text } });
+          streaming = streaming?.itemId === itemId ? { itemId, text: streaming.text + text } : { itemId, text };
+          latest.streaming = streaming;
+          draw.request();
         },
       });
+      draw.flush();
       patch({ record: ended, view: results.view(true) });
     } catch (error) {
       this.failure = { runId, notice: noticeOf(error) };
@@ -216,6 +247,7 @@ export class RunState {
       this.client = null;
       ended = (await getRun(db, runId)) ?? null;
     } finally {
+      draw.cancel();
       this.abort = null;
       // The page on this run now reads it from the store, as it ended.
       if (this.shownId === runId) await this.show(runId);

@@ -1,0 +1,58 @@
+// What workers/stored-run.worker.ts does for the pages that show a large stored run (issue 35): read
+// a run and its results from the store and check them (the run-file reader's checks, ~0.8 s for
+// 28,707 results), and the bootstrap intervals of continuous scores (1–2 s for a run that size).
+// Off the page's thread, a paper-size run opens without a long task; the numbers are the same
+// functions' with the same seeds, so the page shows what it would have computed itself.
+import type { DatasetId } from '../core/benchmarks/types.ts';
+import { compareContinuousRuns, type ContinuousComparison, type ContinuousRun } from '../core/metrics/compare-continuous-runs.ts';
+import { aggregateContinuous, type ContinuousAggregate, type ContinuousItem, type ContinuousMetric } from '../core/metrics/continuous.ts';
+import type { ItemResult } from '../core/record/run.ts';
+import { readRunChecked, type CheckedRun } from '../store/runs.ts';
+import type { JianguDatabase } from '../store/schema.ts';
+
+/** Runs with more results than this are read and scored in the worker; fewer stay on the page (no worker start). */
+export const WORKER_FROM_RESULTS = 2_000;
+
+/** Results per message back: each message is its own task on the page, so a big run arrives in short ones. */
+export const RESULTS_PER_MESSAGE = 2_000;
+
+export type StoredRunTask =
+  /** `withoutPrompts`: each result's prompt comes back empty (Compare reads none; 28,707 prompts are ~30 MB for the page to take in). */
+  | { kind: 'read'; runId: string; withoutPrompts?: boolean }
+  | { kind: 'continuous'; datasetId: DatasetId; items: readonly ContinuousItem[]; metrics: readonly ContinuousMetric[]; order: readonly string[] }
+  | { kind: 'compare-continuous'; datasetId: DatasetId; baseline: ContinuousRun | null; others: readonly (ContinuousRun | null)[]; order: readonly string[] };
+
+export type StoredRunRequest = { id: number; dbName: string; task: StoredRunTask };
+
+/** One message of an answer: a read comes as `run`, then `results` chunks, then `done`; the others in one `done`. */
+export type StoredRunPart =
+  | { type: 'checked'; checked: Exclude<CheckedRun, { run: unknown }> }
+  | { type: 'run'; run: Extract<CheckedRun, { run: unknown }>['run']; total: number }
+  | { type: 'results'; results: ItemResult[] }
+  | { type: 'continuous'; aggregates: ContinuousAggregate[] }
+  | { type: 'compared'; comparisons: ContinuousComparison[] }
+  | { type: 'done' };
+
+export type StoredRunReply = ({ id: number } & StoredRunPart) | { id: number; type: 'failed'; detail: string };
+
+/**
+ * Does `task`, handing each part of the answer to `send` in order (a read's results in chunks of
+ * RESULTS_PER_MESSAGE). `db` is opened only for a read.
+ */
+export async function doStoredRunTask(task: StoredRunTask, db: () => Promise<JianguDatabase>, send: (part: StoredRunPart) => void): Promise<void> {
+  if (task.kind === 'continuous') {
+    send({ type: 'continuous', aggregates: task.metrics.map((m) => aggregateContinuous(task.datasetId, task.items, m, task.order)) });
+  } else if (task.kind === 'compare-continuous') {
+    send({ type: 'compared', comparisons: task.others.map((other) => compareContinuousRuns(task.datasetId, task.baseline, other, task.order)) });
+  } else {
+    const checked = await readRunChecked(await db(), task.runId);
+    if (checked === null || 'unreadable' in checked) send({ type: 'checked', checked });
+    else {
+      send({ type: 'run', run: checked.run, total: checked.results.length });
+      // Checked whole above; only then is a prompt left out of what is sent.
+      const sent = task.withoutPrompts ? checked.results.map((r) => ({ ...r, prompt: '' })) : checked.results;
+      for (let i = 0; i < sent.length; i += RESULTS_PER_MESSAGE) send({ type: 'results', results: sent.slice(i, i + RESULTS_PER_MESSAGE) });
+    }
+  }
+  send({ type: 'done' });
+}
