@@ -4,8 +4,11 @@ import { ModelClient, ModelError } from './lib/engine/model-client.ts';
 import { fetchCatalogFiles, storeDataset } from './lib/data/import-dataset.ts';
 import { deleteDataset, loadTaskItems } from './lib/store/datasets.ts';
 import { openJianguDb } from './lib/store/schema.ts';
+import { rewriteForLastLogits } from './lib/core/models/logits-rewrite.ts';
 
-const jiangu = { ModelClient, ModelError, data: { openJianguDb, fetchCatalogFiles, storeDataset, loadTaskItems, deleteDataset } };
+// rewriteForLastLogits: the bench's bare session runs the same one-row graph the worker makes of a
+// model without num_logits_to_keep (the presets' real shapes), so its ceiling does the same MatMuls.
+const jiangu = { ModelClient, ModelError, data: { openJianguDb, fetchCatalogFiles, storeDataset, loadTaskItems, deleteDataset }, models: { rewriteForLastLogits } };
 declare global {
   interface Window {
     jiangu: typeof jiangu;

@@ -20,6 +20,7 @@ interface McBenchWindow {
     layers: number;
     kvHeads: number;
     headDim: number;
+    cacheType?: 'float32' | 'float16';
   };
 }
 
@@ -162,6 +163,12 @@ export interface BareSetupArgs {
   layers: number;
   kvHeads: number;
   headDim: number;
+  /** A graph without num_logits_to_keep: give the session the worker's one-row rewrite of it (window.jiangu.models). */
+  rewrite?: boolean;
+  /** External data files beside the model (ORT fetches them itself): path in the graph → URL. */
+  externalData?: { path: string; url: string }[];
+  /** The KV cache's element type: float16 for fp16 and q4f16 files. */
+  cacheType?: 'float32' | 'float16';
 }
 
 export interface BareSetup {
@@ -185,9 +192,15 @@ export const pageBareSetup = async (a: BareSetupArgs): Promise<PageReply<BareSet
     ort.env.wasm.proxy = false;
     ort.env.webgpu.powerPreference = 'high-performance';
     const t0 = performance.now();
-    const bytes = new Uint8Array(await (await fetch(a.modelUrl)).arrayBuffer());
+    let bytes: Uint8Array = new Uint8Array(await (await fetch(a.modelUrl)).arrayBuffer());
+    if (a.rewrite) {
+      const rewritten = window.jiangu.models.rewriteForLastLogits(bytes);
+      if (rewritten.kind === 'unrecognised') throw new Error(`the one-row rewrite refused the graph: ${rewritten.refusal.detail}`);
+      if (rewritten.kind === 'rewritten') bytes = rewritten.bytes;
+    }
     const t1 = performance.now();
     const options: Ort.InferenceSession.SessionOptions = { executionProviders: [a.backend], logSeverityLevel: 3 };
+    if (a.externalData) options.externalData = a.externalData.map((f) => ({ path: f.path, data: f.url }));
     if (a.backend === 'webgpu') {
       // As transformers.js does: the KV cache stays on the GPU; logits come back to the CPU.
       const where: Record<string, 'gpu-buffer'> = {};
@@ -199,7 +212,7 @@ export const pageBareSetup = async (a: BareSetupArgs): Promise<PageReply<BareSet
     }
     const session = await ort.InferenceSession.create(bytes, options);
     const t2 = performance.now();
-    w.mcBare = { ort, session, layers: a.layers, kvHeads: a.kvHeads, headDim: a.headDim };
+    w.mcBare = { ort, session, layers: a.layers, kvHeads: a.kvHeads, headDim: a.headDim, cacheType: a.cacheType };
     return {
       wallMs: performance.now() - started,
       result: {
@@ -262,6 +275,11 @@ export const pageBare = async (a: BareArgs): Promise<ModeRun<BareItem>> => {
     if (!bare) throw new Error('no bare session: set it up first');
     const { ort, session, layers, kvHeads, headDim } = bare;
     const hasKeep = session.inputNames.includes('num_logits_to_keep');
+    // GroupQueryAttention exports (Qwen3's) take no position_ids; float16 files keep a float16 cache.
+    const hasPositions = session.inputNames.includes('position_ids');
+    const half = bare.cacheType === 'float16';
+    // (No named helper for the empty past: this function runs serialised in the page, see the header.)
+    const emptyDims = [1, kvHeads, 0, headDim];
     const presentNames: string[] = [];
     for (let l = 0; l < layers; l++) presentNames.push(`present.${l}.key`, `present.${l}.value`);
     for (let i = 0; i < a.prompts.length; i++) {
@@ -288,11 +306,11 @@ export const pageBare = async (a: BareArgs): Promise<ModeRun<BareItem>> => {
           const feeds: Record<string, Ort.Tensor> = {
             input_ids: new ort.Tensor('int64', BigInt64Array.from(prefixIds, BigInt), [1, n]),
             attention_mask: new ort.Tensor('int64', new BigInt64Array(n).fill(1n), [1, n]),
-            position_ids: new ort.Tensor('int64', BigInt64Array.from({ length: n }, (_, k) => BigInt(k)), [1, n]),
           };
+          if (hasPositions) feeds.position_ids = new ort.Tensor('int64', BigInt64Array.from({ length: n }, (_, k) => BigInt(k)), [1, n]);
           for (let l = 0; l < layers; l++) {
-            feeds[`past_key_values.${l}.key`] = new ort.Tensor('float32', new Float32Array(0), [1, kvHeads, 0, headDim]);
-            feeds[`past_key_values.${l}.value`] = new ort.Tensor('float32', new Float32Array(0), [1, kvHeads, 0, headDim]);
+            feeds[`past_key_values.${l}.key`] = (half ? new ort.Tensor('float16', new Uint16Array(0), emptyDims) : new ort.Tensor('float32', new Float32Array(0), emptyDims));
+            feeds[`past_key_values.${l}.value`] = (half ? new ort.Tensor('float16', new Uint16Array(0), emptyDims) : new ort.Tensor('float32', new Float32Array(0), emptyDims));
           }
           if (hasKeep) feeds.num_logits_to_keep = new ort.Tensor('int64', BigInt64Array.of(1n), []);
           const out = await session.run(feeds, presentNames);
@@ -313,18 +331,18 @@ export const pageBare = async (a: BareArgs): Promise<ModeRun<BareItem>> => {
       const feeds: Record<string, Ort.Tensor> = {
         input_ids: new ort.Tensor('int64', BigInt64Array.from(ids, BigInt), [1, n]),
         attention_mask: new ort.Tensor('int64', new BigInt64Array(pastLength + n).fill(1n), [1, pastLength + n]),
-        position_ids: new ort.Tensor('int64', BigInt64Array.from({ length: n }, (_, k) => BigInt(pastLength + k)), [1, n]),
       };
+      if (hasPositions) feeds.position_ids = new ort.Tensor('int64', BigInt64Array.from({ length: n }, (_, k) => BigInt(pastLength + k)), [1, n]);
       for (let l = 0; l < layers; l++) {
-        feeds[`past_key_values.${l}.key`] = past ? past[`past_key_values.${l}.key`] : new ort.Tensor('float32', new Float32Array(0), [1, kvHeads, 0, headDim]);
-        feeds[`past_key_values.${l}.value`] = past ? past[`past_key_values.${l}.value`] : new ort.Tensor('float32', new Float32Array(0), [1, kvHeads, 0, headDim]);
+        feeds[`past_key_values.${l}.key`] = past ? past[`past_key_values.${l}.key`] : (half ? new ort.Tensor('float16', new Uint16Array(0), emptyDims) : new ort.Tensor('float32', new Float32Array(0), emptyDims));
+        feeds[`past_key_values.${l}.value`] = past ? past[`past_key_values.${l}.value`] : (half ? new ort.Tensor('float16', new Uint16Array(0), emptyDims) : new ort.Tensor('float32', new Float32Array(0), emptyDims));
       }
       if (hasKeep) feeds.num_logits_to_keep = new ort.Tensor('int64', BigInt64Array.of(1n), []);
       const out = await session.run(feeds, ['logits']);
       passes++;
       const logits = out.logits;
       // Read the row, as a scorer must (on WebGPU the logits come back to the CPU already).
-      const data = (logits.location === 'cpu' ? logits.data : await logits.getData(true)) as Float32Array;
+      const data = (logits.location === 'cpu' ? logits.data : await logits.getData(true)) as Float32Array | Uint16Array;
       if (logits.location === 'gpu-buffer') logits.dispose();
       items.push({
         id: prompt.id,
