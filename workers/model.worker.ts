@@ -115,6 +115,8 @@ if (typeof Worker !== 'undefined') {
 }
 
 let loaded: Loaded | null = null;
+/** Whether forward passes go to stats.generateForwards: only during a generate. */
+let recordingForwards = false;
 
 /**
  * Notes the largest logits tensor each forward pass of `model` returns (scoring's and generate's
@@ -123,12 +125,17 @@ let loaded: Loaded | null = null;
 function watchLogits(model: PreTrainedModel): void {
   const forward = model.forward.bind(model);
   model.forward = async (inputs: Record<string, unknown>) => {
+    // Read before the pass: generate updates the cache it passes in place.
+    const past = (inputs.past_key_values as { get_seq_length?: () => number } | null | undefined)?.get_seq_length?.() ?? 0;
     const outputs = (await forward(inputs)) as Record<string, Tensor>;
     const logits = outputs.logits;
     if (logits) {
       const bytes = logits.dims.reduce((a, b) => a * b, 1) * (logits.type === 'float16' ? 2 : 4);
       stats.largestLogitsBytes = Math.max(stats.largestLogitsBytes, bytes);
     }
+    // A few numbers per pass of the latest generate (scoring passes are not kept).
+    const ids = inputs.input_ids;
+    if (recordingForwards && stats.generateForwards && ids instanceof Tensor) stats.generateForwards.push({ tokens: ids.dims.at(-1) ?? 0, past, logitsRows: logits?.dims.at(-2) ?? 0 });
     return outputs;
   };
 }
@@ -355,7 +362,18 @@ class TokenStreamer extends BaseStreamer {
   override end(): void {}
 }
 
+/** Generates, recording its forward passes (WorkerStats.generateForwards: tests see each decode step use the KV cache). */
 async function generate(id: number, params: GenerateParams): Promise<GenerateResult> {
+  stats.generateForwards = [];
+  recordingForwards = true;
+  try {
+    return await generateTokens(id, params);
+  } finally {
+    recordingForwards = false;
+  }
+}
+
+async function generateTokens(id: number, params: GenerateParams): Promise<GenerateResult> {
   const m = requireModel();
   const started = performance.now();
   const promptText = params.chatTemplate ? applyChatTemplate(m.tokenizer, params.prompt) : params.prompt;
@@ -440,7 +458,7 @@ const handlers: { [K in RequestKind]: (id: number, params: RequestMap[K]['params
     };
   },
   unload: async () => ({ unloaded: await unload() }),
-  stats: async () => ({ ...stats, wasmMemoryBytes: wasmMemories.reduce((sum, m) => sum + m.buffer.byteLength, 0), readAhead: { ...readAhead.counts }, wasmThreadWorkers }),
+  stats: async () => ({ ...stats, ...(stats.generateForwards ? { generateForwards: [...stats.generateForwards] } : {}), wasmMemoryBytes: wasmMemories.reduce((sum, m) => sum + m.buffer.byteLength, 0), readAhead: { ...readAhead.counts }, wasmThreadWorkers }),
 };
 
 const queue: WorkerRequest[] = [];

@@ -218,6 +218,12 @@ export interface WorkerStats {
   readAhead?: { started: number; used: number };
   /** Thread workers ORT's wasm module started in this worker (its pool: wasm threads − 1), counted apart from ORT's own report. */
   wasmThreadWorkers?: number;
+  /**
+   * Each forward pass of the latest generate request, in order (chunked prefill included): the tokens
+   * it ran, the cache length it was given and the logits rows it returned. A decode step with the KV
+   * cache runs one token on a past of everything before it.
+   */
+  generateForwards?: { tokens: number; past: number; logitsRows: number }[];
 }
 
 /** Multiple choice by generation: the item's prompt built as for scoring, then a greedy answer. */
