@@ -2,7 +2,7 @@
 // only the dtypes its repository publishes (a dtype it lacks would be a 404), with the download
 // sizes of those files. Source of every figure: the repositories' onnx/ folders as listed on
 // 2026-12-01 (../shared/platform-notes.md, "Real hub models"). fp16 and q4f16 need shader-f16.
-import type { Dtype } from './model-types.ts';
+import type { Backend, Dtype } from './model-types.ts';
 
 export interface ModelPreset {
   id: string;
@@ -11,6 +11,7 @@ export interface ModelPreset {
   approxMB: Partial<Record<Dtype, number>>;
   /** The dtypes the repository publishes, in the order the picker offers them. */
   dtypes: readonly Dtype[];
+  /** The default where the load runs on WebGPU; on WASM, defaultDtypeFor prefers q8 (slowOnWasm says why). */
   defaultDtype: Dtype;
 }
 
@@ -54,4 +55,25 @@ export function presetById(id: string): ModelPreset | undefined {
 /** The dtypes the picker offers for a model: a preset's own list, every dtype for anything else. */
 export function offeredDtypes(preset: ModelPreset | undefined, all: readonly Dtype[]): readonly Dtype[] {
   return preset ? preset.dtypes : all;
+}
+
+/**
+ * Whether `dtype` is slow on WASM: onnxruntime-web's WASM MatMulNBits kernel (the 4-bit matmul of
+ * q4 and q4f16) turns the whole weight matrix back into fp32 on every run, so each forward costs about
+ * one full prompt's forward whatever its token count (issue 35, scripts/bench/matmulnbits-wasm.ts: on
+ * a Qwen3-0.6B shape a decode step took 2.4–3.4 s on q4 against 0.18–0.24 s on q8, a 59-token prompt
+ * 5.8 s against 3.2 s). WebGPU has its own MatMulNBits kernel, which does not.
+ */
+export function slowOnWasm(dtype: Dtype): boolean {
+  return dtype === 'q4' || dtype === 'q4f16';
+}
+
+/**
+ * The dtype a preset starts on when the load will run on `backend`: on WASM q8 where the repository
+ * publishes it (slowOnWasm), else the preset's own default; on WebGPU, or while the backend is not
+ * known yet (null), the preset's own default.
+ */
+export function defaultDtypeFor(preset: ModelPreset, backend: Backend | null): Dtype {
+  if (backend === 'wasm' && slowOnWasm(preset.defaultDtype) && preset.dtypes.includes('q8')) return 'q8';
+  return preset.defaultDtype;
 }
