@@ -49,6 +49,8 @@ export async function startSite(): Promise<{ url: string; close: () => Promise<v
 export interface LaunchOptions {
   /** Expose WebGPU (SwiftShader, on the CPU). Without it `requestAdapter()` gives no adapter. */
   webgpu?: boolean;
+  /** More Chromium flags after the usual ones, e.g. the Vulkan flags that put WebGPU on a real GPU (bench/device-webgpu.ts). */
+  extraArgs?: readonly string[];
 }
 
 export async function launchChromium(options: LaunchOptions = {}): Promise<Browser> {
@@ -65,6 +67,7 @@ export async function launchChromium(options: LaunchOptions = {}): Promise<Brows
     '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
   ];
   if (options.webgpu) args.push('--enable-unsafe-webgpu');
+  if (options.extraArgs) args.push(...options.extraArgs);
   return chromium.launch({ executablePath: findChromium(), headless: true, args });
 }
 
