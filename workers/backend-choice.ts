@@ -6,44 +6,18 @@
 // 7.3 s; an ACLUE run did 11 of 30 items in 15 minutes, against all 30 in 14 s on WASM). Asked for
 // WebGPU by name, the software adapter is still used: the browser tests run WebGPU that way.
 import type { AdapterSummary, BackendInfo, LoadParams } from '../src/lib/engine/messages.ts';
+import { describeAdapter, softwareAdapterName } from '../src/lib/engine/backend-adapter.ts';
 import { modelError } from '../src/lib/engine/model-errors.ts';
 import { notice, renderNotice, type Notice } from '../src/lib/core/notices/index.ts';
 import { RequestError } from './request-error.ts';
+
+// Pure, and asked by the Evaluate page too (its estimate predicts what Auto picks): kept in the engine.
+export { describeAdapter, softwareAdapterName };
 
 /** What every BackendInfo carries about ORT's wasm, whichever backend is chosen. */
 export interface WasmFacts {
   wasmThreads: number;
   crossOriginIsolated: boolean;
-}
-
-/** The adapter `gpu` gives for high performance, or null when there is none. */
-export async function describeAdapter(gpu: GPU | undefined): Promise<AdapterSummary | null> {
-  if (!gpu) return null;
-  const adapter = await gpu.requestAdapter({ powerPreference: 'high-performance' });
-  if (!adapter) return null;
-  // Chromium 156 states isFallbackAdapter on adapter.info; older Chromium stated it on the adapter.
-  const info = adapter.info as GPUAdapterInfo & { isFallbackAdapter?: boolean };
-  return {
-    vendor: info.vendor,
-    architecture: info.architecture,
-    device: info.device,
-    description: info.description,
-    isFallbackAdapter: info.isFallbackAdapter ?? (adapter as GPUAdapter & { isFallbackAdapter?: boolean }).isFallbackAdapter ?? false,
-    shaderF16: adapter.features.has('shader-f16'),
-  };
-}
-
-/**
- * The adapter's name when it renders on the CPU, else null: a fallback adapter as the browser says,
- * or one whose info names a CPU renderer (SwiftShader; Mesa's llvmpipe/lavapipe), for browsers that
- * leave isFallbackAdapter false or unset.
- */
-export function softwareAdapterName(adapter: AdapterSummary): string | null {
-  const words = `${adapter.vendor} ${adapter.architecture} ${adapter.device} ${adapter.description}`;
-  if (/swiftshader/i.test(words)) return 'SwiftShader';
-  if (/llvmpipe|lavapipe/i.test(words)) return /lavapipe/i.test(words) ? 'lavapipe' : 'llvmpipe';
-  if (!adapter.isFallbackAdapter) return null;
-  return adapter.description || [adapter.vendor, adapter.architecture].filter(Boolean).join(' ') || 'fallback adapter';
 }
 
 /**

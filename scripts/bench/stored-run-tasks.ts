@@ -3,11 +3,12 @@
 // its 28,657 test items is made up in Node (scripts/fixtures/fabricated-run.ts, each result as large
 // as a real 0-shot result: about 39 MB of run file), then the steps issue 35 names are timed:
 // importing the run file (from the Evaluate page, where its button is), opening its run page in a new
-// document, its classroom, importing a second run, and comparing the two in a new document. Each step reports its wall time and its longest task (a PerformanceObserver for `longtask`).
+// document, its classroom, importing a second run, comparing the two in a new document, and the
+// Evaluate page with the whole dataset chosen (its time estimate sizes every prompt, 0- then 5-shot). Each step reports its wall time and its longest task (a PerformanceObserver for `longtask`).
 // With --profile, each step also records a CPU profile (CDP) and prints the functions with the most
 // self time: build unminified for readable names (`JIANGU_DIST=dist-prof npx vite build --minify false`).
 // A measurement, not a test. Needs a build first.
-//   npx tsx scripts/bench/stored-run-tasks.ts [items] [--profile]
+//   npx tsx scripts/bench/stored-run-tasks.ts [items] [--profile] [--evaluate-only]
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,6 +22,8 @@ import { launchChromium, openPage, startSite } from '../browser.ts';
 
 const args = process.argv.slice(2);
 const profile = args.includes('--profile');
+// --evaluate-only: the dataset's import and the Evaluate page's step, no run files (minutes fewer).
+const evaluateOnly = args.includes('--evaluate-only');
 const items = Number(args.find((a) => /^\d+$/.test(a)) ?? PAPER_SIZE.items);
 const dev = Math.min(PAPER_SIZE.dev, Math.floor(items / 100) * 10);
 const LETTERS: OptionLetter[] = ['A', 'B', 'C', 'D'];
@@ -122,6 +125,12 @@ async function runFileOf(id: string, seed: number, stored: [string, string, Opti
 }
 let resultCount = 0;
 
+/** The estimate shown for the configuration now set: known, or its reason for not knowing (both empty while it is read). */
+async function settled(page: Page): Promise<void> {
+  await page.waitForTimeout(50);
+  await page.locator('[data-testid=eval-estimate][data-known=yes], [data-testid=eval-estimate]:not([data-reason=""])').waitFor({ timeout: 600_000 });
+}
+
 const site = await startSite();
 const browser = await launchChromium();
 try {
@@ -134,71 +143,97 @@ try {
   await page.getByTestId('file-input').setInputFiles(csvPath);
   await page.locator('[data-testid=dataset-ancientbench][data-stored=yes]').waitFor({ timeout: 600_000 });
 
-  // The stored test items (id, task, answer), in the store's order.
-  const stored = (await page.evaluate(`new Promise((resolve, reject) => {
-    const open = indexedDB.open('jiangu');
-    open.onerror = () => reject(open.error);
-    open.onsuccess = () => {
-      const get = open.result.transaction('items').objectStore('items').index('by-dataset').getAll('ancientbench');
-      get.onsuccess = () => { resolve(get.result.filter((i) => i.split === 'test').map((i) => [i.id, i.task, i.answer])); open.result.close(); };
-      get.onerror = () => reject(get.error);
-    };
-  })`)) as [string, string, OptionLetter][];
-  const runFile = join(dir, 'run.json');
-  const otherFile = join(dir, 'other-run.json');
-  writeFileSync(runFile, await runFileOf('stored-run-bench', 35, stored));
-  writeFileSync(otherFile, await runFileOf('stored-run-bench-other', 36, stored));
+  let runSteps: Record<string, unknown> = {};
+  if (!evaluateOnly) {
+    // The stored test items (id, task, answer), in the store's order.
+    const stored = (await page.evaluate(`new Promise((resolve, reject) => {
+      const open = indexedDB.open('jiangu');
+      open.onerror = () => reject(open.error);
+      open.onsuccess = () => {
+        const get = open.result.transaction('items').objectStore('items').index('by-dataset').getAll('ancientbench');
+        get.onsuccess = () => { resolve(get.result.filter((i) => i.split === 'test').map((i) => [i.id, i.task, i.answer])); open.result.close(); };
+        get.onerror = () => reject(get.error);
+      };
+    })`)) as [string, string, OptionLetter][];
+    const runFile = join(dir, 'run.json');
+    const otherFile = join(dir, 'other-run.json');
+    writeFileSync(runFile, await runFileOf('stored-run-bench', 35, stored));
+    writeFileSync(otherFile, await runFileOf('stored-run-bench-other', 36, stored));
 
-  await page.goto(`${site.url}/#/evaluate`);
-  await page.getByTestId('eval-dataset').waitFor();
-  const importRun = await timed(page, cdp, async () => {
-    await page.getByTestId('import-run-input').setInputFiles(runFile);
-    await page.waitForURL((url) => url.hash.startsWith('#/run/'), { timeout: 120_000, waitUntil: 'commit' });
-    await page.getByTestId('results').waitFor({ timeout: 600_000 });
-  });
-  const runId = decodeURIComponent(page.url().split('#/run/')[1]);
-  // Opened as a link or a reload opens it: a new document on the run page (not after the Evaluate
-  // page, whose own work on the stored runs would fall into the step).
-  await page.goto('about:blank');
-  const open = await timed(
-    page,
-    cdp,
-    async () => {
-      await page.goto(`${site.url}/#/run/${encodeURIComponent(runId)}`);
+    await page.goto(`${site.url}/#/evaluate`);
+    await page.getByTestId('eval-dataset').waitFor();
+    const importRun = await timed(page, cdp, async () => {
+      await page.getByTestId('import-run-input').setInputFiles(runFile);
+      await page.waitForURL((url) => url.hash.startsWith('#/run/'), { timeout: 120_000, waitUntil: 'commit' });
       await page.getByTestId('results').waitFor({ timeout: 600_000 });
-      await page.getByTestId('inspector').waitFor({ timeout: 600_000 });
-      // Everything drawn: the charts (drawn last) and the continuous scores' intervals.
-      await page.getByTestId('run-charts').waitFor({ timeout: 600_000 });
-      await page.getByTestId('cont-pGold-overall').waitFor({ timeout: 600_000 });
-    },
-    true,
-  );
-  const overall = await page.getByTestId('acc-overall').textContent();
-  const classroom = await timed(page, cdp, async () => {
-    await page.getByTestId('classroom-link').click();
-    await page.getByTestId('classroom-question').waitFor({ timeout: 600_000 });
-  });
-  await page.goto(`${site.url}/#/evaluate`);
-  await page.getByTestId('eval-dataset').waitFor();
-  const importOther = await timed(page, cdp, async () => {
-    await page.getByTestId('import-run-input').setInputFiles(otherFile);
-    await page.waitForURL((url) => url.hash.startsWith('#/run/') && !url.hash.includes(encodeURIComponent(runId)), { timeout: 120_000, waitUntil: 'commit' });
-    await page.getByTestId('results').waitFor({ timeout: 600_000 });
-  });
-  const importedId = decodeURIComponent(page.url().split('#/run/')[1]);
-  // A new document too: the Evaluate page's own work after the import would fall into the step.
+    });
+    const runId = decodeURIComponent(page.url().split('#/run/')[1]);
+    // Opened as a link or a reload opens it: a new document on the run page (not after the Evaluate
+    // page, whose own work on the stored runs would fall into the step).
+    await page.goto('about:blank');
+    const open = await timed(
+      page,
+      cdp,
+      async () => {
+        await page.goto(`${site.url}/#/run/${encodeURIComponent(runId)}`);
+        await page.getByTestId('results').waitFor({ timeout: 600_000 });
+        await page.getByTestId('inspector').waitFor({ timeout: 600_000 });
+        // Everything drawn: the charts (drawn last) and the continuous scores' intervals.
+        await page.getByTestId('run-charts').waitFor({ timeout: 600_000 });
+        await page.getByTestId('cont-pGold-overall').waitFor({ timeout: 600_000 });
+      },
+      true,
+    );
+    const overall = await page.getByTestId('acc-overall').textContent();
+    const classroom = await timed(page, cdp, async () => {
+      await page.getByTestId('classroom-link').click();
+      await page.getByTestId('classroom-question').waitFor({ timeout: 600_000 });
+    });
+    await page.goto(`${site.url}/#/evaluate`);
+    await page.getByTestId('eval-dataset').waitFor();
+    const importOther = await timed(page, cdp, async () => {
+      await page.getByTestId('import-run-input').setInputFiles(otherFile);
+      await page.waitForURL((url) => url.hash.startsWith('#/run/') && !url.hash.includes(encodeURIComponent(runId)), { timeout: 120_000, waitUntil: 'commit' });
+      await page.getByTestId('results').waitFor({ timeout: 600_000 });
+    });
+    const importedId = decodeURIComponent(page.url().split('#/run/')[1]);
+    // A new document too: the Evaluate page's own work after the import would fall into the step.
+    await page.goto('about:blank');
+    const compare = await timed(
+      page,
+      cdp,
+      async () => {
+        await page.goto(`${site.url}/#/compare/${encodeURIComponent(runId)},${encodeURIComponent(importedId)}`);
+        await page.getByTestId('compare-table').waitFor({ timeout: 600_000 });
+        await page.getByTestId('continuous-pGold-overall').waitFor({ timeout: 600_000 });
+      },
+      true,
+    );
+    runSteps = { results: resultCount, overall, importRun, open, classroom, importOther, compare };
+  }
+  // The Evaluate page with the paper-size dataset chosen, all its items (no per-task limit): its time
+  // estimate sizes every item's prompt (0-shot, then 5-shot). Opened in a new document, as a reload.
   await page.goto('about:blank');
-  const compare = await timed(
+  const evaluate = await timed(
     page,
     cdp,
     async () => {
-      await page.goto(`${site.url}/#/compare/${encodeURIComponent(runId)},${encodeURIComponent(importedId)}`);
-      await page.getByTestId('compare-table').waitFor({ timeout: 600_000 });
-      await page.getByTestId('continuous-pGold-overall').waitFor({ timeout: 600_000 });
+      await page.goto(`${site.url}/#/evaluate`);
+      await page.getByTestId('eval-dataset').waitFor();
+      await page.getByTestId('model-choice').selectOption('site:jiangu-tiny');
+      await page.getByTestId('eval-dataset').selectOption('ancientbench');
+      await page.getByTestId('eval-limit').fill('');
+      await page.locator('[data-testid=eval-total]:not([data-total="0"])').waitFor();
+      await settled(page);
     },
     true,
   );
-  console.log(JSON.stringify({ items, results: resultCount, overall, importRun, open, classroom, importOther, compare }, null, 1));
+  const sizedIn = await page.getByTestId('eval-estimate').getAttribute('data-sized-in');
+  const evaluate5 = await timed(page, cdp, async () => {
+    await page.getByTestId('eval-shots').selectOption('5');
+    await settled(page);
+  });
+  console.log(JSON.stringify({ items, ...runSteps, evaluate, evaluate5, sizedIn }, null, 1));
 } finally {
   await browser.close();
   await site.close();

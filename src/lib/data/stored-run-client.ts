@@ -2,12 +2,13 @@
 // its bootstrap intervals computed there, so opening a paper-size run holds up the page for no long
 // task. A small run (WORKER_FROM_RESULTS or fewer results) stays on the page: starting a worker would
 // cost it more than the work. Should the worker fail, the page does the work itself (the same
-// functions): slower, never different; `readIn` / `computedIn` say which was used.
+// functions): slower, never different; `readIn` / `computedIn` / `sizedIn` say which was used.
 import type { DatasetId, Item } from '../core/benchmarks/types.ts';
 import { compareContinuousRuns, type ContinuousComparison, type ContinuousRun } from '../core/metrics/compare-continuous-runs.ts';
 import { aggregateContinuous, type ContinuousAggregate, type ContinuousItem, type ContinuousMetric } from '../core/metrics/continuous.ts';
 import type { ItemResult } from '../core/record/run.ts';
 import { readRunChecked, type CheckedRun } from '../store/runs.ts';
+import { estimateTarget, itemsToRead, type EstimateTarget, type TargetRequest } from './estimate-target.ts';
 import { DB_NAME, type JianguDatabase } from '../store/schema.ts';
 import { WORKER_FROM_RESULTS, type StoredRunPart, type StoredRunReply, type StoredRunRequest, type StoredRunTask } from './stored-run-work.ts';
 
@@ -116,6 +117,30 @@ export async function continuousComparisons(datasetId: DatasetId, baseline: Cont
   } catch {
     return { comparisons: others.map((other) => compareContinuousRuns(datasetId, baseline, other, order)), computedIn: 'page' };
   }
+}
+
+/**
+ * The Evaluate page's estimate target (estimate-target.ts): its items and their prompts' characters.
+ * A configuration that reads more than WORKER_FROM_RESULTS items (itemsToRead: counted from the
+ * dataset's record) is read and sized in the worker; a smaller one on the page, at once. Should the worker fail (or the
+ * configuration have no items, which the page then says itself), the page does it.
+ */
+export async function configuredTarget(db: JianguDatabase, request: TargetRequest): Promise<EstimateTarget & { sizedIn: WorkPlace }> {
+  if ((await itemsToRead(db, request)) <= WORKER_FROM_RESULTS) return { ...(await estimateTarget(db, request)), sizedIn: 'page' };
+  try {
+    let target: EstimateTarget | null = null;
+    await ask(
+      { kind: 'estimate-target', request },
+      (part) => {
+        if (part.type === 'target') target = part.target;
+      },
+      db.name,
+    );
+    if (target) return { ...(target as EstimateTarget), sizedIn: 'worker' };
+  } catch {
+    // Done on the page below.
+  }
+  return { ...(await estimateTarget(db, request)), sizedIn: 'page' };
 }
 
 /** Items per read of readItemsInChunks: each read's result is taken in by the page in its own task. */

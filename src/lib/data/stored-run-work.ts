@@ -2,11 +2,14 @@
 // a run and its results from the store and check them (the run-file reader's checks, ~0.8 s for
 // 28,707 results), and the bootstrap intervals of continuous scores (1–2 s for a run that size).
 // Off the page's thread, a paper-size run opens without a long task; the numbers are the same
-// functions' with the same seeds, so the page shows what it would have computed itself.
+// functions' with the same seeds, so the page shows what it would have computed itself. And the
+// Evaluate page's time estimate for a large configuration: its items read and every prompt's size
+// counted (estimate-target.ts; about a second for 28,707 items).
 import type { DatasetId } from '../core/benchmarks/types.ts';
 import { compareContinuousRuns, type ContinuousComparison, type ContinuousRun } from '../core/metrics/compare-continuous-runs.ts';
 import { aggregateContinuous, type ContinuousAggregate, type ContinuousItem, type ContinuousMetric } from '../core/metrics/continuous.ts';
 import type { ItemResult } from '../core/record/run.ts';
+import { estimateTarget, type EstimateTarget, type TargetRequest } from './estimate-target.ts';
 import { readRunChecked, type CheckedRun } from '../store/runs.ts';
 import type { JianguDatabase } from '../store/schema.ts';
 
@@ -20,7 +23,8 @@ export type StoredRunTask =
   /** `withoutPrompts`: each result's prompt comes back empty (Compare reads none; 28,707 prompts are ~30 MB for the page to take in). */
   | { kind: 'read'; runId: string; withoutPrompts?: boolean }
   | { kind: 'continuous'; datasetId: DatasetId; items: readonly ContinuousItem[]; metrics: readonly ContinuousMetric[]; order: readonly string[] }
-  | { kind: 'compare-continuous'; datasetId: DatasetId; baseline: ContinuousRun | null; others: readonly (ContinuousRun | null)[]; order: readonly string[] };
+  | { kind: 'compare-continuous'; datasetId: DatasetId; baseline: ContinuousRun | null; others: readonly (ContinuousRun | null)[]; order: readonly string[] }
+  | { kind: 'estimate-target'; request: TargetRequest };
 
 export type StoredRunRequest = { id: number; dbName: string; task: StoredRunTask };
 
@@ -31,19 +35,22 @@ export type StoredRunPart =
   | { type: 'results'; results: ItemResult[] }
   | { type: 'continuous'; aggregates: ContinuousAggregate[] }
   | { type: 'compared'; comparisons: ContinuousComparison[] }
+  | { type: 'target'; target: EstimateTarget }
   | { type: 'done' };
 
 export type StoredRunReply = ({ id: number } & StoredRunPart) | { id: number; type: 'failed'; detail: string };
 
 /**
  * Does `task`, handing each part of the answer to `send` in order (a read's results in chunks of
- * RESULTS_PER_MESSAGE). `db` is opened only for a read.
+ * RESULTS_PER_MESSAGE). `db` is opened only for a read (of a run, or of a configuration's items).
  */
 export async function doStoredRunTask(task: StoredRunTask, db: () => Promise<JianguDatabase>, send: (part: StoredRunPart) => void): Promise<void> {
   if (task.kind === 'continuous') {
     send({ type: 'continuous', aggregates: task.metrics.map((m) => aggregateContinuous(task.datasetId, task.items, m, task.order)) });
   } else if (task.kind === 'compare-continuous') {
     send({ type: 'compared', comparisons: task.others.map((other) => compareContinuousRuns(task.datasetId, task.baseline, other, task.order)) });
+  } else if (task.kind === 'estimate-target') {
+    send({ type: 'target', target: await estimateTarget(await db(), task.request) });
   } else {
     const checked = await readRunChecked(await db(), task.runId);
     if (checked === null || 'unreadable' in checked) send({ type: 'checked', checked });

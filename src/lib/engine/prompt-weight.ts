@@ -3,6 +3,12 @@
 // length, and with k shots the exemplars are read once per task when the prefix is reused (by the
 // first item the run asks of the task), else by every item. Characters stand in for tokens: the
 // estimate learns the model's time per character from the prompts already asked.
+//
+// A rougher count than core/protocols/prompt-chars.ts (the estimate before a run, which builds each
+// prompt): the item's text and its exemplars' without the template's words, kept so because this
+// runs on the page for every prompt while the worker builds the prompts. Which prompts read the
+// prefix is prompt-chars.ts's one rule (prefixReads), so the two agree on where exemplars count.
+import { prefixReads } from '../core/protocols/prompt-chars.ts';
 import type { Item, MultipleChoiceItem } from '../core/benchmarks/types.ts';
 import type { RunRecord } from '../core/record/run.ts';
 
@@ -29,13 +35,12 @@ export function promptWeigher(config: RunRecord['config'], devByTask: ReadonlyMa
     }
     return chars;
   };
-  let lastTask: string | null = null;
+  const reads = prefixReads(reuse);
   return (item, rotation) => {
     const own = ownChars(item);
     if (item.kind !== 'multiple-choice' || shots === 0) return own;
-    // A rotation follows its item: the prefix is already computed.
-    const prefixRead = !reuse || (rotation === 0 && item.task !== lastTask);
-    lastTask = item.task;
+    // A task's exemplars make its prefix. A rotation follows its item: the prefix is already computed.
+    const prefixRead = reads(item.task) && (rotation === 0 || !reuse);
     return own + (prefixRead ? exemplarChars(item.task) : 0);
   };
 }

@@ -2,19 +2,19 @@
 // configured run's items and prompt sizes, this browser's earlier runs as pace samples, where Auto
 // would run on this device, and the probe that times the first items of the configured run.
 import type { DatasetId, GenerationItem, MultipleChoiceItem } from '../../lib/core/benchmarks/types.ts';
+import { readConfiguredItems, type ConfiguredItems, type EstimateTarget, type TargetRequest } from '../../lib/data/estimate-target.ts';
+import { configuredTarget, type WorkPlace } from '../../lib/data/stored-run-client.ts';
 import type { Backend, BackendChoice, Dtype, ModelSource } from '../../lib/core/models/model-types.ts';
 import type { Decoding, McScoring, RunRecord } from '../../lib/core/record/run.ts';
 import { pageShareOf, sampleOfProbe, sampleOfRun, shapeOf, type PageShare, type PaceSample, type ProbePrompt, type RunShape } from '../../lib/core/metrics/run-estimate.ts';
 import { buildGenerationPrompt, protocolForDataset, resolveContextLimit } from '../../lib/core/protocols/index.ts';
-import { promptChars } from '../../lib/core/protocols/prompt-chars.ts';
+// The worker's own rule for Auto (pure, no transformers.js), so the page predicts what a load picks.
+import { describeAdapter, softwareAdapterName } from '../../lib/engine/backend-adapter.ts';
 import { ModelClient } from '../../lib/engine/model-client.ts';
-import { chooseItems, prefixReuseSafe } from '../../lib/engine/run-setup.ts';
+import { prefixReuseSafe } from '../../lib/engine/run-setup.ts';
 import { failsOnlyThisItem } from '../../lib/engine/run-scheduler.ts';
-import { loadTaskItems } from '../../lib/store/datasets.ts';
 import { loadResults } from '../../lib/store/runs.ts';
 import { openJianguDb } from '../../lib/store/schema.ts';
-// The worker's own rule for Auto (pure, no transformers.js), so the page predicts what a load picks.
-import { describeAdapter, softwareAdapterName } from '../../../workers/backend-choice.ts';
 import { modelId } from '../i18n/model-label.ts';
 import { ortDefaultThreads } from '../site/site-status.ts';
 
@@ -46,40 +46,32 @@ function reusesPrefix(c: EstimateConfig): boolean {
   return c.kind === 'multiple-choice' && c.shots > 0 && prefixReuseSafe(c.model.dtype) && c.scoring !== 'generate-extract';
 }
 
-interface ConfiguredItems {
-  itemIds: string[];
-  items: Map<string, MultipleChoiceItem | GenerationItem>;
-  devByTask: Map<string, MultipleChoiceItem[]>;
+/** What the configuration asks of the store: its items and how their prompts are built. */
+function targetRequest(c: EstimateConfig): TargetRequest {
+  return { kind: c.kind, datasetId: c.datasetId, tasks: c.tasks, limitPerTask: c.limitPerTask, scoring: c.scoring, shots: c.shots, reusePrefix: reusesPrefix(c) };
 }
 
-/** The items a run started now would ask (chooseItems, as createMcRun), with their tasks' dev items. */
+/** The items a run started now would ask (chooseItems, as createMcRun), with their tasks' dev items, read on the page. */
 async function configuredItems(c: EstimateConfig): Promise<ConfiguredItems> {
   const db = await openJianguDb();
   try {
-    const request = { datasetId: c.datasetId, tasks: c.tasks, limitPerTask: c.limitPerTask };
-    const itemIds = await chooseItems(db, request, c.kind, 'test');
-    const items = new Map<string, MultipleChoiceItem | GenerationItem>();
-    const devByTask = new Map<string, MultipleChoiceItem[]>();
-    for (const task of c.tasks) {
-      for (const item of await loadTaskItems(db, c.datasetId, task, 'test')) items.set(item.id, item);
-      if (c.kind === 'multiple-choice' && c.shots > 0) devByTask.set(task, (await loadTaskItems(db, c.datasetId, task, 'dev')).filter((i): i is MultipleChoiceItem => i.kind === 'multiple-choice'));
-    }
-    return { itemIds, items, devByTask };
+    return await readConfiguredItems(db, targetRequest(c));
   } finally {
     db.close();
   }
 }
 
-/** The configured run's items and the characters of its prompts (letters and cloze; null otherwise). */
-export async function loadTarget(c: EstimateConfig): Promise<{ itemIds: string[]; chars: { perItem: number[]; prefixes: number } | null }> {
-  const { itemIds, items, devByTask } = await configuredItems(c);
-  if (c.kind !== 'multiple-choice' || c.scoring === 'generate-extract') return { itemIds, chars: null };
-  const mc = itemIds.map((id) => items.get(id)).filter((i): i is MultipleChoiceItem => i?.kind === 'multiple-choice');
+/**
+ * The configured run's items and the characters of its prompts (letters and cloze; null otherwise),
+ * and where they were counted: a large configuration's in the stored-run worker (building ~28,000
+ * prompts takes the page a second), a small one's on the page (data/stored-run-client.ts).
+ */
+export async function loadTarget(c: EstimateConfig): Promise<EstimateTarget & { sizedIn: WorkPlace }> {
+  const db = await openJianguDb();
   try {
-    return { itemIds, chars: promptChars({ protocol: protocolForDataset(c.datasetId), scoring: c.scoring, shots: c.shots, reusePrefix: reusesPrefix(c), items: mc, devByTask }) };
-  } catch {
-    // An item the protocol refuses fails in the run itself, with its reason; here it only means no sizes.
-    return { itemIds, chars: null };
+    return await configuredTarget(db, targetRequest(c));
+  } finally {
+    db.close();
   }
 }
 
@@ -143,7 +135,7 @@ export async function loadPageShare(runs: readonly RunRecord[]): Promise<PageSha
 let adapterHere: ReturnType<typeof describeAdapter> | null = null;
 
 /**
- * Where a load with `choice` would run here: the worker's Auto rule (workers/backend-choice.ts) on
+ * Where a load with `choice` would run here: the worker's Auto rule (workers/backend-choice.ts, on engine/backend-adapter.ts) on
  * this page's adapter: WebGPU on a hardware adapter that can run the dtype, else WASM.
  */
 export async function backendHere(choice: BackendChoice, dtype: Dtype): Promise<Backend> {

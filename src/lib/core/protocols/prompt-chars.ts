@@ -19,14 +19,36 @@ export interface PromptCharsRequest {
   devByTask: ReadonlyMap<string, readonly MultipleChoiceItem[]>;
 }
 
+/** Per item, the characters the model processes for it, and those of the reused prefixes it reads. */
+export interface PromptChars {
+  perItem: number[];
+  prefixes: number;
+}
+
+/**
+ * Whether the model reads a prompt's prefix (the instruction and exemplars): on every prompt without
+ * reuse; with reuse, only when the prefix differs from the prompt before's, as the worker keeps one
+ * prefix's KV cache (workers/loaded-model.ts prefixCache). One rule for both counters of prompt
+ * size: promptChars here, before a run, and engine/prompt-weight.ts, while it runs.
+ */
+export function prefixReads(reuse: boolean): (prefixKey: string) => boolean {
+  let last: string | null = null;
+  return (key) => {
+    const read = !reuse || key !== last;
+    last = key;
+    return read;
+  };
+}
+
 /**
  * Per item, the characters the model processes for it (letters: the prompt after a reused prefix;
  * cloze: that context, and each option's text twice, after it and after the answer cue alone for
- * PMI), and each distinct reused prefix once. The context limit is not applied (no tokenizer): a
- * prompt that would drop exemplars counts them.
+ * PMI), and each reused prefix where the model reads it (prefixReads: once per task, the run asking
+ * a task's items together). The context limit is not applied (no tokenizer): a prompt that would
+ * drop exemplars counts them.
  */
-export function promptChars(request: PromptCharsRequest): { perItem: number[]; prefixes: number } {
-  const seen = new Set<string>();
+export function promptChars(request: PromptCharsRequest): PromptChars {
+  const reads = prefixReads(true);
   let prefixes = 0;
   const perItem = request.items.map((item) => {
     const dev = request.devByTask.get(item.task) ?? [];
@@ -34,10 +56,7 @@ export function promptChars(request: PromptCharsRequest): { perItem: number[]; p
     const text = 'context' in built ? built.context : built.prompt;
     const options = 'continuations' in built ? built.continuations.reduce((a, c) => a + 2 * c.length, 0) : 0;
     if (!request.reusePrefix || !built.prefix) return text.length + options;
-    if (!seen.has(built.prefix)) {
-      seen.add(built.prefix);
-      prefixes += built.prefix.length;
-    }
+    if (reads(built.prefix)) prefixes += built.prefix.length;
     return text.length - built.prefix.length + options;
   });
   return { perItem, prefixes };
