@@ -12,6 +12,7 @@
 //     0-shot CMMLU items with and without PMI, and the statistics of the same passage.
 // A failure is recorded, never thrown: the tables say what did not run and why.
 import { readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { openPage, type OpenedPage } from '../browser.ts';
@@ -82,6 +83,8 @@ export interface RealResult extends RealConfiguration {
   consoleTail: string[];
   leaks: string[];
   totalS: number;
+  /** The machine's 1-minute load average at the start and end (os.loadavg): how shared its cores were. */
+  machineLoad: [number, number];
 }
 
 const ORT_ROUTE = '/__real-bench/ort/';
@@ -115,7 +118,7 @@ async function routeOrt(page: Page, siteUrl: string): Promise<void> {
 
 export async function measureRealConfiguration(browser: Browser, siteUrl: string, config: RealConfiguration, s: RealSettings, log: (line: string) => void): Promise<RealResult> {
   const started = performance.now();
-  const r: RealResult = { ...config, letters: {}, errors: [], consoleTail: [], leaks: [], totalS: 0 };
+  const r: RealResult = { ...config, letters: {}, errors: [], consoleTail: [], leaks: [], totalS: 0, machineLoad: [loadavg()[0], NaN] };
   let opened: OpenedPage | undefined;
   try {
     opened = await openPage(browser, `${siteUrl}/harness.html`);
@@ -141,6 +144,7 @@ export async function measureRealConfiguration(browser: Browser, siteUrl: string
       await opened.context.close().catch(() => {});
     }
     r.totalS = (performance.now() - started) / 1000;
+    r.machineLoad[1] = loadavg()[0];
   }
   return r;
 }

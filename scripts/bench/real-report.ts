@@ -65,6 +65,8 @@ export interface RealFigures {
   pipelineGflops: number;
   bareGflops: number;
   pipelineOverBare: number;
+  /** The machine's 1-minute load average at the configuration's start and end. */
+  machineLoad: [number, number];
 }
 
 /** A configuration's figures; the shape is read from the model's config.json unless given. */
@@ -99,18 +101,19 @@ export function figures(r: RealResult, shape: Shape = realShape(r.model)): RealF
     pipelineGflops: pipelineMs > 0 ? flops / pipelineMs / 1e6 : NaN,
     bareGflops: bareMs > 0 && r.bareZero?.items.length === zero?.items.length ? flops / bareMs / 1e6 : NaN,
     pipelineOverBare: bareMs > 0 && pipelineMs > 0 ? bareMs / pipelineMs : NaN,
+    machineLoad: r.machineLoad ?? [NaN, NaN],
   };
 }
 
 const f = (x: number, digits = 2) => (Number.isFinite(x) ? x.toFixed(digits) : '–');
 
 export function speedTable(rows: readonly RealFigures[]): string {
-  const head = '| model | dtype | threads | load s | 0-shot items/s CMMLU · ACLUE · AB | 5-shot reuse items/s CMMLU · ACLUE · AB | prefix s CMMLU · ACLUE · AB | cloze ÷ letter (PMI) | statistics ÷ one-row | gen tok/s (decode) | peak wasm MB | GFLOP/s pipeline / bare (ratio) |';
-  const lines = [head, `|${'---|'.repeat(12)}`];
+  const head = '| model | dtype | threads | machine load | load s | 0-shot items/s CMMLU · ACLUE · AB | 5-shot reuse items/s CMMLU · ACLUE · AB | prefix s CMMLU · ACLUE · AB | cloze ÷ letter (PMI) | statistics ÷ one-row | gen tok/s (decode) | peak wasm MB | GFLOP/s pipeline / bare (ratio) |';
+  const lines = [head, `|${'---|'.repeat(13)}`];
   const three = (o: Partial<Record<RealSetName, number>>, d: number) => (['cmmlu-ancient', 'aclue', 'ancientbench'] as const).map((k) => f(o[k] ?? NaN, d)).join(' · ');
   for (const x of rows) {
     lines.push(
-      `| ${x.model} | ${x.dtype} | ${x.threads}${x.usedThreads !== null && x.usedThreads !== x.threads ? ` (used ${x.usedThreads})` : ''} | ${f(x.loadS, 1)} | ${three(x.zeroPerS, 3)} | ${three(x.fivePerS, 3)} | ${three(x.prefixS, 1)} | ${f(x.clozeOverLetter)} (${f(x.clozePmiOverLetter)}) | ${f(x.statisticsOverOneRow)} | ${f(x.genTokPerS)} (${f(x.decodeTokPerS)}) | ${f(x.peakWasmMb, 0)} | ${f(x.pipelineGflops, 1)} / ${f(x.bareGflops, 1)} (${f(x.pipelineOverBare)}) |`,
+      `| ${x.model} | ${x.dtype} | ${x.threads}${x.usedThreads !== null && x.usedThreads !== x.threads ? ` (used ${x.usedThreads})` : ''} | ${f(x.machineLoad[0], 1)}–${f(x.machineLoad[1], 1)} | ${f(x.loadS, 1)} | ${three(x.zeroPerS, 3)} | ${three(x.fivePerS, 3)} | ${three(x.prefixS, 1)} | ${f(x.clozeOverLetter)} (${f(x.clozePmiOverLetter)}) | ${f(x.statisticsOverOneRow)} | ${f(x.genTokPerS)} (${f(x.decodeTokPerS)}) | ${f(x.peakWasmMb, 0)} | ${f(x.pipelineGflops, 1)} / ${f(x.bareGflops, 1)} (${f(x.pipelineOverBare)}) |`,
     );
   }
   return lines.join('\n');

@@ -40,6 +40,7 @@ describe('real-shapes bench arithmetic', () => {
       consoleTail: [],
       leaks: [],
       totalS: 1,
+      machineLoad: [0.5, 0.7],
     };
     const x = figures(result, shape);
     expect(x.zeroPerS.aclue).toBeCloseTo(1 / 3, 12);
