@@ -39,6 +39,7 @@ import { CLOZE_BENCH_DATASETS, loadSharedItems, type ClozeBenchDataset, type Clo
 import { machineInfo, machineLines, median, percentile, writeBenchRecord } from './report.ts';
 import { bodyMacs, fixtureShape, headMacs, REAL_SHAPES } from './model-shapes.ts';
 import { integerOption } from './cli.ts';
+import { withTimeout, unwrap } from './steps.ts';
 
 const COST_MODEL = 'jiangu-large';
 const SIGNAL_MODEL = 'stories260k';
@@ -101,19 +102,6 @@ function parseOptions(argv: readonly string[]): Options {
     skipCost: values['skip-cost'] ?? false,
     skipSignal: values['skip-signal'] ?? false,
   };
-}
-
-function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what} took longer than ${Math.round(ms / 1000)} s (stopped)`)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
-
-function unwrap<T>(reply: PageReply<T>, what: string): { wallMs: number; result: T } {
-  if (reply.error !== undefined || reply.result === undefined) throw new Error(`${what}: ${reply.error ?? 'no result'}`);
-  return { wallMs: reply.wallMs, result: reply.result };
 }
 
 function modelPresent(model: string, dtype: Dtype): boolean {

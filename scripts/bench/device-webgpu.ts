@@ -41,6 +41,7 @@ import { readStoredRun, startFixtureRun } from '../../test/browser/runs.ts';
 import type { MultipleChoiceItem } from '../../src/lib/core/benchmarks/types.ts';
 import type { McProtocolId } from '../../src/lib/core/protocols/mc-protocols.ts';
 import type { McRunRecord } from '../../src/lib/core/record/run.ts';
+import { withTimeout, unwrap } from './steps.ts';
 
 const USAGE =
   'Usage: npx tsx scripts/bench/device-webgpu.ts [--models-root DIR] [--dtypes q4,fp16] [--items 5] [--layers N] [--gpu hardware|swiftshader] [--chrome-flags "…"] [--prompt-tokens 500] [--gen-tokens 32] [--step-timeout 600] [--out DIR]';
@@ -126,19 +127,6 @@ const PROBE_ADAPTER = `(async () => {
     isFallbackAdapter: Boolean(a.isFallbackAdapter || i.isFallbackAdapter), features: [...a.features].sort(),
     maxBufferSize: a.limits.maxBufferSize, maxStorageBufferBindingSize: a.limits.maxStorageBufferBindingSize };
 })()`;
-
-function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what} took longer than ${Math.round(ms / 1000)} s (stopped)`)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
-
-function unwrap<T>(reply: RealReply<T>, what: string): { wallMs: number; result: T } {
-  if (reply.error !== undefined || reply.result === undefined) throw new Error(`${what}: ${reply.error ?? 'no result'}`);
-  return { wallMs: reply.wallMs, result: reply.result };
-}
 
 /** Classical text of the benchmark itself, `chars` characters of CMMLU 古汉语 questions and options. */
 function promptText(items: MultipleChoiceItem[], chars: number): string {

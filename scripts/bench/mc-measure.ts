@@ -27,6 +27,7 @@ import {
   type PageReply,
   type PipelineItem,
 } from './mc-page.ts';
+import { withTimeout, unwrap } from './steps.ts';
 
 export type PipelineMode = 'zero' | 'fiveReuse' | 'fiveNoReuse';
 export type BareMode = 'bareZero' | 'bareFive' | 'bareFiveReuse';
@@ -91,19 +92,6 @@ export interface McResult extends McConfiguration {
 /** ORT's files the page imports for the bare session; the site serves only the worker's wasm. */
 const ORT_ROUTE = '/__mc-bench/ort/';
 const ORT_MODULE = 'ort.webgpu.min.mjs';
-
-function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what} took longer than ${Math.round(ms / 1000)} s (stopped)`)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
-
-function unwrap<T>(reply: PageReply<T>, what: string): { wallMs: number; result: T } {
-  if (reply.error !== undefined || reply.result === undefined) throw new Error(`${what}: ${reply.error ?? 'no result'}`);
-  return { wallMs: reply.wallMs, result: reply.result };
-}
 
 /** Serves onnxruntime-web's ESM build to the page from node_modules, on the site's own origin. */
 async function routeOrt(page: Page, siteUrl: string): Promise<void> {

@@ -16,6 +16,7 @@ import type {
 } from '../../src/lib/engine/messages.ts';
 import type { ModelClient } from '../../src/lib/engine/model-client.ts';
 import type { Dtype, ModelName } from '../fixtures/specs.ts';
+import { withTimeout } from './steps.ts';
 
 export interface Configuration {
   backend: Backend;
@@ -105,14 +106,6 @@ interface Timed<T> {
 /** Where the page keeps its client between two page.evaluate calls. */
 interface BenchWindow {
   benchClient?: ModelClient;
-}
-
-function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what} took longer than ${Math.round(ms / 1000)} s (stopped)`)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
 /**

@@ -26,6 +26,7 @@ import { PROMPTS } from './prompts.ts';
 import { fiveShotItem, type FiveShotItem } from './memory-item.ts';
 import { WorkerHeap } from './memory-worker-heap.ts';
 import { memoryTable, type MemoryConfig, type MemoryResult } from './memory-table.ts';
+import { withTimeout } from './steps.ts';
 
 const MODEL = 'jiangu-large-nokeep';
 /** Far past any prompt's rows × vocabulary × 4 bytes: the old single pass. */
@@ -50,14 +51,6 @@ function list<T extends string>(value: string | undefined, allowed: readonly T[]
 
 interface BenchWindow {
   memClient?: ModelClient;
-}
-
-function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what} took longer than ${Math.round(ms / 1000)} s (stopped)`)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
 type PageCall =

@@ -26,6 +26,7 @@ import { installNameHelper, pageSequence, type SequenceRun } from './cloze-page.
 import { pageBare, pageBareRelease, pageBareSetup, type BareItem, type BareSetup, type ModeRun } from './mc-page.ts';
 import { pageRealGenerate, pageRealLoad, pageRealStats, pageRealTerminate, type RealGeneration, type RealReply, type RealSlot } from './real-page.ts';
 import { pageStatsCall, type StatsCall } from './statistics-page.ts';
+import { withTimeout, unwrap } from './steps.ts';
 
 /** The prompt sets of step 2, each with its own items and exemplars (all in Node, from ../shared/data or the site's sample). */
 export type RealSetName = 'cmmlu-ancient' | 'aclue' | 'ancientbench';
@@ -89,19 +90,6 @@ export interface RealResult extends RealConfiguration {
 
 const ORT_ROUTE = '/__real-bench/ort/';
 const ORT_MODULE = 'ort.webgpu.min.mjs';
-
-function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what} took longer than ${Math.round(ms / 1000)} s (stopped)`)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
-
-function unwrap<T>(reply: RealReply<T>, what: string): { wallMs: number; result: T } {
-  if (reply.error !== undefined || reply.result === undefined) throw new Error(`${what}: ${reply.error ?? 'no result'}`);
-  return { wallMs: reply.wallMs, result: reply.result };
-}
 
 /** The model's shape from its config.json, for the bare session's empty cache. */
 function cacheShape(model: string): { layers: number; kvHeads: number; headDim: number } {

@@ -44,6 +44,7 @@ import { attentionMacs, bodyMacs, fixtureShape, headMacs, REAL_SHAPES, type Shap
 import { machineInfo, machineLines, median, writeBenchRecord } from './report.ts';
 import { pageStatsCall, pageStatsLoad, pageStatsTerminate, type StatsCall, type StatsLoadReply, type StatsMode } from './statistics-page.ts';
 import { integerOption } from './cli.ts';
+import { withTimeout } from './steps.ts';
 
 const MODEL = 'jiangu-large';
 /** The issue's target: statistics over a 1,000-token text cost at most this × a forward pass that keeps one row. */
@@ -212,14 +213,6 @@ interface ConfigResult {
   leaks: string[];
   consoleTail?: string[];
   totalS: number;
-}
-
-function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what} took longer than ${Math.round(ms / 1000)} s (stopped)`)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
 async function call(page: Page, mode: StatsMode, text: string, keepValues: boolean): Promise<StatsCall> {
