@@ -1,6 +1,7 @@
 // A large AncientBench-format CSV made up on the spot (no benchmark data): rows cycle through the
 // ten tasks, with a question long enough that the file reaches the asked size. For the big-import
 // browser test and the main-thread measurement (scripts/bench/import-main-thread.ts, part of npm run bench).
+import type { Page } from 'playwright-core';
 import { ANCIENTBENCH_TASKS } from '../../src/lib/core/benchmarks/catalog-tasks.ts';
 
 const FILLER = '天地玄黄宇宙洪荒日月盈昃辰宿列张寒来暑往秋收冬藏闰余成岁律吕调阳云腾致雨露结为霜';
@@ -39,4 +40,12 @@ export function ancientBenchOfItems(items: number, dev: number): Buffer {
     lines.push(`${task},${i}：${question},甲${i},乙${i},丙,丁,${'ABCD'[(i * 7) % 4]},${split},paper-${i}\n`);
   }
   return Buffer.from(lines.join(''));
+}
+
+/** Imports a generated AncientBench file of `items` questions (`dev` of them dev) on the Data page, and waits until it is stored. */
+export async function importAncientBenchOf(page: Page, items: number, dev: number): Promise<void> {
+  await page.locator('[data-testid=catalog][data-loaded=true]').waitFor();
+  await page.getByTestId('import-kind').selectOption('ancientbench');
+  await page.getByTestId('file-input').setInputFiles({ name: 'ancientbench.csv', mimeType: 'text/csv', buffer: ancientBenchOfItems(items, dev) });
+  await page.locator('[data-testid=dataset-ancientbench][data-stored=yes]').waitFor({ timeout: 60_000 });
 }

@@ -12,7 +12,7 @@ import { aggregateContinuous, continuousOf } from '../../src/lib/core/metrics/co
 import { aggregateForDataset, mulberry32 } from '../../src/lib/core/metrics/index.ts';
 import { WORKER_FROM_RESULTS } from '../../src/lib/data/stored-run-work.ts';
 import { fabricatedMcRun } from '../../scripts/fixtures/fabricated-run.ts';
-import { ancientBenchOfItems } from './big-ancientbench.ts';
+import { importAncientBenchOf } from './big-ancientbench.ts';
 import { useBrowserSession } from './session.ts';
 
 const LETTERS: OptionLetter[] = ['A', 'B', 'C', 'D'];
@@ -61,10 +61,7 @@ describe('a large stored run', () => {
 
   it('opens, teaches and compares through the stored-run worker, with the metric functions’ numbers', async () => {
     const { page } = session.opened;
-    await page.locator('[data-testid=catalog][data-loaded=true]').waitFor();
-    await page.getByTestId('import-kind').selectOption('ancientbench');
-    await page.getByTestId('file-input').setInputFiles({ name: 'ancientbench.csv', mimeType: 'text/csv', buffer: ancientBenchOfItems(TEST_ITEMS + DEV, DEV) });
-    await page.locator('[data-testid=dataset-ancientbench][data-stored=yes]').waitFor({ timeout: 60_000 });
+    await importAncientBenchOf(page, TEST_ITEMS + DEV, DEV);
     const items = await storedItems(page);
     expect(items.length).toBe(TEST_ITEMS);
     const a = await madeRun('large-a', 1, items);

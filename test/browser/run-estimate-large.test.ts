@@ -12,7 +12,7 @@ import { estimateRun, sampleOfRun, type PaceSample } from '../../src/lib/core/me
 import { protocolForDataset } from '../../src/lib/core/protocols/index.ts';
 import { promptChars } from '../../src/lib/core/protocols/prompt-chars.ts';
 import { WORKER_FROM_RESULTS } from '../../src/lib/data/stored-run-work.ts';
-import { ancientBenchOfItems } from './big-ancientbench.ts';
+import { importAncientBenchOf } from './big-ancientbench.ts';
 import { useBrowserSession } from './session.ts';
 import { readStoredRun, startFixtureRun, waitForStatus } from './runs.ts';
 
@@ -80,10 +80,7 @@ describe('the time estimate of a large configuration', () => {
 
   it('sizes its prompts in the stored-run worker, and shows the estimate Node computes; one task is sized on the page', async () => {
     const { page } = session.opened;
-    await page.locator('[data-testid=catalog][data-loaded=true]').waitFor();
-    await page.getByTestId('import-kind').selectOption('ancientbench');
-    await page.getByTestId('file-input').setInputFiles({ name: 'ancientbench.csv', mimeType: 'text/csv', buffer: ancientBenchOfItems(TEST_ITEMS + DEV, DEV) });
-    await page.locator('[data-testid=dataset-ancientbench][data-stored=yes]').waitFor({ timeout: 60_000 });
+    await importAncientBenchOf(page, TEST_ITEMS + DEV, DEV);
     const items = await storedItems(page);
     expect(items.filter((i) => i.split === 'test').length).toBe(TEST_ITEMS);
 
