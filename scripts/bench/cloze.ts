@@ -24,7 +24,7 @@ import type { Browser, Page } from 'playwright-core';
 import { AutoTokenizer, env as transformersEnv, type PreTrainedTokenizer } from '@huggingface/transformers';
 import { openPage, withChromium, type OpenedPage } from '../browser.ts';
 import { DTYPES, ONNX_FILE, type Dtype } from '../fixtures/specs.ts';
-import { ortDir, projectRoot } from '../site-routes.ts';
+import { projectRoot } from '../site-routes.ts';
 import type { MultipleChoiceItem, OptionLetter } from '../../src/lib/core/benchmarks/types.ts';
 import type { LoadResult } from '../../src/lib/engine/messages.ts';
 import type { McItemResult } from '../../src/lib/core/record/run.ts';
@@ -40,6 +40,7 @@ import { machineInfo, machineLines, median, percentile, writeBenchRecord } from 
 import { bodyMacs, fixtureShape, headMacs, REAL_SHAPES } from './model-shapes.ts';
 import { integerOption } from './cli.ts';
 import { withTimeout, unwrap } from './steps.ts';
+import { bareOrtUrls, routeOrt } from './bare-ort.ts';
 
 const COST_MODEL = 'jiangu-large';
 const SIGNAL_MODEL = 'stories260k';
@@ -121,15 +122,6 @@ function modelShape(model: string): { layers: number; kvHeads: number; headDim: 
 }
 
 /** onnxruntime-web's ESM build for the bare session, served on the site's origin (as mc-measure.ts does). */
-const ORT_ROUTE = '/__cloze-bench/ort/';
-const ORT_MODULE = 'ort.webgpu.min.mjs';
-async function routeOrt(page: Page, siteUrl: string): Promise<void> {
-  const body = readFileSync(join(ortDir, ORT_MODULE));
-  await page.route(`${siteUrl}${ORT_ROUTE}${ORT_MODULE}`, (route) =>
-    route.fulfill({ status: 200, body, headers: { 'Content-Type': 'text/javascript; charset=utf-8', 'Cross-Origin-Resource-Policy': 'same-origin', 'Cache-Control': 'no-cache' } }),
-  );
-}
-
 async function openHarness(browser: Browser, siteUrl: string): Promise<OpenedPage> {
   const opened = await openPage(browser, `${siteUrl}/harness.html`);
   await routeOrt(opened.page, siteUrl);
@@ -300,9 +292,7 @@ async function profileCost(page: Page, siteUrl: string, data: ClozeBenchItems, r
   const setup = unwrap(
     await withTimeout(
       page.evaluate(pageBareSetup, {
-        ortUrl: `${siteUrl}${ORT_ROUTE}${ORT_MODULE}`,
-        wasmMjs: `${siteUrl}/ort/ort-wasm-simd-threaded.asyncify.mjs`,
-        wasmBinary: `${siteUrl}/ort/ort-wasm-simd-threaded.asyncify.wasm`,
+        ...bareOrtUrls(siteUrl),
         modelUrl: `${siteUrl}/models/${COST_MODEL}/onnx/${ONNX_FILE[o.dtype]}`,
         backend: 'wasm' as const,
         numThreads: info.backendInfo.wasmThreads,

@@ -11,7 +11,7 @@ import { openPage, type OpenedPage } from '../browser.ts';
 import type { MultipleChoiceItem } from '../../src/lib/core/benchmarks/types.ts';
 import type { Backend, LoadResult } from '../../src/lib/engine/messages.ts';
 import { ONNX_FILE, type Dtype, type FixtureName } from '../fixtures/specs.ts';
-import { ortDir, projectRoot } from '../site-routes.ts';
+import { projectRoot } from '../site-routes.ts';
 import type { BenchItems } from './mc-items.ts';
 import {
   pageBare,
@@ -28,6 +28,7 @@ import {
   type PipelineItem,
 } from './mc-page.ts';
 import { withTimeout, unwrap } from './steps.ts';
+import { bareOrtUrls, routeOrt } from './bare-ort.ts';
 
 export type PipelineMode = 'zero' | 'fiveReuse' | 'fiveNoReuse';
 export type BareMode = 'bareZero' | 'bareFive' | 'bareFiveReuse';
@@ -90,25 +91,6 @@ export interface McResult extends McConfiguration {
 }
 
 /** ORT's files the page imports for the bare session; the site serves only the worker's wasm. */
-const ORT_ROUTE = '/__mc-bench/ort/';
-const ORT_MODULE = 'ort.webgpu.min.mjs';
-
-/** Serves onnxruntime-web's ESM build to the page from node_modules, on the site's own origin. */
-async function routeOrt(page: Page, siteUrl: string): Promise<void> {
-  const body = readFileSync(join(ortDir, ORT_MODULE));
-  await page.route(`${siteUrl}${ORT_ROUTE}${ORT_MODULE}`, (route) =>
-    route.fulfill({
-      status: 200,
-      body,
-      headers: {
-        'Content-Type': 'text/javascript; charset=utf-8',
-        'Cross-Origin-Resource-Policy': 'same-origin',
-        'Cache-Control': 'no-cache',
-      },
-    }),
-  );
-}
-
 function modelShape(model: FixtureName): { layers: number; kvHeads: number; headDim: number } {
   const config = JSON.parse(readFileSync(join(projectRoot, '.fixtures', 'models', model, 'config.json'), 'utf8')) as {
     num_hidden_layers: number;
@@ -195,9 +177,7 @@ async function measureInPage(
   const setup = unwrap(
     await withTimeout(
       page.evaluate(pageBareSetup, {
-        ortUrl: `${siteUrl}${ORT_ROUTE}${ORT_MODULE}`,
-        wasmMjs: `${siteUrl}/ort/ort-wasm-simd-threaded.asyncify.mjs`,
-        wasmBinary: `${siteUrl}/ort/ort-wasm-simd-threaded.asyncify.wasm`,
+        ...bareOrtUrls(siteUrl),
         modelUrl: `${siteUrl}/models/${bareModel}/onnx/${ONNX_FILE[config.dtype]}`,
         backend: config.backend,
         numThreads: info.backendInfo.wasmThreads,

@@ -21,12 +21,12 @@ import type { McProtocolId } from '../../src/lib/core/protocols/mc-protocols.ts'
 import type { LoadResult, WorkerStats } from '../../src/lib/engine/messages.ts';
 import { ONNX_FILE, type FixtureDtype } from '../fixtures/specs.ts';
 import { REAL_OUT_ROOT } from '../fixtures/real-specs.ts';
-import { ortDir } from '../site-routes.ts';
 import { installNameHelper, pageSequence, type SequenceRun } from './cloze-page.ts';
 import { pageBare, pageBareRelease, pageBareSetup, type BareItem, type BareSetup, type ModeRun } from './mc-page.ts';
 import { pageRealGenerate, pageRealLoad, pageRealStats, pageRealTerminate, type RealGeneration, type RealReply, type RealSlot } from './real-page.ts';
 import { pageStatsCall, type StatsCall } from './statistics-page.ts';
 import { withTimeout, unwrap } from './steps.ts';
+import { bareOrtUrls, routeOrt } from './bare-ort.ts';
 
 /** The prompt sets of step 2, each with its own items and exemplars (all in Node, from ../shared/data or the site's sample). */
 export type RealSetName = 'cmmlu-ancient' | 'aclue' | 'ancientbench';
@@ -88,20 +88,10 @@ export interface RealResult extends RealConfiguration {
   machineLoad: [number, number];
 }
 
-const ORT_ROUTE = '/__real-bench/ort/';
-const ORT_MODULE = 'ort.webgpu.min.mjs';
-
 /** The model's shape from its config.json, for the bare session's empty cache. */
 function cacheShape(model: string): { layers: number; kvHeads: number; headDim: number } {
   const c = JSON.parse(readFileSync(join(REAL_OUT_ROOT, model, 'config.json'), 'utf8')) as { num_hidden_layers: number; num_key_value_heads: number; head_dim?: number; hidden_size: number; num_attention_heads: number };
   return { layers: c.num_hidden_layers, kvHeads: c.num_key_value_heads, headDim: c.head_dim ?? c.hidden_size / c.num_attention_heads };
-}
-
-async function routeOrt(page: Page, siteUrl: string): Promise<void> {
-  const body = readFileSync(join(ortDir, ORT_MODULE));
-  await page.route(`${siteUrl}${ORT_ROUTE}${ORT_MODULE}`, (route) =>
-    route.fulfill({ status: 200, body, headers: { 'Content-Type': 'text/javascript; charset=utf-8', 'Cross-Origin-Resource-Policy': 'same-origin', 'Cache-Control': 'no-cache' } }),
-  );
 }
 
 export async function measureRealConfiguration(browser: Browser, siteUrl: string, config: RealConfiguration, s: RealSettings, log: (line: string) => void): Promise<RealResult> {
@@ -218,9 +208,7 @@ async function measureInPage(page: Page, siteUrl: string, config: RealConfigurat
       const setup = unwrap(
         await withTimeout(
           page.evaluate(pageBareSetup, {
-            ortUrl: `${siteUrl}${ORT_ROUTE}${ORT_MODULE}`,
-            wasmMjs: `${siteUrl}/ort/ort-wasm-simd-threaded.asyncify.mjs`,
-            wasmBinary: `${siteUrl}/ort/ort-wasm-simd-threaded.asyncify.wasm`,
+            ...bareOrtUrls(siteUrl),
             modelUrl: `${base}${file}`,
             backend: 'wasm' as const,
             numThreads: r.load?.result.backendInfo.wasmThreads ?? config.threads,
