@@ -7,6 +7,7 @@ import type { Notice } from '../notices/index.ts';
 import type { ThinkingMode } from '../protocols/chat-template.ts';
 import type { DecodingOptions } from '../protocols/decoding.ts';
 import type { LogitsPath, ModelCheck, StatisticsPath } from '../models/model-check.ts';
+import type { RunSampling } from '../protocols/run-sampling.ts';
 
 /**
  * A warning or error as stored: a Notice (code and parameters, worded by the page), or a plain
@@ -77,6 +78,8 @@ export interface McRunConfig {
   limitPerTask: number | null;
   /** The items in the order they are run. */
   itemIds: string[];
+  /** How itemIds were drawn and ordered (core/protocols/run-sampling.ts); absent in older records: the first limitPerTask in file order, task by task. */
+  sampling?: RunSampling;
   appVersion: string;
   /**
    * Circular evaluation: every item is also asked under each cyclic rotation of its options
@@ -164,6 +167,8 @@ export interface GenRunConfig {
   tasks: string[];
   limitPerTask: number | null;
   itemIds: string[];
+  /** As McRunConfig.sampling. */
+  sampling?: RunSampling;
   appVersion: string;
 }
 
