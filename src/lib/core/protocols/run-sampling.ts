@@ -26,3 +26,15 @@ export interface RunSampling {
   /** Every task's population: the items of the split and kind it has (N in "n of N"). */
   population: Record<string, number>;
 }
+
+/**
+ * When a run stops by itself before its last item (McRunConfig.stopRule, GenRunConfig.stopRule):
+ * 'precision': once the confidence sequence (valid at any stopping time) of the benchmark's score
+ * has a half-width of at most `halfWidth` (a share, 0.02 = ±2 points);
+ * 'sign-settled': once the paired difference against `baselineRunId` (a run of another model on the
+ * same sample and order) has a confidence sequence that excludes 0.
+ * The run is then 'completed' with the items it asked, and says why it stopped.
+ */
+export type StopRule =
+  | { kind: 'precision'; halfWidth: number; alpha: number }
+  | { kind: 'sign-settled'; baselineRunId: string; alpha: number };

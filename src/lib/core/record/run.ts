@@ -7,7 +7,7 @@ import type { Notice } from '../notices/index.ts';
 import type { ThinkingMode } from '../protocols/chat-template.ts';
 import type { DecodingOptions } from '../protocols/decoding.ts';
 import type { LogitsPath, ModelCheck, StatisticsPath } from '../models/model-check.ts';
-import type { RunSampling } from '../protocols/run-sampling.ts';
+import type { RunSampling, StopRule } from '../protocols/run-sampling.ts';
 
 /**
  * A warning or error as stored: a Notice (code and parameters, worded by the page), or a plain
@@ -80,6 +80,8 @@ export interface McRunConfig {
   itemIds: string[];
   /** How itemIds were drawn and ordered (core/protocols/run-sampling.ts); absent in older records: the first limitPerTask in file order, task by task. */
   sampling?: RunSampling;
+  /** Absent: the run asks every item in itemIds. */
+  stopRule?: StopRule;
   appVersion: string;
   /**
    * Circular evaluation: every item is also asked under each cyclic rotation of its options
@@ -169,6 +171,8 @@ export interface GenRunConfig {
   itemIds: string[];
   /** As McRunConfig.sampling. */
   sampling?: RunSampling;
+  /** Absent: the run asks every item in itemIds. */
+  stopRule?: StopRule;
   appVersion: string;
 }
 
