@@ -23,7 +23,13 @@ export interface Loaded {
    */
   maxPassRows: number | null;
   /** The KV cache of the last prefix scored, kept while the next prompts share it. */
-  prefixCache: { ids: readonly number[]; cache: DynamicCache } | null;
+  prefixCache: PrefixCacheEntry | null;
+  /**
+   * Earlier prefixes' caches kept too, least recently used first, at most KEPT_PREFIX_BYTES in all
+   * (see keepPrefix): a run asked in the shuffled order (core/protocols/run-sampling.ts) returns to
+   * each task after the others' blocks, and finds its exemplar prefix here. Absent: none kept.
+   */
+  keptPrefixes?: PrefixCacheEntry[];
   /**
    * The state after a cloze protocol's answer cue alone (PMI's unconditional context), kept for the
    * run, with the scores of the continuations already scored after it by their token ids (an option
@@ -37,6 +43,32 @@ export interface Loaded {
 }
 
 export { RequestError } from './request-error.ts';
+
+/** A prefix's token ids and the KV cache after them, with the cache's size. */
+export interface PrefixCacheEntry {
+  ids: readonly number[];
+  cache: DynamicCache;
+  /** Bytes of the cache's tensors (on the CPU or the GPU). */
+  bytes?: number;
+}
+
+/**
+ * The most bytes of earlier prefixes' caches kept besides the current one. A run in the shuffled
+ * order comes back to a task after every other task's block; with its prefix kept it pays no second
+ * prefill (scripts/bench/sample-order.ts). 256 MiB holds every task's 5-shot prefix of the fixture
+ * models and of Qwen2.5-0.5B (fp32 KV: 24 layers × 2 × 2 heads × 64 × 4 bytes = 24 KiB a token, about
+ * 17 MiB for a 700-token prefix: all 15 ACLUE tasks) and one of Qwen3-0.6B's (224 KiB a token,
+ * about 150 MiB); the order's doubling blocks keep the rest cheap (run-sampling.ts DEFAULT_BLOCK).
+ * q8 runs reuse no prefix at all (McRunConfig.prefixReuse), so they keep nothing here.
+ */
+export const KEPT_PREFIX_BYTES = 256 * 1024 * 1024;
+
+/** Bytes of a KV cache's tensors: float16 2 a value, everything else 4. */
+export function cacheBytes(cache: DynamicCache): number {
+  let bytes = 0;
+  for (const tensor of Object.values(cache) as Tensor[]) bytes += tensor.dims.reduce((a, b) => a * b, 1) * (tensor.type === 'float16' ? 2 : 4);
+  return bytes;
+}
 
 export function encode(tokenizer: PreTrainedTokenizer, text: string, addSpecialTokens: boolean): number[] {
   return tokenizer.encode(text, { add_special_tokens: addSpecialTokens });

@@ -32,7 +32,7 @@ import { classifyLoadError, classifyRunError, modelError, modelFileFor, type Loa
 import { findExternalData } from './external-data.ts';
 import { guardSessionCreation } from './session-guard.ts';
 import { applyChatTemplate, encode, GQA_WEBGPU_PASS_ROWS, idsTensor, onesTensor, prefillRowsFor, RequestError, type Loaded } from './loaded-model.ts';
-import { buildItemPrompt, prefill, refuseOverLimit, score, scoreItem } from './scoring.ts';
+import { buildItemPrompt, disposePrefixes, prefill, refuseOverLimit, score, scoreItem } from './scoring.ts';
 import { scoreClozeItem } from './cloze.ts';
 import { modelContextOf } from '../src/lib/core/protocols/context-limit.ts';
 import { JianguError, notice } from '../src/lib/core/notices/index.ts';
@@ -159,7 +159,7 @@ async function unload(): Promise<boolean> {
   if (!loaded) return false;
   const old = loaded;
   loaded = null;
-  await old.prefixCache?.cache.dispose();
+  await disposePrefixes(old);
   await old.answerCueCache?.state.cache.dispose();
   await old.model.dispose();
   return true;

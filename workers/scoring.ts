@@ -8,7 +8,7 @@ import { hasPrefix } from '../src/lib/core/token-prefix.ts';
 import { buildMcPrompt, getProtocol, letterInContext, type LetterInContext } from '../src/lib/core/protocols/index.ts';
 import { modelError } from '../src/lib/engine/model-errors.ts';
 import { logitsRows } from './logits.ts';
-import { applyChatTemplate, encode, encodeRecent, idsTensor, onesTensor, RequestError, type Loaded } from './loaded-model.ts';
+import { applyChatTemplate, cacheBytes, encode, encodeRecent, idsTensor, KEPT_PREFIX_BYTES, onesTensor, RequestError, type Loaded, type PrefixCacheEntry } from './loaded-model.ts';
 
 type ForwardOutputs = Record<string, Tensor>;
 
@@ -82,17 +82,50 @@ export async function prefill(m: Loaded, ids: readonly number[], past: DynamicCa
   return { cache: cache!, lastRow, logitsCopied: copied, passes };
 }
 
+const samePrefix = (entry: PrefixCacheEntry, ids: readonly number[]) => entry.ids.length === ids.length && hasPrefix(ids, entry.ids);
+
 /**
- * The KV cache for `prefixIds`, computed once while the same prefix keeps coming, with the logits
- * and forward passes that computing it cost (zero when it was cached).
+ * Makes `entry` the current prefix, keeping the one it replaces among m.keptPrefixes (least
+ * recently used dropped first) while they fit in `budget` bytes; one too large to keep is disposed.
+ */
+export async function keepPrefix(m: Pick<Loaded, 'prefixCache' | 'keptPrefixes'>, entry: PrefixCacheEntry, budget = KEPT_PREFIX_BYTES): Promise<void> {
+  const previous = m.prefixCache;
+  m.prefixCache = entry;
+  if (!previous || previous === entry) return;
+  const kept = (m.keptPrefixes ??= []);
+  previous.bytes ??= cacheBytes(previous.cache);
+  kept.push(previous);
+  let total = kept.reduce((n, e) => n + (e.bytes ?? 0), 0);
+  while (kept.length > 0 && total > budget) {
+    const dropped = kept.shift()!;
+    total -= dropped.bytes ?? 0;
+    await dropped.cache.dispose();
+  }
+}
+
+/** Disposes every prefix cache the model holds (on unload). */
+export async function disposePrefixes(m: Pick<Loaded, 'prefixCache' | 'keptPrefixes'>): Promise<void> {
+  for (const entry of [m.prefixCache, ...(m.keptPrefixes ?? [])]) await entry?.cache.dispose();
+  m.prefixCache = null;
+  m.keptPrefixes = [];
+}
+
+/**
+ * The KV cache for `prefixIds`, computed once while the same prefix keeps coming (or found among
+ * the kept ones, when the run comes back to a task), with the logits and forward passes that
+ * computing it cost (zero when it was cached).
  */
 export async function prefixCacheFor(m: Loaded, prefixIds: readonly number[]): Promise<{ cache: DynamicCache; logitsCopied: number; passes: number }> {
   const cached = m.prefixCache;
-  if (cached && cached.ids.length === prefixIds.length && hasPrefix(prefixIds, cached.ids)) return { cache: cached.cache, logitsCopied: 0, passes: 0 };
-  await cached?.cache.dispose();
-  m.prefixCache = null;
+  if (cached && samePrefix(cached, prefixIds)) return { cache: cached.cache, logitsCopied: 0, passes: 0 };
+  const at = m.keptPrefixes?.findIndex((e) => samePrefix(e, prefixIds)) ?? -1;
+  if (at >= 0) {
+    const [found] = m.keptPrefixes!.splice(at, 1);
+    await keepPrefix(m, found);
+    return { cache: found.cache, logitsCopied: 0, passes: 0 };
+  }
   const { cache, logitsCopied, passes } = await prefill(m, prefixIds, null, 0);
-  m.prefixCache = { ids: prefixIds, cache };
+  await keepPrefix(m, { ids: prefixIds, cache });
   return { cache, logitsCopied, passes };
 }
 

@@ -104,6 +104,8 @@ export async function measureWatchCost(page: Page, options: WatchCostOptions, la
     if (Date.now() > deadline) throw new Error('the run did not end in time');
     let s = await probe(null, i % 25 === 0);
     samples.push(s);
+    // A line now and then on stderr: a bench of hours shows where it is (and where it stopped, should it stop).
+    if (i % 100 === 0) process.stderr.write(`watch: ${s.done}/${options.total} items, on the ${onRun ? 'run' : 'other'} page, eta ${s.eta ?? '–'} s\n`);
     if (s.done >= options.total || (s.status !== null && s.status !== 'running' && s.status !== 'created')) {
       if (current) stretches.push({ ...(current as Stretch), t1: s.t, done1: s.done });
       break;
@@ -132,8 +134,10 @@ export async function measureWatchCost(page: Page, options: WatchCostOptions, la
     await page.waitForTimeout(150);
   }
   // Back on the run page, so that the caller sees it end.
+  process.stderr.write(`watch: the run ended its items (${samples.at(-1)?.done ?? 0}); back to its page\n`);
   await page.evaluate(`location.hash = ${JSON.stringify(runHash)}`);
   const endedAt = await lastResultAt();
+  process.stderr.write('watch: the last result read\n');
   const sum = (p: 'run' | 'other') => {
     const mine = stretches.filter((x) => x.page === p);
     return rate(

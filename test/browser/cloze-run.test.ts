@@ -27,7 +27,8 @@ import { useBrowserSession } from './session.ts';
 import { readStoredItems, readStoredRun, startFixtureRun, storeSampleAndAclue, waitForStatus } from './runs.ts';
 
 const TASKS = ['古音学', '医古文'];
-const RUN = { dataset: 'aclue', shots: 5, limit: 3, tasks: TASKS, scoring: 'cloze' } as const;
+// The first 3 of each task in file order: the harness's `--limit 3` below runs the same documents.
+const RUN = { dataset: 'aclue', shots: 5, limit: 3, tasks: TASKS, scoring: 'cloze', draw: 'first' } as const;
 const readRun = (page: Page, runId: string) => readStoredRun<McRunRecord, McItemResult>(page, runId);
 
 /** Installed before the page's scripts: with `window.__stallAfter` set, holds back every scoreClozeItem request after that many. */

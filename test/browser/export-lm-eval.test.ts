@@ -12,7 +12,7 @@ import type { Download } from 'playwright-core';
 import { buildDefines } from '../../scripts/build-info.ts';
 import { projectRoot } from '../../scripts/site-routes.ts';
 import { adaptAncientBench } from '../../src/lib/core/benchmarks/adapters/index.ts';
-import { exportLmEval } from '../../src/lib/core/formats/lm-eval/export/folder.ts';
+import { exportLmEval, type LmEvalSample } from '../../src/lib/core/formats/lm-eval/export/folder.ts';
 import { readStoredRun, startFixtureRun, waitForStatus } from './runs.ts';
 import { useBrowserSession } from './session.ts';
 
@@ -91,19 +91,21 @@ describe('Export for lm-evaluation-harness (Evaluate page)', () => {
     await page.getByTestId('eval-circular').uncheck();
     const firstYaml = async (zipped: Record<string, Uint8Array>) => strFromU8(zipped[Object.keys(zipped).find((k) => k.endsWith('.yaml') && !k.includes('/_'))!]);
     /** The folder the Node export writes for these item ids, from the same sample file, against the zip. */
-    async function expectExportOf(zipped: Record<string, Uint8Array>, top: string, itemIds: string[]) {
+    async function expectExportOf(zipped: Record<string, Uint8Array>, top: string, itemIds: string[], sampled?: LmEvalSample) {
       const yaml = await firstYaml(zipped);
       const stored = /dataFiles:\n\s+("[^"]+"): "([0-9a-f]{64})"/.exec(yaml)!;
       const app = JSON.parse(/app: ("[^"]+")/.exec(yaml)![1]) as string;
       const items = adaptAncientBench([{ path: JSON.parse(stored[1]) as string, bytes: new Uint8Array(sample) }]).items;
-      const expected = await exportLmEval({ datasetId: 'ancientbench', items, files: [{ path: JSON.parse(stored[1]) as string, sha256: stored[2], bytes: sample.length }], shots: 0, appVersion: app, itemIds });
+      const expected = await exportLmEval({ datasetId: 'ancientbench', items, files: [{ path: JSON.parse(stored[1]) as string, sha256: stored[2], bytes: sample.length }], shots: 0, appVersion: app, itemIds, ...(sampled ? { sample: sampled } : {}) });
       expect(Object.keys(zipped).sort()).toEqual(expected.files.map((file) => `${top}/${file.path}`).sort());
       for (const file of expected.files) expect(strFromU8(zipped[`${top}/${file.path}`]), file.path).toBe(file.text);
       return expected;
     }
     const items = adaptAncientBench([{ path: 'x.csv', bytes: new Uint8Array(sample) }]).items;
     const tasks = [...new Set(items.filter((i) => i.split === 'test').map((i) => i.task))].slice(0, 2);
-    // Two tasks, one item each: the first test item of each, in file order, as a run would ask them.
+    // Two tasks, one item each: the first test item of each, in file order (the choice named for
+    // matching `lm_eval --limit`; a random sample is the default), as a run would ask them.
+    await page.getByTestId('eval-sample-first').check();
     await page.getByRole('button', { name: 'none' }).click();
     for (const task of tasks) await page.locator(`input[type=checkbox][value="${task}"]`).check();
     await page.getByTestId('eval-limit').fill('1');
@@ -121,7 +123,12 @@ describe('Export for lm-evaluation-harness (Evaluate page)', () => {
     expect(run.config.itemIds).toHaveLength(4);
     expect(await page.getByTestId('export-lm-eval-run').locator('xpath=..').textContent()).toContain('The 4 chosen test items, 0-shot');
     const [fromRun] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-lm-eval-run').click()]);
-    const runExport = await expectExportOf(unzipSync(await bytesOf(fromRun)), 'jiangu_ancientbench_0shot', run.config.itemIds);
-    expect(runExport.tasks.reduce((n, t) => n + t.docs, 0)).toBe(4);
+    // A sampled run (issue 36): every test item of its tasks, and jiangu_samples.json naming its own 4 for `lm_eval --samples`.
+    const c = run.config;
+    const runZip = unzipSync(await bytesOf(fromRun));
+    const runExport = await expectExportOf(runZip, 'jiangu_ancientbench_0shot', c.itemIds, { sampling: c.sampling!, limitPerTask: c.limitPerTask, itemIds: c.itemIds, tasks: c.tasks });
+    expect(runExport.tasks.reduce((n, t) => n + t.docs, 0)).toBe(items.filter((i) => i.split === 'test' && tasks.includes(i.task)).length);
+    const named = JSON.parse(strFromU8(runZip['jiangu_ancientbench_0shot/jiangu_samples.json'])) as Record<string, number[]>;
+    expect(Object.values(named).reduce((n, lines) => n + lines.length, 0)).toBe(4);
   });
 });

@@ -42,6 +42,10 @@ export interface FixtureRunOptions {
   circular?: boolean;
   /** Ticks "Debias with PriDe" (the page's 5% set, a fresh seed). */
   pride?: boolean;
+  /** Types this seed for the random sample and its order (issue 36); absent: the page's own. */
+  sampleSeed?: number;
+  /** Chooses the draw (SampleChoice): 'first' the first N in file order, as `lm_eval --limit`; absent: the page's choice (random unless changed in this tab). */
+  draw?: 'random' | 'first';
 }
 
 /** Starts a multiple-choice run of a site model (jiangu-tiny and fp32 unless named) from the Evaluate page; returns its id once its page opens. */
@@ -55,6 +59,8 @@ export async function startFixtureRun(page: Page, options: FixtureRunOptions): P
   else if (options.allItems) await page.getByTestId('eval-limit').fill('');
   if (options.circular) await page.getByTestId('eval-circular').check();
   if (options.pride) await page.getByTestId('eval-pride').check();
+  if (options.sampleSeed !== undefined) await page.getByTestId('eval-sample-seed').fill(String(options.sampleSeed));
+  if (options.draw) await page.getByTestId(options.draw === 'first' ? 'eval-sample-first' : 'eval-sample-random').check();
   if (options.tasks) {
     await page.getByRole('button', { name: 'none' }).click();
     for (const task of options.tasks) await page.locator(`input[type=checkbox][value="${task}"]`).check();

@@ -5,7 +5,8 @@
 import { labelSlug } from '../core/record/run-label.ts';
 import { strToU8, zipSync } from 'fflate';
 import type { DatasetId } from '../core/benchmarks/types.ts';
-import { exportLmEval, type LmEvalScoring } from '../core/formats/lm-eval/export/folder.ts';
+import { exportLmEval, type LmEvalSample, type LmEvalScoring } from '../core/formats/lm-eval/export/folder.ts';
+import { describeSample } from '../core/protocols/sample-description.ts';
 import { runSummary } from '../core/metrics/index.ts';
 import { jianguError } from '../core/notices/index.ts';
 import { generationCsv, predictionsCsv, runJson, withBom } from '../core/formats/jiangu-run/export.ts';
@@ -18,7 +19,7 @@ import type { JianguDatabase } from '../store/schema.ts';
 
 export type ExportRequest =
   | { kind: 'run-json' | 'results-csv' | 'share-link'; runId: string }
-  | { kind: 'lm-eval'; datasetId: DatasetId; shots: number; maxNewTokens: number; circular: boolean; scoring: LmEvalScoring; itemIds?: string[] };
+  | { kind: 'lm-eval'; datasetId: DatasetId; shots: number; maxNewTokens: number; circular: boolean; scoring: LmEvalScoring; itemIds?: string[]; sample?: LmEvalSample };
 
 /** A file to download, or a share link's payload (the page puts it after its own address). */
 export type ExportResult = { kind: 'file'; name: string; type: string; bytes: Uint8Array } | { kind: 'link'; payload: string };
@@ -41,8 +42,8 @@ export async function buildExport(db: JianguDatabase, request: ExportRequest): P
     const record = await getDataset(db, request.datasetId);
     if (!record) throw jianguError('export.no-items', { dataset: request.datasetId });
     const items = await loadItems(db, request.datasetId);
-    const { datasetId, shots, maxNewTokens, circular, scoring, itemIds } = request;
-    const exported = await exportLmEval({ datasetId, items, files: record.files, shots, maxNewTokens, appVersion: APP_VERSION, circular, scoring, itemIds });
+    const { datasetId, shots, maxNewTokens, circular, scoring, itemIds, sample } = request;
+    const exported = await exportLmEval({ datasetId, items, files: record.files, shots, maxNewTokens, appVersion: APP_VERSION, circular, scoring, itemIds, ...(sample ? { sample } : {}) });
     // One top folder in the zip, named after the group, so unzipping never scatters files.
     const zip = zipSync(Object.fromEntries(exported.files.map((file) => [`${exported.group}/${file.path}`, strToU8(file.text)])));
     return { kind: 'file', name: `${exported.group}.zip`, type: 'application/zip', bytes: zip };
@@ -56,8 +57,8 @@ export async function buildExport(db: JianguDatabase, request: ExportRequest): P
       return { kind: 'file', name: `${stem}.json`, type: 'application/json', bytes: utf8(runJson(run, results)) };
     case 'results-csv':
       return run.config.kind === 'multiple-choice'
-        ? { kind: 'file', name: `${stem}-predictions.csv`, type: 'text/csv;charset=utf-8', bytes: utf8(withBom(predictionsCsv(results as McItemResult[]))) }
-        : { kind: 'file', name: `${stem}-outputs.csv`, type: 'text/csv;charset=utf-8', bytes: utf8(withBom(generationCsv(results as GenItemResult[]))) };
+        ? { kind: 'file', name: `${stem}-predictions.csv`, type: 'text/csv;charset=utf-8', bytes: utf8(withBom(predictionsCsv(results as McItemResult[], describeSample(run.config)))) }
+        : { kind: 'file', name: `${stem}-outputs.csv`, type: 'text/csv;charset=utf-8', bytes: utf8(withBom(generationCsv(results as GenItemResult[], describeSample(run.config)))) };
     case 'share-link':
       return { kind: 'link', payload: await encodeShareLink(run, results, runSummary(run, results)) };
   }

@@ -15,6 +15,7 @@ import type { JianguDatabase } from '../store/schema.ts';
 import { looksLikeMemorizationRun } from '../core/formats/memorization-run/export.ts';
 import { importProbeRunFile } from './import-probe-run.ts';
 import { noticeOf } from '../core/notices/index.ts';
+import { checkRunSample } from './run-sample-check.ts';
 
 /** Whether an import stopped because its run is stored here already (the notice names the stored copy). */
 export const isAlreadyStored = (error: unknown) => noticeOf(error).code === 'run.already-stored';
@@ -96,6 +97,8 @@ export async function importRunFiles(db: JianguDatabase, picked: readonly File[]
     if ('docs' in one) await checkDocs(db, [one as HarnessRun]);
     runs = [{ run: one.run, results: one.results }];
   }
+  // A recorded sample must be what its seed draws from this browser's copy (where it holds the same files).
+  for (const r of runs) await checkRunSample(db, r.run);
   const stored: string[] = [];
   // Runs of a folder already stored here are passed by (the others are stored); when every one is, the first is said.
   let alreadyStored: unknown = null;

@@ -10,6 +10,9 @@ import type { ItemResult } from '../core/record/run.ts';
 import { readRunChecked, type CheckedRun } from '../store/runs.ts';
 import { estimateTarget, itemsToRead, type EstimateTarget, type TargetRequest } from './estimate-target.ts';
 import { DB_NAME, type JianguDatabase } from '../store/schema.ts';
+import { estimateOfResults, type StoredEstimate } from './stored-estimate.ts';
+import { itemsForPrecision, type PrecisionPlan } from '../core/metrics/precision-items.ts';
+import type { RunRecord } from '../core/record/run.ts';
 import { WORKER_FROM_RESULTS, type StoredRunPart, type StoredRunReply, type StoredRunRequest, type StoredRunTask } from './stored-run-work.ts';
 
 /** Where a page's work was done: in the stored-run worker, or on the page itself. */
@@ -141,6 +144,42 @@ export async function configuredTarget(db: JianguDatabase, request: TargetReques
     // Done on the page below.
   }
   return { ...(await estimateTarget(db, request)), sizedIn: 'page' };
+}
+
+/**
+ * The whole benchmark's estimate of a stored run whose results the page holds: for more than
+ * WORKER_FROM_RESULTS of them in the worker (which reads them from the store itself: nothing large is
+ * sent), else on the page at once; on the page too should the worker fail.
+ */
+export async function storedRunEstimate(db: JianguDatabase, run: RunRecord, results: readonly ItemResult[]): Promise<{ estimate: StoredEstimate; computedIn: WorkPlace }> {
+  if (results.length <= WORKER_FROM_RESULTS) return { estimate: estimateOfResults(run, results), computedIn: 'page' };
+  try {
+    let estimate: StoredEstimate = null;
+    await ask(
+      { kind: 'benchmark-estimate', runId: run.id },
+      (part) => {
+        if (part.type === 'estimate') estimate = part.estimate;
+      },
+      db.name,
+    );
+    return { estimate, computedIn: 'worker' };
+  } catch {
+    return { estimate: estimateOfResults(run, results), computedIn: 'page' };
+  }
+}
+
+/** The precision stop's plan (core/metrics/precision-items.ts) in the worker; on the page should it fail. */
+export async function precisionPlanInWorker(...args: Parameters<typeof itemsForPrecision>): Promise<PrecisionPlan> {
+  try {
+    let plan: PrecisionPlan | null = null;
+    await ask({ kind: 'precision-plan', args }, (part) => {
+      if (part.type === 'plan') plan = part.plan;
+    });
+    if (plan) return plan;
+  } catch {
+    // Done on the page below.
+  }
+  return itemsForPrecision(...args);
 }
 
 /** Items per read of readItemsInChunks: each read's result is taken in by the page in its own task. */

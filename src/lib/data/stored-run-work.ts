@@ -12,6 +12,8 @@ import type { ItemResult } from '../core/record/run.ts';
 import { estimateTarget, type EstimateTarget, type TargetRequest } from './estimate-target.ts';
 import { readRunChecked, type CheckedRun } from '../store/runs.ts';
 import type { JianguDatabase } from '../store/schema.ts';
+import { estimateOfStoredRun, type StoredEstimate } from './stored-estimate.ts';
+import { itemsForPrecision, type PrecisionPlan } from '../core/metrics/precision-items.ts';
 
 /** Runs with more results than this are read and scored in the worker; fewer stay on the page (no worker start). */
 export const WORKER_FROM_RESULTS = 2_000;
@@ -24,7 +26,11 @@ export type StoredRunTask =
   | { kind: 'read'; runId: string; withoutPrompts?: boolean }
   | { kind: 'continuous'; datasetId: DatasetId; items: readonly ContinuousItem[]; metrics: readonly ContinuousMetric[]; order: readonly string[] }
   | { kind: 'compare-continuous'; datasetId: DatasetId; baseline: ContinuousRun | null; others: readonly (ContinuousRun | null)[]; order: readonly string[] }
-  | { kind: 'estimate-target'; request: TargetRequest };
+  | { kind: 'estimate-target'; request: TargetRequest }
+  /** The whole benchmark's estimate of a stored multiple-choice run (stored-estimate.ts), read from the store here. */
+  | { kind: 'benchmark-estimate'; runId: string }
+  /** The Evaluate page's precision stop: how many items it should take (precision-items.ts; up to a second or two for AncientBench). */
+  | { kind: 'precision-plan'; args: Parameters<typeof itemsForPrecision> };
 
 export type StoredRunRequest = { id: number; dbName: string; task: StoredRunTask };
 
@@ -36,6 +42,8 @@ export type StoredRunPart =
   | { type: 'continuous'; aggregates: ContinuousAggregate[] }
   | { type: 'compared'; comparisons: ContinuousComparison[] }
   | { type: 'target'; target: EstimateTarget }
+  | { type: 'estimate'; estimate: StoredEstimate }
+  | { type: 'plan'; plan: PrecisionPlan }
   | { type: 'done' };
 
 export type StoredRunReply = ({ id: number } & StoredRunPart) | { id: number; type: 'failed'; detail: string };
@@ -49,6 +57,10 @@ export async function doStoredRunTask(task: StoredRunTask, db: () => Promise<Jia
     send({ type: 'continuous', aggregates: task.metrics.map((m) => aggregateContinuous(task.datasetId, task.items, m, task.order)) });
   } else if (task.kind === 'compare-continuous') {
     send({ type: 'compared', comparisons: task.others.map((other) => compareContinuousRuns(task.datasetId, task.baseline, other, task.order)) });
+  } else if (task.kind === 'precision-plan') {
+    send({ type: 'plan', plan: itemsForPrecision(...task.args) });
+  } else if (task.kind === 'benchmark-estimate') {
+    send({ type: 'estimate', estimate: await estimateOfStoredRun(await db(), task.runId) });
   } else if (task.kind === 'estimate-target') {
     send({ type: 'target', target: await estimateTarget(await db(), task.request) });
   } else {

@@ -1,5 +1,6 @@
 // "Reproduce" for a shared link: create the same run here (same model, protocol, shots or decoding,
-// tasks and limits, on the same data files), check it covers the same items, and once it has run,
+// tasks and limits, the same sample drawn by the same seed in the same order, on the same data
+// files), check it covers the same items in the same order, and once it has run,
 // say how far it agrees: item by item for multiple choice (the link carries every letter), and as
 // one hash over all outputs for generation (the outputs themselves travel in the run file).
 import type { GenItemResult, GenRunRecord, McItemResult, McRunRecord, RunRecord, RunModel } from '../core/record/run.ts';
@@ -9,7 +10,7 @@ import { getDataset } from '../store/datasets.ts';
 import { deleteRun } from '../store/runs.ts';
 import type { JianguDatabase } from '../store/schema.ts';
 import { jianguError } from '../core/notices/index.ts';
-import { createGenRun, createMcRun } from './run-setup.ts';
+import { createGenRun, createMcRun, samplingRequestOf } from './run-setup.ts';
 
 /** How a set of files differs from the link's (`<path> differs`, `the file lists differ`), or null when they are the same. */
 export function filesDifference(have: readonly { path: string; sha256: string | null }[], linked: readonly { path: string; sha256: string }[]): string | null {
@@ -56,7 +57,16 @@ export async function createReproduction(db: JianguDatabase, shared: SharedGenRu
 export async function createReproduction(db: JianguDatabase, shared: SharedRun, options?: ReproductionOptions): Promise<RunRecord>;
 export async function createReproduction(db: JianguDatabase, shared: SharedRun, options: ReproductionOptions = {}): Promise<RunRecord> {
   await checkSharedData(db, shared);
-  const base = { model: sharedModel(shared, options.modelHost ?? 'link'), datasetId: shared.datasetId, tasks: shared.config.tasks, limitPerTask: shared.config.limitPerTask, chatTemplate: shared.config.chatTemplate };
+  const base = {
+    model: sharedModel(shared, options.modelHost ?? 'link'),
+    datasetId: shared.datasetId,
+    tasks: shared.config.tasks,
+    limitPerTask: shared.config.limitPerTask,
+    chatTemplate: shared.config.chatTemplate,
+    // The same sample in the same order: the link's draw and seed (and its order and blocks, so a
+    // link made with other blocks, or before samples were recorded, rebuilds its own order).
+    sampling: samplingRequestOf(shared.config.sampling),
+  };
   const run =
     shared.kind === 'multiple-choice'
       ? await createMcRun(db, {

@@ -31,6 +31,7 @@ import { clozeResult } from './cloze-result.ts';
 import { RunProgressCount, type RunProgress } from './run-progress.ts';
 import { promptWeigher } from './prompt-weight.ts';
 import { letterFindings } from './letter-findings.ts';
+import { pairedBaselineFor, stopCheckFor } from './stop-rule.ts';
 
 export { letterFindings } from './letter-findings.ts';
 
@@ -440,11 +441,14 @@ export async function executeRun(db: JianguDatabase, runId: string, client: Mode
       // Items count once their result and every rotation are stored; prompts count each rotation.
       const progress = new RunProgressCount(itemIds, ctx.items, byItem, wanted, missing, promptWeigher(ctx.run.config, ctx.devByTask));
       const report = () => options.onProgress?.(progress.progress());
+      // A stop rule (stop-rule.ts) sees every stored result in run order and may end the run early, completed.
+      const stop = stopCheckFor(ctx.run, [...byItem.values()], await pairedBaselineFor(db, ctx.run));
       options.onPhase?.({ kind: 'running' });
       report();
       const record = async (result: ItemResult, item: Item) => {
         await saveResult(db, result);
         byItem.set(item.id, result);
+        stop?.observe(result);
         progress.itemStored(result, item);
         options.onResult?.(result);
         report();
@@ -535,6 +539,7 @@ export async function executeRun(db: JianguDatabase, runId: string, client: Mode
         let result = byItem.get(id);
         if (result && missing(result, item) === 0) continue;
         if (options.signal?.aborted) return await updateRun(db, runId, { status: 'paused' });
+        if (stop?.met()) break;
         if (!result) {
           try {
             result = mc && item.kind === 'multiple-choice' ? await scoreAs(mc, index, item, client, options, guessAfter(index, item, 0)) : await generateOne(db, ctx, index, item as GenerationItem, client, options);

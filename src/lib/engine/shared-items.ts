@@ -5,6 +5,8 @@
 // A circular run's link carries every rotation's letter too: each is scored here against the local
 // item rotated as the sharer's page asked it (rotateItem), so the circular metrics run on a link as
 // on a stored run. PriDe's estimation set is drawn again from the link's seed and checked by hash.
+// A sampled run's link (issue 36) carries its sample's seed, draw and order: its items are drawn again
+// here from the same tasks and checked by the same hash.
 import type { Item, MultipleChoiceItem, OptionLetter } from '../core/benchmarks/types.ts';
 import { drawEstimationSet } from '../core/protocols/estimation-set.ts';
 import { OPTION_LETTERS } from '../core/protocols/multiple-choice.ts';
@@ -15,10 +17,11 @@ import { itemIdsHash, type SharedMcRun, type SharedRun } from '../core/formats/s
 import { jianguError, notice } from '../core/notices/index.ts';
 import { assertHostAllowed } from '../data/settings.ts';
 import { fetchCatalogFiles, storeDataset, type FetchProgress } from '../data/import-dataset.ts';
-import { getDataset, loadItems } from '../store/datasets.ts';
+import { getDataset, loadItems, loadTaskItems } from '../store/datasets.ts';
+import type { TaskItems } from '../core/protocols/run-sampling.ts';
+import { populationMismatch, rebuiltItemIds } from '../core/protocols/sample-check.ts';
 import type { JianguDatabase } from '../store/schema.ts';
 import { checkSharedData, filesDifference } from './reproduce.ts';
-import { chooseItems } from './run-setup.ts';
 
 /** One item of a shared run: its question from the local copy and the letter the link carries. */
 export interface SharedItemRow {
@@ -84,14 +87,31 @@ export async function ensureSharedData(
 /** The shared run's items with their shared letters, in run order. Needs the link's data stored (see ensureSharedData). */
 export async function resolveSharedItems(db: JianguDatabase, shared: SharedMcRun): Promise<SharedItemRow[]> {
   await checkSharedData(db, shared);
-  const c = shared.config;
-  const ids = await chooseItems(db, { datasetId: shared.datasetId, tasks: c.tasks, limitPerTask: c.limitPerTask }, 'multiple-choice', 'test');
-  if (ids.length !== c.itemCount || (await itemIdsHash(ids)) !== c.itemIdsHash) {
-    throw jianguError('link.other-selection', { dataset: shared.datasetId });
-  }
+  const ids = await sharedItemIds(db, shared);
   const estimation = await sharedEstimationIds(shared, ids);
   const items = new Map((await loadItems(db, shared.datasetId)).map((item) => [item.id, item]));
   return sharedRows(shared, ids, items, estimation);
+}
+
+/**
+ * The link's item ids in run order, rebuilt from this browser's copy of its tasks (each in file
+ * order): its sample drawn and ordered again by its seed (run-sampling.ts sampleRun), or, for a link
+ * from before samples were recorded, the first limitPerTask of each task, task by task. Checked
+ * against the link's count and hash: letters are never put beside other questions than the sharer's.
+ */
+export async function sharedItemIds(db: JianguDatabase, shared: SharedRun): Promise<string[]> {
+  const c = shared.config;
+  const population: TaskItems[] = [];
+  for (const task of c.tasks) {
+    const items = await loadTaskItems(db, shared.datasetId, task, 'test');
+    population.push({ task, itemIds: items.filter((item) => item.kind === shared.kind).map((item) => item.id) });
+  }
+  const refuse = () =>
+    c.sampling ? jianguError('link.other-sample', { dataset: shared.datasetId, draw: c.sampling.draw, seed: c.sampling.seed }) : jianguError('link.other-selection', { dataset: shared.datasetId });
+  if (c.sampling && populationMismatch(population, c.sampling)) throw refuse();
+  const ids = rebuiltItemIds(population, c);
+  if (ids.length !== c.itemCount || (await itemIdsHash(ids)) !== c.itemIdsHash) throw refuse();
+  return ids;
 }
 
 /**

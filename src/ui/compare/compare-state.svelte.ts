@@ -16,7 +16,7 @@ import { fmt, locale, t } from '../i18n/locale.svelte.ts';
 import { router } from '../router.svelte.ts';
 import { fromSharedRun, fromStoredRun, sharedRunId } from './comparable.ts';
 import { interruptedRunIds } from './run-list.ts';
-import { describedShared, describedStored, distinguishingLabels, sharedDescription, type DescribedRun, type LabelWords, type RunLabel } from './run-label.ts';
+import { describedShared, describedStored, distinguishingLabels, samplesNote, sharedDescription, type DescribedRun, type LabelWords, type RunLabel } from './run-label.ts';
 import type { DatasetId } from '../../lib/core/benchmarks/types.ts';
 import { getDataset } from '../../lib/core/benchmarks/catalog.ts';
 
@@ -314,6 +314,9 @@ export class CompareState {
 
   /** What all chosen runs share (left out of their labels), said once above them. */
   common = $derived(sharedDescription(this.order.map((id) => this.described(id)).filter((d): d is DescribedRun => d !== null), labelWords()));
+
+  /** Said above the compared runs when their samples differ (run-label.ts samplesNote); '' when they are the same. */
+  samples = $derived(samplesNote(this.order.map((id) => this.described(id)).filter((d): d is DescribedRun => d !== null), labelWords()));
 
   /** Labels for the stored-runs table: what differs among all stored runs of the same benchmark and kind. */
   storedLabels = $derived.by((): Record<string, RunLabel> => {

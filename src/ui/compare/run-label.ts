@@ -1,5 +1,5 @@
 // What tells compared runs apart. Each run is described by its facets (model, dtype, backend, shots,
-// scoring, prompt, tasks, items per task, date); a label shows only the facets whose values differ
+// scoring, prompt, tasks, its sample: random n per task and seed, or the first n, date); a label shows only the facets whose values differ
 // between the runs compared, and the full description goes on hover. Pure: the page passes the
 // language and its formatters in, so Node tests can check both languages.
 import type { Locale } from '../i18n/choose.ts';
@@ -9,6 +9,8 @@ import { shortfallFromSummary, shotShortfall, type ShotShortfall } from '../../l
 import { shotsText } from '../evaluate/shots-text.ts';
 import type { SharedRun } from '../../lib/core/formats/share-link/share-link.ts';
 import { harnessBackendText } from '../evaluate/run-backend.ts';
+import { describeSample, sampleDifference } from '../../lib/core/protocols/sample-description.ts';
+import { sampleDifferenceText, sampleShortText, type SampleWords } from '../evaluate/sample-text.ts';
 
 export type RunConfigLike = RunRecord['config'] | SharedRun['config'];
 
@@ -98,11 +100,10 @@ export function runFacets(run: DescribedRun, words: LabelWords): Facet[] {
   facets.push({
     key: 'limit',
     text:
-      config.limitPerTask !== null
-        ? zh ? `每任务前 ${config.limitPerTask} 题` : `first ${config.limitPerTask} per task`
-        : run.harnessLimit !== undefined
-          ? `lm-eval --limit ${run.harnessLimit}` // in docs, not items (a circular export's doc is a rotation)
-          : zh ? '全部题目' : 'all items',
+      config.limitPerTask === null && run.harnessLimit !== undefined
+        ? `lm-eval --limit ${run.harnessLimit}` // in docs, not items (a circular export's doc is a rotation)
+        : // The sample: a random one and its seed, the first n in file order, or every item (sample-text.ts).
+          sampleShortText(describeSample(config), sampleWords(words.lang)),
   });
   facets.push({ key: 'date', text: words.dateTime(run.createdAt) });
   return facets;
@@ -156,4 +157,22 @@ export function sharedDescription(runs: readonly DescribedRun[], words: LabelWor
     .filter((f) => f.key !== 'date' && facets.every((fs) => fs.find((g) => g.key === f.key)?.text === f.text))
     .map((f) => f.text)
     .join(SEP);
+}
+
+/** Counts as shots-text.ts writes them in a label (grouped, in the label's language). */
+function sampleWords(lang: Locale): SampleWords {
+  return { lang, count: (n) => n.toLocaleString(lang === 'zh' ? 'zh-CN' : 'en-US') };
+}
+
+/**
+ * Whether the compared runs asked different samples (other tasks, sizes, draws or seeds:
+ * sampleDifference), said once above them: their item-by-item numbers then cover only the items
+ * both asked, and their overall scores are over different items. '' when every run asked the same.
+ */
+export function samplesNote(runs: readonly DescribedRun[], words: Pick<LabelWords, 'lang'>): string {
+  for (let i = 1; i < runs.length; i++) {
+    const difference = sampleDifference(runs[0].config, runs[i].config);
+    if (difference) return sampleDifferenceText(difference, sampleWords(words.lang));
+  }
+  return '';
 }

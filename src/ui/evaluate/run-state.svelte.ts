@@ -7,6 +7,7 @@
 // the store). A run page shows live state only when its run is the live run, so opening an older
 // run while another runs shows, and exports, that older run alone.
 import type { ItemResult, McRunRecord, RunRecord } from '../../lib/core/record/run.ts';
+import { sameStoredRun } from './same-stored-run.ts';
 import { ModelClient } from '../../lib/engine/model-client.ts';
 import { createGenRun, createMcRun, wasmRerunRequest, type NewGenRun, type NewMcRun } from '../../lib/engine/run-setup.ts';
 import { executeRun, heldRunIds, runLockHeld, type RunPhase, type RunProgress } from '../../lib/engine/run-scheduler.ts';
@@ -146,7 +147,10 @@ export class RunState {
     if (run?.status === 'running' && this.live?.id !== runId) liveness = (await runLockHeld(runId)) === false ? 'interrupted' : 'elsewhere';
     // A later call for another run wins: only the page asked for last is filled in.
     if (this.shownId !== runId) return;
-    this.shown = run ? { record: run, results, liveness, readIn } : null;
+    // Read again on every open: a run as it was keeps the objects already drawn (same-stored-run.ts).
+    const prior = this.shown;
+    const kept = run && prior && sameStoredRun(prior, run, results) ? prior : null;
+    this.shown = run ? { record: kept?.record ?? run, results: kept?.results ?? results, liveness, readIn } : null;
     this.shownUnreadable = checked && 'unreadable' in checked ? checked.unreadable : null;
     if (!checked) this.failure = { runId, notice: notice('run.not-stored', { runId }) };
     else if (this.failure?.runId === runId && this.failure.notice.code === 'run.not-stored') this.failure = null;

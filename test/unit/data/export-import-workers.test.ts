@@ -4,6 +4,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runSummary } from '../../../src/lib/core/metrics/index.ts';
 import { generationCsv, predictionsCsv, runJson, withBom } from '../../../src/lib/core/formats/jiangu-run/export.ts';
+import { describeSample } from '../../../src/lib/core/protocols/sample-description.ts';
 import { RunImportError } from '../../../src/lib/core/formats/import-validate.ts';
 import type { GenItemResult, McItemResult } from '../../../src/lib/core/record/run.ts';
 import { encodeShareLink } from '../../../src/lib/core/formats/share-link/share-link.ts';
@@ -34,7 +35,8 @@ describe('buildExport (the export worker)', () => {
     expect(json).toMatchObject({ kind: 'file', name: `jiangu-${run.datasetId}-run-mc.json`, type: 'application/json' });
     expect(text((json as { bytes: Uint8Array }).bytes)).toBe(runJson(run, stored));
     const csv = await buildExport(db, { kind: 'results-csv', runId: run.id });
-    expect(text((csv as { bytes: Uint8Array }).bytes)).toBe(withBom(predictionsCsv(stored as McItemResult[])));
+    // The run's CSV says its sample on every row (issue 36).
+    expect(text((csv as { bytes: Uint8Array }).bytes)).toBe(withBom(predictionsCsv(stored as McItemResult[], describeSample(run.config))));
     const link = await buildExport(db, { kind: 'share-link', runId: run.id });
     expect(link).toEqual({ kind: 'link', payload: await encodeShareLink(run, stored, runSummary(run, stored)) });
   });
@@ -45,7 +47,7 @@ describe('buildExport (the export worker)', () => {
     for (const r of results) await saveResult(db, r);
     const csv = await buildExport(db, { kind: 'results-csv', runId: run.id });
     expect(csv).toMatchObject({ name: `jiangu-${run.datasetId}-run-gen-outputs.csv` });
-    expect(text((csv as { bytes: Uint8Array }).bytes)).toBe(withBom(generationCsv((await loadResults(db, run.id)) as GenItemResult[])));
+    expect(text((csv as { bytes: Uint8Array }).bytes)).toBe(withBom(generationCsv((await loadResults(db, run.id)) as GenItemResult[], describeSample(run.config))));
     await expect(buildExport(db, { kind: 'run-json', runId: 'nope' })).rejects.toMatchObject({ notice: { code: 'run.not-stored' } });
   });
 });

@@ -220,11 +220,12 @@ describe('a circular run', () => {
 
 describe('a PriDe run', () => {
   it('asks rotations of its estimation items only, the same set for the same seed', async () => {
-    const { db, run } = await setup({ pride: { share: 0.4, seed: 7 } });
+    // The set is drawn from the run's items in their order: the same sample seed gives the same order.
+    const { db, run } = await setup({ pride: { share: 0.4, seed: 7 }, sampling: { draw: 'random', seed: 3 } });
     expect(run.config.circular).toBeUndefined();
     expect(run.config.pride).toEqual({ share: 0.4, seed: 7, estimationItemIds: drawEstimationSet(run.config.itemIds, 0.4, 7) });
     expect(run.config.pride!.estimationItemIds).toHaveLength(2);
-    const again = await setup({ pride: { share: 0.4, seed: 7 } });
+    const again = await setup({ pride: { share: 0.4, seed: 7 }, sampling: { draw: 'random', seed: 3 } });
     expect(again.run.config.pride!.estimationItemIds).toEqual(run.config.pride!.estimationItemIds);
     const { client } = fakeClient();
     expect((await executeRun(db, run.id, client)).status).toBe('completed');

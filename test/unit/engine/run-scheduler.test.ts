@@ -89,6 +89,8 @@ async function setup() {
     shots: 5,
     limitPerTask: null,
     chatTemplate: false,
+    // A fixed seed, so which items come first (and are checked on WASM) is the same every time.
+    sampling: { draw: 'random', seed: 1 },
   });
   return { db, run };
 }
@@ -97,7 +99,8 @@ describe('executeRun', () => {
   it('pins the configuration and writes one result per test item, in order', async () => {
     const { db, run } = await setup();
     expect(run.config).toMatchObject({ protocolId: 'ancientbench', shots: 5, prefixReuse: true, contextLimit: 2048 });
-    expect(run.config.itemIds).toEqual([0, 1, 2, 3, 4].map((o) => `Radical/test/${o}`).concat([0, 1, 2, 3, 4].map((o) => `Cloze/test/${o}`)));
+    // Every test item, in the run's seeded order (run-sampling.test.ts, run-sampling-setup.test.ts).
+    expect([...run.config.itemIds].sort()).toEqual([0, 1, 2, 3, 4].map((o) => `Cloze/test/${o}`).concat([0, 1, 2, 3, 4].map((o) => `Radical/test/${o}`)));
     expect(run.config.templateHash).toMatch(/^[0-9a-f]{64}$/);
     const { client } = fakeClient('wasm');
     const done = await executeRun(db, run.id, client);
@@ -105,8 +108,9 @@ describe('executeRun', () => {
     const results = await loadResults(db, run.id);
     expect(results.map((r) => r.itemId)).toEqual(run.config.itemIds);
     expect(results.every((r) => r.correct === true)).toBe(true);
-    expect(results[1]).toMatchObject({ prediction: 'B', gold: 'B', letters: ['A', 'B', 'C', 'D'] });
-    expect(results[1].probs.reduce((a, b) => a + b, 0)).toBeCloseTo(1, 12);
+    const second = results.find((r) => r.itemId === 'Radical/test/1')!;
+    expect(second).toMatchObject({ prediction: 'B', gold: 'B', letters: ['A', 'B', 'C', 'D'] });
+    expect(second.probs.reduce((a, b) => a + b, 0)).toBeCloseTo(1, 12);
   });
 
   it('pauses on cancel and resumes with only the items not yet done', async () => {
@@ -132,7 +136,10 @@ describe('executeRun', () => {
     expect(stopped.status).toBe('paused');
     expect(stopped.check).toMatchObject({ passed: false, itemIds: run.config.itemIds.slice(0, 3) });
     expect(stopped.check!.maxLogProbDiff).toBeCloseTo(3, 12);
-    expect(stopped.check!.mismatchedPredictions.length).toBeGreaterThan(0);
+    // The skew changes the prediction of items whose answer is A (order 0 and 4): those among the first 3.
+    const flipped = run.config.itemIds.slice(0, 3).filter((id) => Number(id.split('/')[2]) % 4 === 0);
+    expect(flipped.length).toBeGreaterThan(0);
+    expect(stopped.check!.mismatchedPredictions).toEqual(flipped);
     expect(await loadResults(db, run.id)).toHaveLength(0);
 
     // Asked again without an override, it stops again; overridden, it runs.
@@ -162,9 +169,10 @@ describe('executeRun', () => {
       shots: 5,
       limitPerTask: 2,
       chatTemplate: false,
+      sampling: { draw: 'first' },
     });
     expect(run.config.prefixReuse).toBe(false);
-    expect(run.config.itemIds).toEqual(['Radical/test/0', 'Radical/test/1']);
+    expect([...run.config.itemIds].sort()).toEqual(['Radical/test/0', 'Radical/test/1']);
     const broken = { ...fakeClient('wasm').client, scoreItem: async () => { throw new Error('worker crashed'); } } as unknown as ModelClient;
     await expect(executeRun(db, run.id, broken)).rejects.toThrow('worker crashed');
     expect(await getRun(db, run.id)).toMatchObject({ status: 'failed', error: { code: 'internal', params: { detail: 'worker crashed' } } });

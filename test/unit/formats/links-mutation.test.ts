@@ -184,8 +184,13 @@ describe('scoring run share link', () => {
     // The decoder, on a letter link with PriDe and a generation link: between them every part a link may hold.
     const header = structuredClone(parts.header);
     (header.config as Record<string, unknown>).pride = { share: 0.4, seed: 7, estimationCount: 2, estimationIdsHash: 'ab'.repeat(32) };
+    // Both kinds of stop rule (issue 36): a run stopped at a precision, and one stopped once its sign against a baseline settled.
+    (header.config as Record<string, unknown>).stopRule = { kind: 'precision', alpha: 0.05, halfWidth: 0.02 };
+    const settled = structuredClone(header);
+    (settled.config as Record<string, unknown>).stopRule = { kind: 'sign-settled', alpha: 0.05, baselineRunId: 'run-a' };
     const read = await shareLinkFieldsRead(async () => {
       await decodeShareLink(await close({ ...parts, header }));
+      await decodeShareLink(await close({ ...parts, header: settled }));
       await decodeShareLink(await madeGenerationShareLink());
     });
     // A table path is read as its field: list positions ([*]) are the list's entries.

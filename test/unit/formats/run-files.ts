@@ -15,6 +15,7 @@ import type { McItemResult, McRunRecord, RunEnvironment } from '../../../src/lib
 import type { ScoreClozeItemResult } from '../../../src/lib/engine/messages.ts';
 import { makeGenRun, makeMcRun } from '../../fixtures/run-records/build.ts';
 import { madeModelCheck } from './model-check-fixture.ts';
+import type { RunSampling, StopRule } from '../../../src/lib/core/protocols/run-sampling.ts';
 
 export type RunFileKind = 'letter-logits' | 'cloze' | 'generate-extract' | 'generation';
 export const RUN_FILE_KINDS: readonly RunFileKind[] = ['letter-logits', 'cloze', 'generate-extract', 'generation'];
@@ -41,10 +42,21 @@ const ENVIRONMENT: RunEnvironment = {
   statisticsPath: { kind: 'graph', check: { tokens: 8, maxAbsDiff: 0.0001 } },
 };
 
+/**
+ * A sample (issue 36) whose sizes give the run's items: each task's N its items in the run, or more
+ * where the run took its limit of them; and a stop rule of the kind given.
+ */
+function sampled<C extends { tasks: string[]; limitPerTask: number | null; itemIds: string[] }>(config: C, stopRule: StopRule, taskOf: (itemId: string) => string = (id) => id.split('/')[0]): C & { sampling: RunSampling; stopRule: StopRule } {
+  const taken = (task: string) => config.itemIds.filter((id) => taskOf(id) === task).length;
+  const population = Object.fromEntries(config.tasks.map((task) => [task, taken(task) === config.limitPerTask ? taken(task) + 7 : taken(task)]));
+  return { ...config, sampling: { draw: 'random', seed: 4_000_000_001, order: 'shuffled', block: 4, growth: 2, maxBlock: 64, population }, stopRule };
+}
+
 /** The run-level parts every multiple-choice file carries: environment, checks, limits, an earlier import. */
 function decorated(run: McRunRecord): McRunRecord {
   return {
     ...run,
+    config: sampled(run.config, { kind: 'precision', halfWidth: 0.02, alpha: 0.05 }),
     environment: ENVIRONMENT,
     check: { itemIds: [run.config.itemIds[0]], tolerance: 0.05, maxLogProbDiff: 0.01, mismatchedPredictions: [], passed: true, overridden: false },
     error: notice('run.items-failed', { count: 1 }),
@@ -156,7 +168,7 @@ export function runFile(kind: RunFileKind): string {
   if (kind === 'generation') {
     const { run, results } = makeGenRun();
     const failed = { ...results[1], prompt: '', promptHash: '', output: '', outputTokenIds: [], stoppedBy: 'max-tokens' as const, ms: 0, failure: notice('run.item-too-long', { itemId: results[1].itemId, tokens: 2400, limit: 2048 }) };
-    return runJson({ ...run, environment: ENVIRONMENT, config: { ...run.config, thinking: 'off' }, label: 'generation', modelCheck: madeModelCheck() }, results.map((r, i) => (i === 1 ? failed : r)));
+    return runJson({ ...run, environment: ENVIRONMENT, config: sampled({ ...run.config, thinking: 'off' as const }, { kind: 'sign-settled', baselineRunId: 'run-a', alpha: 0.05 }, (id) => results.find((r) => r.itemId === id)!.task), label: 'generation', modelCheck: madeModelCheck() }, results.map((r, i) => (i === 1 ? failed : r)));
   }
   const { run, results } = kind === 'letter-logits' ? letterRun() : kind === 'cloze' ? clozeRun() : extractRun();
   return runJson(run, results);

@@ -16,6 +16,8 @@ type Json = Record<string, any>;
 
 /** Words a Chinese sentence may keep: format, field and tool names, literals. */
 const KEPT = [
+  // A sampled run's export (issue 36): its README and the file --samples reads (before `samples` below).
+  /--samples jiangu_samples\.json/g, /\bREADME\b/g,
   /lm-evaluation-harness/g, /lm-eval/g, /lm_eval/g, /--log_samples/g, /simple_evaluate\(\.\.\., log_samples=True\)/g,
   /samples_<task>_<(?:time|timestamp)>\.jsonl/g, /"format": "jiangu-run"/g, /"jiangu-run"/g, /"samples"/g, /"acc"/g, /"unknown"/g,
   /\[\[?loglik, is_greedy\]\]?/g, /\b(?:filtered_resps|resps|prompt_hash|formatVersion|format|samples|results|run\.config\.\w+)\b/g,
@@ -166,6 +168,10 @@ const SAMPLES: { [C in ImportCode]: ParamsOf<C> } = {
   'import.shots-differ': { tasks: ['aclue_polysemy_resolution', 'aclue_poetry_appreciate'], shotsPerTask: ['5', '?'], shots: 5 },
   'import.acc-disagrees': { count: 7, total: 300, tasks: ['aclue_poetry_appreciate'], docIds: [42], more: true },
   'import.prompt-hash-disagrees': { count: 6 },
+  'import.sample-size': { fileName: FILE, path: 'run.config.sampling.population', items: 120, expected: 100, perTask: 50 },
+  'import.sample-not-drawn': { fileName: FILE, draw: 'random', seed: 12345, index: 3, found: 'Radical/test/7', drawn: 'Radical/test/2' },
+  'import.sample-population': { fileName: FILE, task: 'Radical', recorded: 40, found: 39 },
+  'import.lm-eval-other-sample': { draw: 'random', seed: 12345, perTask: 50 },
   'import.lm-eval-truncated-line': { fileName: FILE, path: 'line 3', samples: 2 },
   'import.lm-eval-truncated': { fileName: FILE, task: 'aclue_poetry_appreciate', samples: 2, expected: 3 },
   'import.lm-eval-tampered': { fileName: FILE, task: 'aclue_poetry_appreciate' },

@@ -338,6 +338,21 @@ export const importRefusals = {
     zh: (p: { tasks: readonly string[]; protocols: readonly string[] }) =>
       `同一评测集的任务用了不同的提示词（${zhList(p.tasks.map((t, i) => `${t}：${p.protocols[i]}`))}）；请把鉴古的任务和 lm-eval 自带的任务分开导入`,
   },
+  /** A run file's sampling (issue 36) whose sizes do not give its item count: `expected` is Σ min(limitPerTask, population). */
+  'import.sample-size': {
+    en: (p: Place & { items: number; expected: number; perTask: number | null }) => `${p.path}: its sizes (${p.perTask === null ? 'every item' : `${p.perTask} per task`} of each task) give ${p.expected} items, but run.config.itemIds lists ${p.items}: the sampling or the items were edited`,
+    zh: (p: Place & { items: number; expected: number; perTask: number | null }) => `${zhPlace(p.path)}：按其中各任务的总题数（${p.perTask === null ? '全部题目' : `每个任务 ${p.perTask} 题`}）应得 ${p.expected} 道题，而 run.config.itemIds 列出 ${p.items} 道：抽样设置或题目被改过`,
+  },
+  /** The sampling's draw and order over this browser's copy of the benchmark do not give the file's items: a forged seed, or edited items. */
+  'import.sample-not-drawn': {
+    en: (p: { draw: string; seed: number; index: number; found: string; drawn: string }) => `run.config.sampling (draw ${p.draw}, seed ${p.seed}) draws other items than run.config.itemIds lists, in this browser's copy of the benchmark (the first difference at run.config.itemIds[${p.index}]: ${q(p.found)}, drawn ${q(p.drawn)}): the seed or the items were edited, so the run is not the sample it says it is`,
+    zh: (p: { draw: string; seed: number; index: number; found: string; drawn: string }) => `在本浏览器的评测集副本上，run.config.sampling（${p.draw === 'random' ? '随机抽样' : '按文件顺序取前几题'}，种子 ${p.seed}）抽出的题目与 run.config.itemIds 所列的不同（第一处不同在 run.config.itemIds[${p.index}]：${q(p.found)}，应为 ${q(p.drawn)}）：种子或题目被改过，这次评测不是它自称的样本`,
+  },
+  /** The sampling names a task population this browser's copy does not have. */
+  'import.sample-population': {
+    en: (p: { task: string; recorded: number; found: number }) => `run.config.sampling.population says task ${q(p.task)} has ${p.recorded} items; this browser's copy of the benchmark has ${p.found}: the sample cannot be checked against it`,
+    zh: (p: { task: string; recorded: number; found: number }) => `run.config.sampling 说任务 ${q(p.task)} 共有 ${p.recorded} 道题；本浏览器的评测集副本有 ${p.found} 道：无法据此核对样本`,
+  },
 };
 
 type ParamsOfText<T> = T extends { en: (p: infer P) => string } ? P : never;
@@ -454,6 +469,11 @@ const importWarnings = {
       `${p.items} of ${p.total} items lack some of their rotations (${enList(p.missing)}${p.more ? ` and ${p.more} more` : ''}), so the run is not marked circular: its circular numbers count those items as incomplete. Every sample that was there is kept.`,
     zh: (p: { items: number; total: number; missing: readonly string[]; more: number }) =>
       `${p.total} 道题中有 ${p.items} 道缺少部分轮换（${zhList(p.missing)}${p.more ? `，另有 ${p.more} 个` : ''}），因此评测不标为循环评测：循环指标把这些题算作未完成。已有的记录全部保留。`,
+  },
+  /** A Jiangu export of a sampled run (its tasks' metadata.jiangu.sampling) that the harness ran on other documents than the sample (without --samples, or with --limit). */
+  'import.lm-eval-other-sample': {
+    en: (p: { draw: string; seed: number; perTask: number | null }) => `The export was of a ${p.draw === 'random' ? `random sample (seed ${p.seed})` : 'first-in-file-order sample'}${p.perTask === null ? '' : ` of ${p.perTask} items per task`}, but the harness ran other documents (run it with --samples jiangu_samples.json, as the export's README says): the run is recorded as the items it has, not as that sample.`,
+    zh: (p: { draw: string; seed: number; perTask: number | null }) => `导出的是${p.draw === 'random' ? `随机样本（种子 ${p.seed}）` : '按文件顺序的前几题'}${p.perTask === null ? '' : `，每个任务 ${p.perTask} 题`}，但 lm-eval 运行的是别的文档（请按导出的 README 用 --samples jiangu_samples.json 运行）：本次评测按实际包含的题目记录，而不是那个样本。`,
   },
   'import.prompt-hash-disagrees': {
     en: (p: { count: number }) => `${p.count} samples have a prompt_hash that is not the sha256 of their prompt; the hash of the prompt is used.`,

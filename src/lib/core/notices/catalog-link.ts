@@ -164,6 +164,11 @@ export const linkNotices = {
     en: (p: { dataset: string }) => `This browser's ${p.dataset} selects other items for the link's tasks than the sharer's did, so its letters cannot be matched to questions.`,
     zh: (p: { dataset: string }) => `本浏览器的 ${p.dataset} 为链接的任务选出的题目与分享者的不同，因此无法把字母对应到题目。`,
   },
+  /** A sampled link (config.sampling) whose draw over this browser's copy does not give the link's items (count and hash). */
+  'link.other-sample': {
+    en: (p: { dataset: string; draw: string; seed: number }) => `This browser's ${p.dataset} draws other items for the link's sample (${p.draw === 'random' ? `random, seed ${p.seed}` : 'first in file order'}) than the sharer's did, so its letters cannot be matched to questions.`,
+    zh: (p: { dataset: string; draw: string; seed: number }) => `本浏览器的 ${p.dataset} 为链接的样本（${p.draw === 'random' ? `随机，种子 ${p.seed}` : '按文件顺序'}）抽出的题目与分享者的不同，因此无法把字母对应到题目。`,
+  },
   'link.other-estimation-set': {
     en: (p: { share: number; seed: number; count: number; drawn: number }) =>
       `The link's PriDe estimation set (${p.count} items, share ${p.share}, seed ${p.seed}) is not the set this browser draws from the same items and seed (${p.drawn} items): its rotations cannot be matched to questions.`,

@@ -121,6 +121,10 @@ export const runNotices = {
     en: (p: { seed: string }) => `PriDe's seed must be a whole number from 0 to 4294967295; got ${p.seed}.`,
     zh: (p: { seed: string }) => `PriDe 的随机种子必须是 0 到 4294967295 之间的整数；收到的是 ${p.seed}。`,
   },
+  'run.sampling-seed': {
+    en: (p: { seed: string }) => `The sample's seed must be a whole number from 0 to 4294967295; got ${p.seed}.`,
+    zh: (p: { seed: string }) => `抽样的随机种子必须是 0 到 4294967295 之间的整数；收到的是 ${p.seed}。`,
+  },
   'run.unreadable': {
     en: (p: { runId: string; createdAt: string | null }) =>
       `The stored run ${p.runId}${p.createdAt ? ` (started ${p.createdAt.slice(0, 16).replace('T', ' ')})` : ''} cannot be shown: its record is damaged. Export its raw record to keep it, or delete it; nothing else is affected.`,

@@ -29,6 +29,14 @@ export const uxNotices = {
     en: (p: { ids: readonly string[] }) => `Not stored in this browser (deleted, or made in another browser), so left out: ${p.ids.join(', ')}. Import their run files on the Evaluate page to compare them.`,
     zh: (p: { ids: readonly string[] }) => `这个浏览器里没有这些评测（已被删除，或是在别的浏览器中做的），已略去：${p.ids.join('、')}。可在“评测”页导入它们的评测文件后再比较。`,
   },
+  'compare.paired-no-order': {
+    en: () => 'This run was not asked in a random order (it predates random samples, or asked its items task by task), so another model cannot be run on its sample with a paired stop.',
+    zh: () => '这次评测不是按随机顺序提问的（早于随机抽样，或按任务逐个提问），因此不能让另一个模型在它的样本上运行并按配对差值停止。',
+  },
+  'compare.paired-other-items': {
+    en: () => 'The new run would not ask the same items in the same order as the baseline here (the stored data may differ), so it was not started.',
+    zh: () => '新评测在此处不会按与基准相同的顺序提问相同的题目（存储的数据可能不同），因此没有开始。',
+  },
   'ux.no-tasks-chosen': {
     en: () => 'Choose at least one task to start a run.',
     zh: () => '请至少选择一个任务再开始评测。',

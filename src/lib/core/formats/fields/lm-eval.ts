@@ -16,7 +16,7 @@ const LOGLIK =
 export const LM_EVAL_FIELDS: FieldTable = {
   // Per-sample records: what the run's results are made of.
   [`${S}.doc_id`]: raw('an integer (or its string) from 0 to RUN_IMPORT_LIMITS.results − 1, once per task: no task has more documents'),
-  [`${S}.doc.*`]: raw('the item as the harness saw it: checked against the stored item (lm-eval-docs.ts) and its doc_hash; a Jiangu doc\'s jiangu_id and jiangu_rotation name the item and its order'),
+  [`${S}.doc.*`]: raw('the item as the harness saw it: checked against the stored item (lm-eval-docs.ts) and its doc_hash; a Jiangu doc\'s jiangu_id and jiangu_rotation name the item and its order, and in a sampled run\'s export jiangu_index its place in its task, from which the sample is drawn again (lm-eval-sample.ts)'),
   [`${S}.doc_hash`]: raw('sha256 of the doc as Python writes it, compared with the doc (lm-eval-files.ts checkDocHashes)', `${S}.doc.*`),
   [`${S}.prompt_hash`]: raw('sha256 of the prompt; compared with the recomputation, a disagreement said in a warning (import.prompt-hash-disagrees)', `${S}.arguments.*`),
   [`${S}.target_hash`]: raw('sha256 of the target as written; enters task_hashes'),
@@ -52,7 +52,7 @@ export const LM_EVAL_FIELDS: FieldTable = {
   'config.limit': raw('--limit: a finite number from 0 to RAW_BOUNDS.harnessNumber (10^9); as items per task only an integer up to RUN_IMPORT_LIMITS.results'),
   'config.*': raw(NOT_READ),
   'configs.<task>.*': raw(
-    'the task\'s configuration: num_fewshot (an integer from 0 to 1,000, else unstated), fewshot_split and fewshot_config.sampler (exemplar ids), metadata.jiangu (lm-eval-jiangu-tasks.ts: its protocol, template hash, data hashes and shots checked); the rest not read',
+    'the task\'s configuration: num_fewshot (an integer from 0 to 1,000, else unstated), fewshot_split and fewshot_config.sampler (exemplar ids), metadata.jiangu (lm-eval-jiangu-tasks.ts: its protocol, template hash, data hashes and shots checked; a sampled run\'s export: its sampling, each field in range, drawn again over the docs\' jiangu_index and recorded only when the docs are that sample); the rest not read',
   ),
   'n-shot.<task>': raw('an integer from 0 to 1,000 (a string of one, or absent: unstated, said in a warning)'),
   'versions.<task>': raw(`${SHORT}, or a finite number from 0 to RAW_BOUNDS.harnessNumber (10^9)`),

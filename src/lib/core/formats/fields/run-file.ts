@@ -103,6 +103,20 @@ export const RUN_FILE_FIELDS: FieldTable = {
   'run.config.pride.seed': raw('an integer from 0 to 2^32 − 1'),
   // The items the seed draws at the share from the run's items: drawn again and compared.
   'run.config.pride.estimationItemIds[*]': compared('run.config.pride.seed', 'run.config.pride.share', 'run.config.itemIds[*]'),
+  // The sample (issue 36; absent in older files): its sizes must give the items listed, and where this
+  // browser holds the benchmark's files the seed's draw and order must give exactly run.config.itemIds
+  // (data/run-sample-check.ts): a forged seed is refused, not shown as the sample it claims.
+  'run.config.sampling.draw': raw('"random" or "first"'),
+  'run.config.sampling.seed': raw('an integer from 0 to 2^32 − 1; its draw over the stored benchmark is compared with run.config.itemIds', 'run.config.itemIds[*]'),
+  'run.config.sampling.order': raw('"shuffled" or "file"', 'run.config.itemIds[*]'),
+  'run.config.sampling.block': raw('an integer from 1 to RUN_IMPORT_LIMITS.results', 'run.config.itemIds[*]'),
+  'run.config.sampling.growth': raw('a finite number from 1 to 64', 'run.config.itemIds[*]'),
+  'run.config.sampling.maxBlock': raw('an integer from 1 to RUN_IMPORT_LIMITS.results', 'run.config.itemIds[*]'),
+  'run.config.sampling.population.*': raw('per task of run.config.tasks (no other key) an integer from 0 to RUN_IMPORT_LIMITS.results, Σ min(limitPerTask, N) = the number of run.config.itemIds; compared with the stored tasks\' sizes', 'run.config.itemIds[*]', 'run.config.limitPerTask', 'run.config.tasks[*]'),
+  'run.config.stopRule.kind': raw('"precision" or "sign-settled"'),
+  'run.config.stopRule.alpha': raw('a finite number strictly between 0 and 1'),
+  'run.config.stopRule.halfWidth': raw('a finite number in (0, 1] (precision only)'),
+  'run.config.stopRule.baselineRunId': raw(`${ID} (sign-settled only): the maker's run id, shown, never looked up`),
   'run.config.decoding.kind': raw('"greedy" or "sample"'),
   'run.config.decoding.topK': raw('an integer from 1 to RAW_BOUNDS.tokenId'),
   'run.config.decoding.topP': raw('a finite number from 0 to 1'),

@@ -7,13 +7,15 @@
 // submitted this way, its keys being unreleased), a generation run's outputs as CSV, and the whole
 // run as JSON. An item that could not run has a row with its reason (`failed`), in English, and its
 // code in `failed_code`: a spreadsheet has no interface language. Both CSVs go through csvDocument,
-// which neutralises text cells that would start a formula (see csv-cell.ts).
+// which neutralises text cells that would start a formula (see csv-cell.ts). Exported from a run, each
+// row also says the run's sample and the item's place in the order asked (sampleCells).
 import { csvDocument, type CsvValue } from '../../csv-cell.ts';
 import { runSummary } from '../../metrics/run-summary.ts';
 import { continuousOf } from '../../metrics/continuous.ts';
 import { CLOZE_RULES, clozePrediction } from '../../metrics/cloze-rules.ts';
 import type { GenItemResult, ItemResult, McItemResult, RunRecord } from '../../record/run.ts';
 import { renderNotice, type Notice } from '../../notices/index.ts';
+import type { SampleDescription } from '../../protocols/sample-description.ts';
 
 /**
  * The text with a UTF-8 byte order mark in front: without it Excel reads a CSV in the system's
@@ -35,7 +37,7 @@ const LETTERS = ['A', 'B', 'C', 'D'] as const;
  * rule's pick, so every number on its run page can be recomputed from the CSV; its logp_X are the
  * option texts' summed log-likelihoods.
  */
-export function predictionsCsv(results: readonly McItemResult[]): string {
+export function predictionsCsv(results: readonly McItemResult[], sample?: SampleDescription): string {
   const cloze = results.some((r) => r.cloze !== undefined);
   const rows = results.map((r) => {
     const row: Record<string, CsvValue> = {
@@ -59,6 +61,7 @@ export function predictionsCsv(results: readonly McItemResult[]): string {
     row.shots_used = r.failure ? '' : r.shotsUsed;
     row.failed_code = r.failure?.code ?? '';
     row.failed = failedText(r.failure);
+    if (sample) Object.assign(row, sampleCells(r.index, sample));
     return row;
   });
   const columns = [
@@ -75,8 +78,23 @@ export function predictionsCsv(results: readonly McItemResult[]): string {
     'shots_used',
     'failed_code',
     'failed',
+    ...(sample ? SAMPLE_COLUMNS : []),
   ];
   return csvDocument(columns, rows.map((row) => columns.map((c) => row[c])));
+}
+
+/**
+ * What a run's sample is (issue 36), on every row so a spreadsheet filtered to some rows still says
+ * it: `asked` the item's place in the order the run asked (1 first: a stopped run's rows are its first
+ * ones), `sample` the sample in words ("random 50 of 200 per task", "first 50 per task in file
+ * order", "every item"), `sample_seed` its seed (empty where none was recorded).
+ */
+const SAMPLE_COLUMNS = ['asked', 'sample', 'sample_seed'];
+
+function sampleCells(index: number, d: SampleDescription): Record<string, CsvValue> {
+  const of = d.populationPerTask !== null ? ` of ${d.populationPerTask}` : d.population !== null ? ` (${d.items} of ${d.population} in all)` : '';
+  const words = d.draw === 'every' ? 'every item' : d.draw === 'first' ? `first ${d.perTask} per task in file order` : `random ${d.perTask}${of} per task`;
+  return { asked: index + 1, sample: words, sample_seed: d.draw === 'random' && d.seed !== null ? d.seed : '' };
 }
 
 const OTHER_RULES = CLOZE_RULES.filter((rule) => rule !== 'acc');
@@ -106,8 +124,8 @@ function clozeColumns(r: McItemResult, bitsPerByte: number | null): Record<strin
 }
 
 /** One row per generated item: id, task, the output, its references (joined by a blank line), how it stopped. */
-export function generationCsv(results: readonly GenItemResult[]): string {
-  const columns = ['item_id', 'task', 'generation_task', 'output', 'references', 'stopped_by', 'output_tokens', 'prompt_sha256', 'failed_code', 'failed'];
+export function generationCsv(results: readonly GenItemResult[], sample?: SampleDescription): string {
+  const columns = ['item_id', 'task', 'generation_task', 'output', 'references', 'stopped_by', 'output_tokens', 'prompt_sha256', 'failed_code', 'failed', ...(sample ? SAMPLE_COLUMNS : [])];
   const data = results.map((r): CsvValue[] => [
     r.itemId,
     r.task,
@@ -119,6 +137,7 @@ export function generationCsv(results: readonly GenItemResult[]): string {
     r.promptHash,
     r.failure?.code ?? '',
     failedText(r.failure),
+    ...(sample ? SAMPLE_COLUMNS.map((c) => sampleCells(r.index, sample)[c]) : []),
   ]);
   return csvDocument(columns, data);
 }

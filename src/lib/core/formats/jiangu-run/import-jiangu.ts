@@ -8,6 +8,7 @@
 import { getDataset } from '../../benchmarks/catalog.ts';
 import type { DatasetId } from '../../benchmarks/types.ts';
 import { genResult, mcResult, storedNotice, type RunFacts } from './import-results.ts';
+import { SAMPLE_CONFIG_KEYS, sampleFieldsOf } from './import-sampling.ts';
 import { runSummary, summaryMismatches } from '../../metrics/run-summary.ts';
 import type { Backend, BackendChoice, Dtype, ModelSource } from '../../models/model-types.ts';
 import { protocolForDataset, type McProtocolId } from '../../protocols/mc-protocols.ts';
@@ -128,7 +129,7 @@ function commonConfig(r: FieldReader, o: Obj, lmEvalHash: boolean) {
 const COMMON_KEYS = ['kind', 'model', 'protocolId', 'protocolVersion', 'templateHash', 'chatTemplate', 'datasetId', 'datasetFiles', 'tasks', 'limitPerTask', 'itemIds', 'appVersion'];
 
 function mcConfig(r: FieldReader, value: unknown, lmEvalHash: boolean): McRunConfig {
-  const o = r.object(value, 'run.config', [...COMMON_KEYS, 'scoring', 'shots', 'contextLimit', 'prefixReuse'], ['maxNewTokens', 'thinking', 'circular', 'pride']);
+  const o = r.object(value, 'run.config', [...COMMON_KEYS, 'scoring', 'shots', 'contextLimit', 'prefixReuse'], ['maxNewTokens', 'thinking', 'circular', 'pride', ...SAMPLE_CONFIG_KEYS]);
   const config: McRunConfig = {
     kind: 'multiple-choice',
     ...commonConfig(r, o, lmEvalHash),
@@ -141,6 +142,7 @@ function mcConfig(r: FieldReader, value: unknown, lmEvalHash: boolean): McRunCon
   if (o.maxNewTokens !== undefined) config.maxNewTokens = int(o.maxNewTokens, 'run.config.maxNewTokens', 1, MAX_TOKENS);
   if (o.circular !== undefined) config.circular = bool(o.circular, 'run.config.circular');
   if (o.pride !== undefined) config.pride = prideConfig(r, o.pride, 'run.config.pride', config);
+  Object.assign(config, sampleFieldsOf(r, o, config));
   // Option order never enters a cloze context: a circular cloze run cannot have been made.
   if (config.scoring === 'cloze' && config.circular) fail('run.config.scoring', { expected: 'one-of', set: ['letter-logits', 'generate-extract'] }, config.scoring);
   let expected: McProtocolId | null = null;
@@ -174,7 +176,7 @@ function decoding(r: FieldReader, value: unknown, path: string): Decoding {
 }
 
 function genConfig(r: FieldReader, value: unknown, lmEvalHash: boolean): GenRunConfig {
-  const o = r.object(value, 'run.config', [...COMMON_KEYS, 'maxNewTokens', 'decoding'], ['thinking']);
+  const o = r.object(value, 'run.config', [...COMMON_KEYS, 'maxNewTokens', 'decoding'], ['thinking', ...SAMPLE_CONFIG_KEYS]);
   const config: GenRunConfig = {
     kind: 'generation',
     ...commonConfig(r, o, lmEvalHash),
@@ -182,6 +184,7 @@ function genConfig(r: FieldReader, value: unknown, lmEvalHash: boolean): GenRunC
     maxNewTokens: int(o.maxNewTokens, 'run.config.maxNewTokens', 1, MAX_TOKENS),
     decoding: decoding(r, o.decoding, 'run.config.decoding'),
   };
+  Object.assign(config, sampleFieldsOf(r, o, config));
   if (!getDataset(config.datasetId).tasks.some((task) => task.kind === 'generation')) {
     throw problem('import.no-generation-tasks', { datasetId: config.datasetId });
   }

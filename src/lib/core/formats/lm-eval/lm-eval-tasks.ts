@@ -26,6 +26,25 @@ export interface JianguTaskMeta {
    * cloze layout's (McProtocol.cloze.version), and templateHash is then the cloze template hash.
    */
   cloze?: { version: number };
+  /**
+   * A sampled run's export (issue 36): the run's sample as recorded, its limit, and this task's
+   * population (N); each doc then carries `jiangu_index`, its place in the task (file order).
+   */
+  sampling?: JianguTaskSampling;
+}
+
+/** metadata.jiangu.sampling of one exported task (export/folder.ts samplingMeta). */
+export interface JianguTaskSampling {
+  draw: 'random' | 'first';
+  seed: number;
+  order: 'shuffled' | 'file';
+  block: number;
+  growth?: number;
+  maxBlock?: number;
+  limitPerTask: number | null;
+  population: number;
+  /** The run's tasks in its order (absent in none written so far; then the catalog's). */
+  tasks?: string[];
 }
 
 /** A harness task this site reads, and the dataset task it is. */

@@ -8,6 +8,7 @@ import { findTask, getDataset } from '../../benchmarks/catalog.ts';
 import { protocolForDataset } from '../../protocols/mc-protocols.ts';
 import { SHOTS_FEWER_KEY, SHOTS_FEWEST_KEY } from '../../metrics/shots-used.ts';
 import { shareLinkError, type SharedGenConfig, type SharedMcConfig } from './share-types.ts';
+import { sampleSize } from '../../protocols/sample-check.ts';
 import { noteFieldsRead } from './share-validate.ts';
 
 export const SHARE_LINK_BOUNDS = {
@@ -72,5 +73,24 @@ export function checkLinkSummary(summary: Record<string, number | null>, config:
   // A multiple-choice run's summary counts its items (runSummary): the count the letters give. Absent, nothing is shown for it.
   if (results !== null && summary.items !== undefined && summary.items !== results) {
     throw shareLinkError('link.derived-differs', { path: 'summary.items', found: String(summary.items), recomputed: String(results), from: 'the letters the link carries (n, less the items it marks as not yet run)' });
+  }
+}
+
+/**
+ * A sampled link's population (issue 36) against its tasks and items, once its tasks are known to be
+ * the benchmark's: one size per task of config.tasks and no other, giving config.itemCount
+ * (Σ min(limitPerTask, N)). Its seed's draw is checked when the link's items are rebuilt here.
+ */
+export function checkLinkSample(config: SharedMcConfig | SharedGenConfig): void {
+  const s = config.sampling;
+  if (!s) return;
+  const path = 'config.sampling.population';
+  const extra = Object.keys(s.population).find((task) => !config.tasks.includes(task));
+  if (extra !== undefined) throw shareLinkError('link.field-unknown', { path, key: JSON.stringify(extra.slice(0, 60)), known: config.tasks });
+  const missing = config.tasks.find((task) => !Object.hasOwn(s.population, task));
+  if (missing !== undefined) throw shareLinkError('link.field-invalid', { path: `${path}.${missing.slice(0, 60)}`, found: 'missing', expected: 'the size of each task of config.tasks' });
+  const expected = sampleSize(config.tasks, config.limitPerTask, s.population);
+  if (expected !== config.itemCount) {
+    throw shareLinkError('link.field-invalid', { path, found: `sizes giving ${expected} items`, expected: `sizes whose ${config.limitPerTask === null ? 'sum' : `Σ min(${config.limitPerTask}, N)`} is config.itemCount, ${config.itemCount}` });
   }
 }

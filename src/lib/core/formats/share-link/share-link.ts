@@ -22,7 +22,10 @@
 // fit either: `outputsHash` is one sha256 over all of them, and the run file carries the outputs.
 // Rotations that would push a link over SHARE_LIMITS.payloadChars are left out, and the header says
 // so (`rotationsOmitted`): the run file carries them. PriDe's estimation ids are replaced, as the
-// item ids are, by their count and hash; the draw's share and seed rebuild them.
+// item ids are, by their count and hash; the draw's share and seed rebuild them. A sampled run's
+// config carries its `sampling` (issue 36: draw, seed, order, blocks, each task's N), from which the
+// item ids are drawn again in run order; a link without it is read as before (the first limitPerTask
+// of each task, task by task). Its `stopRule`, when the run had one, says why it ended early.
 import type { DatasetId, OptionLetter } from '../../benchmarks/types.ts';
 import { sha256Hex } from '../../protocols/template-hash.ts';
 import type { GenItemResult, ItemResult, McItemResult, RunRecord } from '../../record/run.ts';
@@ -30,7 +33,7 @@ import { deflateRaw, frame, fromBase64Url, inflateRaw, pack2, toBase64Url, unfra
 import { SHARE_LIMITS, SHARE_LINK_VERSION, ShareLinkError, shareLinkError, type SharedEnvironment, type SharedGenRun, type SharedMcRun, type SharedRun } from './share-types.ts';
 import { environment, genConfig, hash, int, isoDate, mcConfig, noteFieldsRead, object, summary } from './share-validate.ts';
 import { maxRotationBytes, packRotations, unpackRotations } from './share-rotations.ts';
-import { checkLinkDate, checkLinkSummary, checkLinkTasks } from './share-check.ts';
+import { checkLinkDate, checkLinkSample, checkLinkSummary, checkLinkTasks } from './share-check.ts';
 import { notice, noticeOf, renderNotice } from '../../notices/index.ts';
 import { concatBytes as concat } from '../../bytes.ts';
 
@@ -217,6 +220,7 @@ function mcRun(json: unknown, packed: Uint8Array): SharedMcRun {
   const rotations = withRotations ? unpackRotations(h.rotations, packed.subarray(expected), n, new Set(unscored)) : null;
   const run: SharedMcRun = { kind: 'multiple-choice', ...base(h, config.datasetId), config, predictions, unscored, rotations, rotationsOmitted: h.rotationsOmitted === true };
   checkLinkTasks(config);
+  checkLinkSample(config);
   checkLinkSummary(run.summary, config, n - unscored.length);
   return run;
 }
@@ -228,6 +232,7 @@ function genRun(json: unknown, packed: Uint8Array): SharedGenRun {
   const outputCount = int(h.outputCount, 'outputCount', 0, config.itemCount);
   const run: SharedGenRun = { kind: 'generation', ...base(h, config.datasetId), config, outputsHash: hash(h.outputsHash, 'outputsHash'), outputCount };
   checkLinkTasks(config);
+  checkLinkSample(config);
   checkLinkSummary(run.summary, config, null);
   return run;
 }

@@ -8,6 +8,7 @@ import { isSiteModelName } from '../../models/model-names.ts';
 import type { McProtocolId } from '../../protocols/mc-protocols.ts';
 import { nameProblem } from '../../text-safety.ts';
 import type { Decoding, McRunConfig, RunModel } from '../../record/run.ts';
+import type { RunSampling, StopRule } from '../../protocols/run-sampling.ts';
 import { SHARE_LIMITS, shareLinkError, type SharedEnvironment, type SharedGenConfig, type SharedMcConfig, type SharedPride } from './share-types.ts';
 
 type Obj = Record<string, unknown>;
@@ -187,7 +188,7 @@ function common(o: Obj) {
 }
 
 export function mcConfig(value: unknown): SharedMcConfig {
-  const o = object(value, 'config', [...COMMON_KEYS, 'scoring', 'shots', 'contextLimit', 'prefixReuse'], ['maxNewTokens', 'thinking', 'circular', 'pride']);
+  const o = object(value, 'config', [...COMMON_KEYS, 'scoring', 'shots', 'contextLimit', 'prefixReuse'], ['maxNewTokens', 'thinking', 'circular', 'pride', ...SAMPLE_KEYS]);
   const config: SharedMcConfig = {
     kind: 'multiple-choice',
     protocolId: oneOf(o.protocolId, 'config.protocolId', MC_PROTOCOL_IDS),
@@ -200,6 +201,7 @@ export function mcConfig(value: unknown): SharedMcConfig {
   if (o.maxNewTokens !== undefined) config.maxNewTokens = int(o.maxNewTokens, 'config.maxNewTokens', 1, INT_MAX);
   if (o.circular !== undefined) config.circular = bool(o.circular, 'config.circular');
   if (o.pride !== undefined) config.pride = pride(o.pride, config.itemCount);
+  Object.assign(config, sampleFields(o));
   // Option order never enters a cloze context, and PriDe reads letters: neither goes with option-text scoring.
   if (config.scoring === 'cloze' && (config.circular || config.pride)) fail('config.scoring', '"letter-logits" (circular and PriDe score letters)', config.scoring);
   if (o.kind !== 'multiple-choice') fail('config.kind', '"multiple-choice" (the link\'s kind)', o.kind);
@@ -220,15 +222,72 @@ function pride(value: unknown, itemCount: number): SharedPride {
 }
 
 export function genConfig(value: unknown): SharedGenConfig {
-  const o = object(value, 'config', [...COMMON_KEYS, 'maxNewTokens', 'decoding'], ['thinking']);
+  const o = object(value, 'config', [...COMMON_KEYS, 'maxNewTokens', 'decoding'], ['thinking', ...SAMPLE_KEYS]);
   if (o.kind !== 'generation') fail('config.kind', '"generation" (the link\'s kind)', o.kind);
-  return {
+  const config: SharedGenConfig = {
     kind: 'generation',
     protocolId: oneOf(o.protocolId, 'config.protocolId', { c3bench: true }),
     maxNewTokens: int(o.maxNewTokens, 'config.maxNewTokens', 1, INT_MAX),
     decoding: decoding(o.decoding, 'config.decoding'),
     ...common(o),
   };
+  return Object.assign(config, sampleFields(o));
+}
+
+const SAMPLE_KEYS = ['sampling', 'stopRule'] as const;
+
+/**
+ * The sample a link carries (issue 36), absent in older links (the first limitPerTask in file order):
+ * its draw, seed, order and blocks rebuild the items here (shared-items.ts), and its population per
+ * task must be the link's tasks exactly and give the link's item count (share-check.ts
+ * checkLinkSample). The stop rule says why a run ended before its last item; a baseline run id is
+ * the sharer's, shown as text, never looked up.
+ */
+function sampleFields(o: Obj): { sampling?: RunSampling; stopRule?: StopRule } {
+  const out: { sampling?: RunSampling; stopRule?: StopRule } = {};
+  if (o.sampling !== undefined) out.sampling = sampling(o.sampling);
+  if (o.stopRule !== undefined) out.stopRule = stopRule(o.stopRule);
+  return out;
+}
+
+function sampling(value: unknown): RunSampling {
+  const path = 'config.sampling';
+  const o = object(value, path, ['draw', 'seed', 'order', 'block', 'population'], ['growth', 'maxBlock']);
+  const out: RunSampling = {
+    draw: oneOf(o.draw, `${path}.draw`, { random: true, first: true }),
+    seed: int(o.seed, `${path}.seed`, 0, 0xffffffff),
+    order: oneOf(o.order, `${path}.order`, { shuffled: true, file: true }),
+    block: int(o.block, `${path}.block`, 1, INT_MAX),
+    population: {},
+  };
+  if (o.growth !== undefined) out.growth = num(o.growth, `${path}.growth`, 1, 64);
+  if (o.maxBlock !== undefined) out.maxBlock = int(o.maxBlock, `${path}.maxBlock`, 1, INT_MAX);
+  // Task name → N. Read here as a form only (each a bounded name and count); that the names are the
+  // link's tasks and the sizes give its items is checked after its tasks (share-check.ts checkLinkSample).
+  const p = o.population;
+  if (typeof p !== 'object' || p === null || Array.isArray(p)) fail(`${path}.population`, 'an object of task sizes', p);
+  noteFieldsRead(`${path}.population`);
+  const entries = Object.entries(p);
+  if (entries.length > SHARE_LIMITS.listEntries) throw shareLinkError('link.list-too-long', { path: `${path}.population`, entries: entries.length, max: SHARE_LIMITS.listEntries });
+  // fromEntries defines own properties, so a task named __proto__ stays a plain key.
+  out.population = Object.fromEntries(entries.map(([task, n]) => [text(task, `${path}.population (a task)`), int(n, `${path}.population.${task.slice(0, 60)}`, 0, INT_MAX)]));
+  return out;
+}
+
+function stopRule(value: unknown): StopRule {
+  const path = 'config.stopRule';
+  const o = object(value, path, ['kind', 'alpha'], ['halfWidth', 'baselineRunId']);
+  const kind = oneOf(o.kind, `${path}.kind`, { precision: true, 'sign-settled': true });
+  const alpha = num(o.alpha, `${path}.alpha`, 0, 1);
+  if (alpha === 0 || alpha === 1) fail(`${path}.alpha`, 'a number between 0 and 1', alpha);
+  if (kind === 'precision') {
+    object(o, path, ['kind', 'alpha', 'halfWidth']);
+    const halfWidth = num(o.halfWidth, `${path}.halfWidth`, 0, 1);
+    if (halfWidth === 0) fail(`${path}.halfWidth`, 'a share above 0, at most 1', halfWidth);
+    return { kind, alpha, halfWidth };
+  }
+  object(o, path, ['kind', 'alpha', 'baselineRunId']);
+  return { kind, alpha, baselineRunId: text(o.baselineRunId, `${path}.baselineRunId`) };
 }
 
 export function environment(value: unknown): SharedEnvironment | null {

@@ -25,6 +25,12 @@
 // group part in `_cloze`; metadata.jiangu says `scoring: 'cloze'` with the cloze layout's version and
 // template hash. Not with circular: option order never enters a cloze context, so every rotation would
 // score the same.
+//
+// A sampled run (issue 36, `sample`): the docs are every test item of its tasks, each with its place in
+// its task (`jiangu_index`), and jiangu_samples.json lists the run's own lines per task, which `lm_eval
+// --samples` (lm_eval/_cli/run.py at 4e7e0d4: a JSON string or the path of a JSON file, task name →
+// 0-based doc indices; incompatible with --limit) makes the harness run and nothing else. The tasks'
+// metadata.jiangu.sampling carries the sample, so the import records the same sample back.
 import { getDataset } from '../../../benchmarks/catalog.ts';
 import type { DatasetFile, DatasetId, GenerationItem, Item, MultipleChoiceItem } from '../../../benchmarks/types.ts';
 import { C3BENCH_PROTOCOL, classificationLabels, generationTemplateHash, promptKeyFor } from '../../../protocols/generation.ts';
@@ -42,6 +48,8 @@ import { predictsOnly } from './predict-only.ts';
 import { readmeText } from './readme.ts';
 import { utilsPy } from './utils-py.ts';
 import { PyFunction, toYaml, type YamlValue } from './yaml.ts';
+import type { RunSampling } from '../../../protocols/run-sampling.ts';
+import { describeSample } from '../../../protocols/sample-description.ts';
 
 /** Bumped when the folder's layout or the docs' fields change; the import reads it. */
 export const LM_EVAL_EXPORT_FORMAT = 1;
@@ -67,7 +75,27 @@ export interface LmEvalExportInput {
    * stored dev item. All test items when absent. An id not among the stored test items refuses the export.
    */
   itemIds?: readonly string[];
+  /**
+   * A sampled run's export (issue 36): every stored test item of the sample's tasks becomes a doc
+   * (each with `jiangu_index`, its place among its task's items in file order), and
+   * `jiangu_samples.json` names, per task, the lines of the run's own items in the form `lm_eval
+   * --samples` reads, so the harness runs exactly those documents. `itemIds` is then ignored.
+   */
+  sample?: LmEvalSample;
 }
+
+/** What a sampled run's export needs of the run: its sample as recorded, its limit and its items. */
+export interface LmEvalSample {
+  sampling: RunSampling;
+  limitPerTask: number | null;
+  /** The run's items (any order): every one must be a stored test item of the sample's tasks. */
+  itemIds: readonly string[];
+  /** The run's tasks in its order (the order draws tasks' turns); absent: the population's keys. */
+  tasks?: readonly string[];
+}
+
+/** The file `--samples` reads: task name → the run's docs, as 0-based line numbers of the task's JSONL. */
+export const LM_EVAL_SAMPLES_FILE = 'jiangu_samples.json';
 
 /** The scorings an export writes (McRunConfig.scoring's generate-extract asks the letter prompt: it exports as letters). */
 export type LmEvalScoring = 'letter-logits' | 'cloze';
@@ -139,7 +167,21 @@ export async function exportLmEval(input: LmEvalExportInput): Promise<LmEvalExpo
   const mine = input.items.filter((item) => item.datasetId === datasetId);
   const mc = mine.filter((item): item is MultipleChoiceItem => item.kind === 'multiple-choice');
   const allGen = mine.filter((item): item is GenerationItem => item.kind === 'generation' && item.split === 'test');
-  const chosen = input.itemIds ? new Set(input.itemIds) : null;
+  const sample = input.sample ?? null;
+  const sampleTasks = sample ? new Set(Object.keys(sample.sampling.population)) : null;
+  // A sample's docs are its tasks' whole populations: --samples picks the run's lines among them.
+  const chosen = sample
+    ? new Set([...mc.filter((item) => item.split === 'test'), ...allGen].filter((item) => sampleTasks!.has(item.task)).map((item) => item.id))
+    : input.itemIds
+      ? new Set(input.itemIds)
+      : null;
+  if (sample) {
+    const stored = new Set([...mc.filter((item) => item.split === 'test'), ...allGen].filter((item) => sampleTasks!.has(item.task)).map((item) => item.id));
+    const missing = sample.itemIds.filter((id) => !stored.has(id));
+    if (missing.length > 0) throw jianguError('export.items-not-stored', { dataset: datasetId, missing: missing.length, first: missing[0] });
+  }
+  const inRun = sample ? new Set(sample.itemIds) : null;
+  const samplesFile: Record<string, number[]> = {};
   if (chosen) {
     const stored = new Set([...mc.filter((item) => item.split === 'test'), ...allGen].map((item) => item.id));
     const missing = [...chosen].filter((id) => !stored.has(id));
@@ -166,15 +208,31 @@ export async function exportLmEval(input: LmEvalExportInput): Promise<LmEvalExpo
     if (docs.length === 0) continue;
     const name = taskName(datasetId, shots, info.key, isMc ? form : 'letters');
     const dataPath = `${name}.jsonl`;
-    const lines = docs.flatMap((item): object[] =>
-      item.kind === 'multiple-choice'
-        ? circular
-          ? rotatedDocs(protocol!, item, devByTask.get(item.task) ?? [], shots, byId)
-          : cloze
-            ? [clozeDocFor(protocol!, item, devByTask.get(item.task) ?? [], shots, byId)]
-            : [docFor(protocol!, item, devByTask.get(item.task) ?? [], shots, byId)]
-        : [genDocFor(item)],
-    );
+    const itemDocs = docs.map((item, index): object[] => {
+      const written =
+        item.kind === 'multiple-choice'
+          ? circular
+            ? rotatedDocs(protocol!, item, devByTask.get(item.task) ?? [], shots, byId)
+            : cloze
+              ? [clozeDocFor(protocol!, item, devByTask.get(item.task) ?? [], shots, byId)]
+              : [docFor(protocol!, item, devByTask.get(item.task) ?? [], shots, byId)]
+          : [genDocFor(item)];
+      // The item's place in its task (file order), which the import draws the sample again from.
+      return sample ? written.map((doc) => withIndex(doc, index)) : written;
+    });
+    const lines = itemDocs.flat();
+    if (sample) {
+      // Ascending line numbers: the harness reads its docs in file order and names each doc by
+      // indices[k] for the k-th it reads (evaluator.py at 4e7e0d4), so only a sorted list gives
+      // each sample its own line as doc_id.
+      const picked: number[] = [];
+      let line = 0;
+      docs.forEach((item, i) => {
+        if (inRun!.has(item.id)) for (let k = 0; k < itemDocs[i].length; k++) picked.push(line + k);
+        line += itemDocs[i].length;
+      });
+      samplesFile[name] = picked;
+    }
     const jsonl = lines.map((doc) => JSON.stringify(doc)).join('\n') + '\n';
     const taskShots = isMc ? shotsFor(protocol!, info.key, shots) : 0;
     const unscored = isMc && docs.every((item) => item.kind === 'multiple-choice' && item.answer === null);
@@ -195,6 +253,9 @@ export async function exportLmEval(input: LmEvalExportInput): Promise<LmEvalExpo
         ...(isMc && cloze ? { scoring: 'cloze', clozeVersion: protocol!.cloze.version } : {}),
         ...(isMc ? {} : { maxNewTokens, decoding: 'greedy' }),
         ...(isMc && circular ? { circular: true } : {}),
+        // A sampled run: the sample as recorded, this task's population, the run's limit (the import
+        // draws it again and records the run as that sample when the harness ran exactly it).
+        ...(sample ? { sampling: samplingMeta(sample, info.key) } : {}),
         dataFiles,
         itemsFile: { [dataPath]: await sha256Hex(jsonl) },
       },
@@ -219,11 +280,36 @@ export async function exportLmEval(input: LmEvalExportInput): Promise<LmEvalExpo
   const mcPython = protocol ? (cloze ? clozePy(protocol, hash!, keyless) : utilsPy(protocol, hash!, keyless)) : '# Jiangu (鉴古) prompts for lm-evaluation-harness, written by its export.\n';
   const python = mcPython + (genHash ? generationPy(C3BENCH_PROTOCOL, genHash) : '');
   files.push({ path: 'utils.py', text: python });
+  if (sample) files.push({ path: LM_EVAL_SAMPLES_FILE, text: `${JSON.stringify(samplesFile)}\n` });
+  const sampled = sample ? { file: LM_EVAL_SAMPLES_FILE, description: describeSample({ tasks: Object.keys(sample.sampling.population), limitPerTask: sample.limitPerTask, sampling: sample.sampling, itemIds: sample.itemIds }), runDocs: Object.values(samplesFile).reduce((n, l) => n + l.length, 0) } : undefined;
   files.push({
     path: 'README.md',
-    text: readmeText({ datasetId, shots, group, tasks, protocol, templateHash: hash ?? genHash!, appVersion: input.appVersion, maxNewTokens, circular, cloze }),
+    text: readmeText({ datasetId, shots, group, tasks, protocol, templateHash: hash ?? genHash!, appVersion: input.appVersion, maxNewTokens, circular, cloze, ...(sampled ? { sample: sampled } : {}) }),
   });
   return { files, tasks, group, protocolId: protocol?.id ?? null, templateHash: hash, scoring: cloze ? 'cloze' : 'letter-logits' };
+}
+
+/** The doc with `jiangu_index` after `jiangu_id` (and `jiangu_rotation`), so a reader sees both at once. */
+function withIndex(doc: object, index: number): object {
+  const { jiangu_id, jiangu_rotation, ...rest } = doc as { jiangu_id: string; jiangu_rotation?: number };
+  return { jiangu_id, ...(jiangu_rotation !== undefined ? { jiangu_rotation } : {}), jiangu_index: index, ...rest };
+}
+
+/** metadata.jiangu.sampling of one task: the recorded rule, the run's limit, and this task's N. */
+function samplingMeta(sample: LmEvalSample, task: string) {
+  const s = sample.sampling;
+  return {
+    draw: s.draw,
+    seed: s.seed,
+    order: s.order,
+    block: s.block,
+    ...(s.growth !== undefined ? { growth: s.growth } : {}),
+    ...(s.maxBlock !== undefined ? { maxBlock: s.maxBlock } : {}),
+    limitPerTask: sample.limitPerTask,
+    population: s.population[task] ?? 0,
+    // The run's tasks in its order: the shuffled order gives tasks their turns in it.
+    tasks: [...(sample.tasks ?? Object.keys(s.population))],
+  };
 }
 
 /** A generation doc: the item, and the prompt and labels Jiangu's buildGenerationPrompt uses. */

@@ -3,6 +3,7 @@ import { getDataset } from '../../../benchmarks/catalog.ts';
 import type { DatasetId } from '../../../benchmarks/types.ts';
 import type { McProtocol } from '../../../protocols/mc-protocols.ts';
 import { predictsOnly } from './predict-only.ts';
+import type { SampleDescription } from '../../../protocols/sample-description.ts';
 
 export interface ReadmeInput {
   datasetId: DatasetId;
@@ -18,6 +19,27 @@ export interface ReadmeInput {
   circular?: boolean;
   /** A cloze export: the option texts are the choices (`protocol.cloze`, whose hash templateHash is). */
   cloze?: boolean;
+  /** A sampled run's export: the file `--samples` reads, the sample, and how many docs it names. */
+  sample?: { file: string; description: SampleDescription; runDocs: number };
+}
+
+/** The sample in the README's words (English, as the rest of the file). */
+function sampleWords(d: SampleDescription): string {
+  if (d.draw === 'every') return `every item of its tasks (${d.items})`;
+  if (d.draw === 'first') return `the first ${d.perTask} items of each task in file order (${d.items} in all)`;
+  const of = d.populationPerTask !== null ? `${d.perTask} of ${d.populationPerTask} items per task` : `${d.perTask} items per task, ${d.items} of ${d.population} in all`;
+  return `a random sample of ${of} (seed ${d.seed})`;
+}
+
+/** What a sampled run's README says of its sample and of --samples (lm_eval/_cli/run.py and api/task.py at 4e7e0d4). */
+function sampleSection(sample: NonNullable<ReadmeInput['sample']>): string {
+  return `
+## The run's sample
+
+The run this folder was exported from asked ${sampleWords(sample.description)}. Each task's JSONL holds **every** test item of the task, in file order, each doc with \`jiangu_index\` (its place in the task); \`${sample.file}\` names the run's own ${sample.runDocs} docs, per task, as 0-based line numbers of that task's JSONL: the \`--samples\` argument of lm-evaluation-harness (a JSON string or the path of a JSON file mapping task names to document indices). With it the harness runs exactly the run's documents, each sample's \`doc_id\` its line; the lists are ascending because the harness reads the chosen docs in file order and numbers them from the list. \`--samples\` and \`--limit\` exclude each other. Leave \`--samples\` out to run every item of the tasks.${sample.description.draw === 'first' ? ' For this sample (the first items in file order) it is the same as `--limit ' + sample.description.perTask + '` on a folder that is not circular.' : ''}
+
+Imported back into Jiangu, a run made with \`--samples ${sample.file}\` is recorded as this same sample (the same seed and items, in the run's order); one made on other documents is recorded as the items it has, and says so.
+`;
 }
 
 /** What a cloze export's README says of its formulation, its metrics and how its numbers meet Jiangu's. */
@@ -54,7 +76,7 @@ export function readmeText(input: ReadmeInput): string {
   const acEval = predictOnly
     ? `\n${dataset.title} has not released its test answers: every doc's \`answer\` is null, so these tasks only predict. \`doc_to_target\` returns "" for them (the harness's task constructor indexes the choices with an integer target on the first doc, so an integer such as -100 would stop it before any request) and their metric is the harness's \`bypass\`: the harness reports no accuracy, only the model's log-likelihoods, which it writes with \`--predict_only\` (or \`--log_samples\`, which a bypass task requires). It logs "Label index was not in within range of available choices" once per doc: expected, as no doc has an answer. Import the results file and its samples into Jiangu: the run comes back unscored, and **Export predictions (CSV)** on its page gives the predicted letter of every item, for the authors' submission.\n`
     : '';
-  const samplesFlag = predictOnly ? '--predict_only' : '--log_samples';
+  const samplesFlag = (predictOnly ? '--predict_only' : '--log_samples') + (input.sample ? ` --samples ${input.sample.file}` : '');
   const generation = input.tasks.filter((task) => task.kind === 'generation');
   const gen = generation.length === 0
     ? ''
@@ -103,7 +125,7 @@ ${licence}
 
 Every task has \`num_fewshot: 0\` and \`description: ""\`: the exemplars are in the prompt already. Do not pass \`--num_fewshot\`.
 Jiangu drops exemplars from a prompt longer than the model's context; these prompts hold all of them, so keep \`max_length\` at least as long as the longest prompt.
-${acEval}${gen}${circular}${cloze ? clozeSection(input.protocol!) : ''}
+${acEval}${gen}${circular}${cloze ? clozeSection(input.protocol!) : ''}${input.sample ? sampleSection(input.sample) : ''}
 ## Running it
 
 Run from this folder (the task files name their JSONL relative to it):

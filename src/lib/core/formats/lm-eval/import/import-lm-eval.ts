@@ -32,6 +32,7 @@ import { LM_EVAL_TASKS, type HarnessTask } from '../lm-eval-tasks.ts';
 import { storedSummaryMismatches, storedSummaryOf, type HarnessGroups } from './lm-eval-summary.ts';
 import { clozeScoresOf } from './lm-eval-cloze.ts';
 import { readSamplesLines, readTaskSamples, type Sample } from './lm-eval-samples.ts';
+import { importedSample } from './lm-eval-sample.ts';
 
 export { LM_EVAL_TASKS, type HarnessTask } from '../lm-eval-tasks.ts';
 
@@ -278,7 +279,9 @@ export async function buildRun(
     if (first !== undefined) throw problem('import.lm-eval-rotation-twice', { path: a.sample.place, itemId: a.itemId, rotation: a.rotation, first });
     seen.set(key, a.sample.place);
   }
-  const own = asked.filter((a) => a.rotation === 0);
+  // A sampled run's export run on its sample (lm-eval-sample.ts): its items in the sample's order.
+  const sample = importedSample(mapped.map((m) => m.task), asked.filter((a) => a.rotation === 0), warnings);
+  const own = sample ? sample.own : asked.filter((a) => a.rotation === 0);
   const results: McItemResult[] = own.map((a, index) => {
     const { m, sample } = a;
     const { letters, scored, promptHash } = scoredSample(a, a.i);
@@ -362,10 +365,11 @@ export async function buildRun(
     prefixReuse: false,
     datasetId,
     datasetFiles: jiangu ? jiangu.dataFiles : [],
-    tasks: mapped.map((m) => m.task),
+    tasks: sample?.tasks ?? mapped.map((m) => m.task),
     // The harness's --limit counts docs: items, except in a circular export (a doc per rotation; origin.harnessLimit says it).
-    limitPerTask: mapped.some((m) => m.jiangu?.circular === true) ? null : limitOf(facts.config?.limit),
+    limitPerTask: sample ? sample.limitPerTask : mapped.some((m) => m.jiangu?.circular === true) ? null : limitOf(facts.config?.limit),
     itemIds: results.map((r) => r.itemId),
+    ...(sample ? { sampling: sample.sampling } : {}),
     appVersion: facts.lmEvalVersion ? `lm-eval ${shortName(facts.lmEvalVersion)}` : 'lm-eval',
   };
   if (circular) {

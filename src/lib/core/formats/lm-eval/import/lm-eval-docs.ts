@@ -14,7 +14,7 @@ import type { SampleDoc } from './import-lm-eval.ts';
  * Fields Jiangu's export writes as whole numbers, which the harness's json loader reads as Python
  * ints (json.dumps writes them back as `2`, never `2.0`): the only numbers a doc hash can be rebuilt with.
  */
-const INTEGER_FIELDS: ReadonlySet<string> = new Set(['jiangu_rotation']);
+const INTEGER_FIELDS: ReadonlySet<string> = new Set(['jiangu_rotation', 'jiangu_index']);
 
 /**
  * json.dumps(value, indent=2, ensure_ascii=False) as Python writes it, for doc_hash; null when the

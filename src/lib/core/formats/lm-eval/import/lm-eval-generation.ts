@@ -9,6 +9,7 @@ import { getDataset } from '../../../benchmarks/catalog.ts';
 import type { GenerationTask } from '../../../benchmarks/types.ts';
 import { C3BENCH_PROTOCOL, generationTemplateHash } from '../../../protocols/generation.ts';
 import { sha256Hex } from '../../../protocols/template-hash.ts';
+import { importedSample } from './lm-eval-sample.ts';
 import { notice, type Notice } from '../../../notices/index.ts';
 import { harnessRunOf, limitOf, modelOf, shortName, type HarnessFacts, type HarnessTask, type SampleDoc } from './import-lm-eval.ts';
 import { FieldProblem, RUN_IMPORT_LIMITS, RunImportError, anyObject, fail, parseJson, problem, text, type ImportedRun, type Obj } from '../../import-validate.ts';
@@ -122,7 +123,10 @@ export async function buildGenRun(
 
   const runId = crypto.randomUUID();
   const createdAt = facts.date !== null ? new Date(facts.date * 1000).toISOString() : importedAt;
-  const ordered = mapped.flatMap((m) => [...(samplesByTask.get(m.name) ?? [])].sort((a, b) => a.docId - b.docId).map((sample) => ({ m, sample })));
+  const inFileOrder = mapped.flatMap((m) => [...(samplesByTask.get(m.name) ?? [])].sort((a, b) => a.docId - b.docId).map((sample) => ({ m, sample, itemId: jianguIdOf(sample.doc) })));
+  // A sampled run's export run on its sample (lm-eval-sample.ts): its items in the sample's order.
+  const sampled = inFileOrder.every((a) => a.itemId !== null) ? importedSample(mapped.map((m) => m.task), inFileOrder as { m: (typeof mapped)[number]; sample: (typeof inFileOrder)[number]['sample']; itemId: string }[], warnings) : null;
+  const ordered = sampled ? sampled.own : inFileOrder;
   const results: GenItemResult[] = [];
   for (const [index, { m, sample }] of ordered.entries()) {
     try {
@@ -147,9 +151,10 @@ export async function buildGenRun(
     decoding: { kind: 'greedy' },
     datasetId,
     datasetFiles: mapped[0].jiangu!.dataFiles,
-    tasks: mapped.map((m) => m.task),
-    limitPerTask: limitOf(facts.config?.limit),
+    tasks: sampled?.tasks ?? mapped.map((m) => m.task),
+    limitPerTask: sampled ? sampled.limitPerTask : limitOf(facts.config?.limit),
     itemIds: results.map((r) => r.itemId),
+    ...(sampled ? { sampling: sampled.sampling } : {}),
     appVersion: facts.lmEvalVersion ? `lm-eval ${shortName(facts.lmEvalVersion)}` : 'lm-eval',
   };
   const run: GenRunRecord = { id: runId, createdAt, updatedAt: importedAt, datasetId, status: 'completed', config, warnings };
@@ -205,4 +210,10 @@ async function genResult(
     completedAt: createdAt,
   };
 
+}
+
+/** The item id a Jiangu-exported doc carries (`jiangu_id`), or null. */
+function jianguIdOf(doc: unknown): string | null {
+  const id = typeof doc === 'object' && doc !== null ? (doc as { jiangu_id?: unknown }).jiangu_id : undefined;
+  return typeof id === 'string' && id !== '' && id.length <= 200 ? id : null;
 }

@@ -10,7 +10,7 @@ import { getDataset } from '../../../benchmarks/catalog.ts';
 import type { DatasetId } from '../../../benchmarks/types.ts';
 import { listProtocols, type McProtocolId } from '../../../protocols/mc-protocols.ts';
 import { C3BENCH_PROTOCOL } from '../../../protocols/generation.ts';
-import { LM_EVAL_TASKS, type HarnessTask, type JianguTaskMeta } from '../lm-eval-tasks.ts';
+import { LM_EVAL_TASKS, type HarnessTask, type JianguTaskMeta, type JianguTaskSampling } from '../lm-eval-tasks.ts';
 import { problem, type Obj } from '../../import-validate.ts';
 
 export type { JianguTaskMeta } from '../lm-eval-tasks.ts';
@@ -83,5 +83,26 @@ function jianguTask(name: string, value: unknown): HarnessTask {
     ...(cloze ? { cloze: { version: j.clozeVersion as number } } : {}),
   };
   if (generation) meta.generation = { maxNewTokens: generation.maxNewTokens };
+  if (j.sampling !== undefined) meta.sampling = samplingOf(j.sampling, () => bad('sampling'));
   return { datasetId, task: task as string, jiangu: meta };
+}
+
+const isCount = (v: unknown, min: number, max: number): v is number => typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max;
+
+/** A sampled export's metadata.jiangu.sampling (export/folder.ts samplingMeta), each field in its range. */
+function samplingOf(value: unknown, bad: () => never): JianguTaskSampling {
+  if (!isObj(value)) bad();
+  const s = value as Obj;
+  const draw = s.draw === 'random' || s.draw === 'first' ? s.draw : bad();
+  const order = s.order === 'shuffled' || s.order === 'file' ? s.order : bad();
+  if (!isCount(s.seed, 0, 0xffffffff) || !isCount(s.block, 1, 1_000_000) || !isCount(s.population, 0, 1_000_000)) bad();
+  if (!(s.limitPerTask === null || isCount(s.limitPerTask, 0, 1_000_000))) bad();
+  const out: JianguTaskSampling = { draw, seed: s.seed as number, order, block: s.block as number, limitPerTask: s.limitPerTask as number | null, population: s.population as number };
+  if (s.growth !== undefined) out.growth = typeof s.growth === 'number' && Number.isFinite(s.growth) && s.growth >= 1 && s.growth <= 64 ? s.growth : bad();
+  if (s.maxBlock !== undefined) out.maxBlock = isCount(s.maxBlock, 1, 1_000_000) ? s.maxBlock : bad();
+  if (s.tasks !== undefined) {
+    if (!Array.isArray(s.tasks) || s.tasks.length > 2000 || !s.tasks.every((t) => typeof t === 'string' && t.length <= 200)) bad();
+    out.tasks = [...(s.tasks as string[])];
+  }
+  return out;
 }

@@ -1,0 +1,126 @@
+// What the run page draws of the whole benchmark's estimate (core/metrics/benchmark-estimate.ts): a
+// live run's, fed from its results as they come, and the lines of a table from any estimate. The
+// words are estimate-text.ts's.
+import { BenchmarkEstimator, type BenchmarkEstimate, type EstimateMeasure, type EstimateRow, type MeasureEstimate } from '../../lib/core/metrics/benchmark-estimate.ts';
+import type { ScoreInterval } from '../../lib/core/metrics/sample-estimate/types.ts';
+import type { ItemResult, McItemResult, McRunRecord } from '../../lib/core/record/run.ts';
+
+/**
+ * A live run's estimate, kept up to date from its results list (LiveResults.all: results are
+ * appended as they come; an item that comes again with its rotations replaces itself in place and is
+ * the same item). Each update takes in only the results after the last one taken: O(new results),
+ * then a snapshot in O(measures × rows), so a page may take one at every draw of a long run.
+ */
+export class LiveEstimateFeed {
+  private readonly estimator: BenchmarkEstimator;
+  private taken = 0;
+  private last: { estimate: BenchmarkEstimate; at: number; next: number } | null = null;
+  /** Milliseconds this feed has spent, results taken in and snapshots taken (what watching costs the run's thread). */
+  spentMs = 0;
+
+  constructor(
+    run: McRunRecord,
+    /** The page's clock (ms); a test's fake. */
+    private readonly now: () => number = () => performance.now(),
+  ) {
+    this.estimator = new BenchmarkEstimator(run.config, run.datasetId);
+  }
+
+  /**
+   * Takes in the new results (always: O(new)), and returns a snapshot: a new one when the last is at
+   * least LIVE_ESTIMATE_MS old and its cost is at most LIVE_ESTIMATE_SHARE of the time since, else the
+   * last one. The confidence sequences of a score of many tasks cost milliseconds each (tens for
+   * ACLUE's 15 tasks), on the thread the run's scheduler shares: a snapshot at each of four draws a
+   * second would slow the run.
+   */
+  update(all: readonly ItemResult[]): BenchmarkEstimate {
+    const entered = this.now();
+    try {
+      return this.take(all);
+    } finally {
+      this.spentMs += this.now() - entered;
+    }
+  }
+
+  private take(all: readonly ItemResult[]): BenchmarkEstimate {
+    if (all.length > this.taken) {
+      // A resumed run's stored results come first, all at once: fed in run order (observeAll sorts by index).
+      this.estimator.observeAll(all.slice(this.taken) as McItemResult[]);
+      this.taken = all.length;
+    }
+    const started = this.now();
+    if (this.last && started < this.last.next) return this.last.estimate;
+    const estimate = this.estimator.snapshot();
+    const cost = this.now() - started;
+    this.last = { estimate, at: started, next: started + Math.max(LIVE_ESTIMATE_MS, cost / LIVE_ESTIMATE_SHARE) };
+    return estimate;
+  }
+}
+
+/** The shortest time between two live snapshots (ms). */
+export const LIVE_ESTIMATE_MS = 1000;
+/** The largest share of the page's time live snapshots may take. */
+export const LIVE_ESTIMATE_SHARE = 0.05;
+
+const feeds = new WeakMap<object, LiveEstimateFeed>();
+
+/** The estimate of the live run whose results list is `results` (one feed per list, kept while it lives), and the feed's time so far. */
+export function liveEstimate(results: { readonly all: readonly ItemResult[] }, run: McRunRecord): { estimate: BenchmarkEstimate; spentMs: number } {
+  let feed = feeds.get(results);
+  if (!feed) feeds.set(results, (feed = new LiveEstimateFeed(run)));
+  return { estimate: feed.update(results.all), spentMs: feed.spentMs };
+}
+
+/** One line of a table: a measure's overall score, or one task's or group's. */
+export interface EstimateLine {
+  measure: EstimateMeasure;
+  key: string;
+  kind: EstimateRow['kind'];
+  of: string | null;
+  estimate: number | null;
+  /** (a) For a sample size fixed before starting. */
+  fixedN: ScoreInterval | null;
+  /** (b) Valid whenever the run stops; null for bits per byte (see `unbounded`). */
+  sequence: ScoreInterval | null;
+  /** No confidence sequence because the values have no bound (bits per byte). */
+  unbounded: boolean;
+  n: number;
+  population: number;
+  exact: boolean;
+}
+
+function lineOf(m: MeasureEstimate, row: EstimateRow): EstimateLine {
+  const e = row.estimate;
+  // Every item done: the estimate is the score and both intervals that point, whatever a tracker returns at the end.
+  const point = e.exact && e.estimate !== null ? { low: e.estimate, high: e.estimate } : null;
+  return {
+    measure: m.measure,
+    key: row.key,
+    kind: row.kind,
+    of: row.of,
+    estimate: e.estimate,
+    fixedN: point ?? e.fixedN,
+    sequence: m.bounded ? (point ?? e.sequence) : null,
+    unbounded: !m.bounded,
+    n: e.n,
+    population: e.population,
+    exact: e.exact,
+  };
+}
+
+/** Each measure's overall score (the benchmark's own rule), in the estimate's order of measures. */
+export function overallLines(estimate: BenchmarkEstimate): EstimateLine[] {
+  return estimate.measures.flatMap((m) => m.rows.filter((r) => r.kind === 'overall').map((r) => lineOf(m, r)));
+}
+
+/** One measure's lines below overall: pooled, then groups, then tasks. */
+export function detailLines(estimate: BenchmarkEstimate, measure: EstimateMeasure): EstimateLine[] {
+  const m = estimate.measures.find((x) => x.measure === measure);
+  return m ? m.rows.filter((r) => r.kind !== 'overall').map((r) => lineOf(m, r)) : [];
+}
+
+/** Whether the overall score is exact (every item of the benchmark, or of the items chosen, is done). */
+export function estimateExact(estimate: BenchmarkEstimate): boolean {
+  const first = estimate.measures[0]?.rows[0]?.estimate;
+  return first !== undefined && first.exact;
+}

@@ -1,0 +1,238 @@
+// The whole benchmark's estimate on the run page (issue 36), in Chromium on jiangu-tiny: a run of a
+// random sample paused at 30% shows the benchmark's score by its own rule with (a) the fixed-n
+// interval and (b) the confidence sequence, named plainly in both languages, each recomputed here
+// from the stored results; a run of every item shows the exact score; a run asked to stop at ±10
+// points stops by itself before its last item and says why.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import type { McItemResult, McRunRecord } from '../../src/lib/core/record/run.ts';
+import { combineStrata, stratumTracker } from '../../src/lib/core/metrics/sample-estimate/index.ts';
+import { useBrowserSession } from './session.ts';
+import { readStoredRun, startFixtureRun, storeSampleAndAclue, waitForStatus } from './runs.ts';
+import type { OptionLetter } from '../../src/lib/core/benchmarks/types.ts';
+import { estimateOfRun } from '../../src/lib/core/metrics/benchmark-estimate.ts';
+import { mulberry32 } from '../../src/lib/core/metrics/index.ts';
+import { newRunSampling, sampleRun } from '../../src/lib/core/protocols/run-sampling.ts';
+import { runJson } from '../../src/lib/core/formats/jiangu-run/export.ts';
+import { WORKER_FROM_RESULTS } from '../../src/lib/data/stored-run-work.ts';
+import { fabricatedMcRun } from '../../scripts/fixtures/fabricated-run.ts';
+import { importAncientBenchOf } from './big-ancientbench.ts';
+
+const readRun = (page: Page, runId: string) => readStoredRun<McRunRecord, McItemResult>(page, runId);
+const shots = join(process.cwd(), 'test-results', 'walk-36-d');
+
+/** The mean-of-tasks score and its two intervals, from stored results fed in run order (A's trackers, here in Node). */
+function recomputed(run: McRunRecord, results: readonly McItemResult[]) {
+  const population = run.config.sampling!.population;
+  const tasks = run.config.tasks.filter((t) => population[t] > 0);
+  const trackers = new Map(tasks.map((t) => [t, stratumTracker(population[t])]));
+  for (const r of [...results].sort((a, b) => a.index - b.index)) if (r.correct !== null && r.failure === undefined) trackers.get(r.task)!.push(r.correct ? 1 : 0);
+  return combineStrata(tasks.map((t) => ({ weight: 1 / tasks.length, tracker: trackers.get(t)! })), { alpha: 0.05 });
+}
+
+const pair = (s: string | null) => (s ? s.split(',').map(Number) : null);
+
+describe('the whole benchmark’s estimate on the run page', () => {
+  const session = useBrowserSession({ webgpu: false, path: '/#/data' });
+  let page: Page;
+
+  it('gets the data: the AncientBench sample and ACLUE through the mirror', async () => {
+    page = session.opened.page;
+    mkdirSync(shots, { recursive: true });
+    await storeSampleAndAclue(page, session.url);
+  });
+
+  it('paused at 30%, shows the benchmark’s score estimated with both intervals, said plainly in both languages', async () => {
+    // 20 of each of ACLUE's 15 tasks: 300 items, a random sample of its 4,966.
+    const id = await startFixtureRun(page, { dataset: 'aclue', shots: 0, limit: 20, backend: 'wasm' });
+    // While it runs: the estimate fed live, one result at a time.
+    await page.locator('[data-testid=benchmark-estimate][data-computed-in=live] [data-testid=estimate-overall][data-measure=accuracy]').waitFor({ timeout: 60_000 });
+    await page.getByTestId('benchmark-estimate').screenshot({ path: join(shots, 'live-en.png') });
+    await expect.poll(async () => (await readRun(page, id)).results.length, { timeout: 120_000, interval: 25 }).toBeGreaterThanOrEqual(90);
+    await page.getByTestId('cancel-run').click();
+    await waitForStatus(page, 'paused');
+    const { run, results } = await readRun(page, id);
+    expect(run.config.sampling).toMatchObject({ draw: 'random', order: 'shuffled' });
+    expect(results.length / run.config.itemIds.length).toBeGreaterThanOrEqual(0.3);
+    expect(results.length).toBeLessThan(run.config.itemIds.length);
+
+    const section = page.locator('[data-testid=benchmark-estimate][data-target=benchmark]');
+    await section.waitFor();
+    expect(await section.getAttribute('data-exact')).toBe('no');
+    expect(Number(await section.getAttribute('data-scored'))).toBe(results.length);
+    const row = section.locator('[data-testid=estimate-overall][data-measure=accuracy]');
+    const want = recomputed(run, results);
+    expect(Number(await row.getAttribute('data-estimate'))).toBeCloseTo(want.estimate!, 12);
+    const fixed = pair(await row.getAttribute('data-fixed'))!;
+    const sequence = pair(await row.getAttribute('data-sequence'))!;
+    expect(fixed[0]).toBeCloseTo(want.fixedN!.low, 12);
+    expect(fixed[1]).toBeCloseTo(want.fixedN!.high, 12);
+    expect(sequence[0]).toBeCloseTo(want.sequence!.low, 12);
+    expect(sequence[1]).toBeCloseTo(want.sequence!.high, 12);
+    // The estimate inside both; (b), valid whenever one stops, the wider.
+    expect(fixed[0]).toBeLessThan(want.estimate!);
+    expect(sequence[1] - sequence[0]).toBeGreaterThan(fixed[1] - fixed[0]);
+    // p(gold) gets both too.
+    expect(pair(await section.locator('[data-testid=estimate-overall][data-measure=pGold]').getAttribute('data-sequence'))).not.toBeNull();
+
+    const text = (await section.textContent()) ?? '';
+    expect(text).toContain('The whole benchmark, estimated');
+    expect(text).toContain(`Estimated from ${results.length} scored items`);
+    expect(text).toContain('random sample of the benchmark');
+    expect(text).toContain('4,966 items');
+    expect(text).toContain('(a) if you fixed the sample size before starting');
+    expect(text).toContain('(b) valid whenever you stop');
+    expect(text).toContain('Both shrink to the exact score when every item is done.');
+    await section.screenshot({ path: join(shots, 'paused-30-en.png') });
+    // Per group and task, for the measure chosen: pooled, ACLUE's five categories, its 15 tasks.
+    await section.getByTestId('estimate-details').locator('summary').click();
+    const rows = section.locator('[data-testid=estimate-details] tr[data-row]');
+    expect(await rows.count()).toBe(1 + 5 + 15);
+    const task = run.config.tasks[0];
+    const own = results.filter((r) => r.task === task);
+    expect(await section.locator(`tr[data-row="task:${task}"] td`).nth(4).textContent()).toBe(`${own.length} of ${run.config.sampling!.population[task]}`);
+    await section.getByTestId('estimate-measure').selectOption('pGold');
+    await section.screenshot({ path: join(shots, 'paused-30-details-en.png') });
+    await page.getByTestId('lang-zh').click();
+    const zh = (await section.textContent()) ?? '';
+    expect(zh).toContain('整个基准的估计');
+    expect(zh).toContain(`由已评分的 ${results.length} 道题估计`);
+    expect(zh).toContain('(a) 适用于开始前就定好样本量的情形');
+    expect(zh).toContain('(b) 无论何时停下都成立');
+    expect(zh).toContain('全部题目做完时，两者都收缩为确切得分。');
+    await section.screenshot({ path: join(shots, 'paused-30-zh.png') });
+    await page.getByTestId('lang-en').click();
+    await page.screenshot({ path: join(shots, 'paused-30-page.png'), fullPage: true });
+  });
+
+  it('a run of every item shows the exact score, both intervals shrunk to it', async () => {
+    const id = await startFixtureRun(page, { dataset: 'ancientbench', shots: 0, backend: 'wasm', allItems: true });
+    await waitForStatus(page, 'completed');
+    const section = page.locator('[data-testid=benchmark-estimate][data-exact=yes]');
+    await section.waitFor();
+    const { results } = await readRun(page, id);
+    const row = section.locator('[data-testid=estimate-overall][data-measure=accuracy]');
+    const estimate = Number(await row.getAttribute('data-estimate'));
+    // The page's own aggregate (ResultsTable) says the same overall accuracy.
+    expect(Number((await page.getByTestId('acc-overall').textContent())!)).toBeCloseTo(100 * estimate, 1);
+    expect(pair(await row.getAttribute('data-fixed'))).toEqual([estimate, estimate]);
+    expect(pair(await row.getAttribute('data-sequence'))).toEqual([estimate, estimate]);
+    expect(await section.getByTestId('estimate-exact').textContent()).toBe('Every item is done: the estimate is the exact score, and both intervals have shrunk to it.');
+    expect(results.length).toBeGreaterThan(0);
+  });
+
+  it('offers a precision stop with the items it should take, and a run so asked stops before its last item and says why', async () => {
+    await page.goto(`${session.url}/#/evaluate`);
+    await page.getByTestId('eval-dataset').selectOption('aclue');
+    await page.getByTestId('eval-shots').selectOption('0');
+    await page.getByTestId('eval-limit').fill('');
+    await page.getByRole('button', { name: 'none' }).click();
+    await page.locator('input[type=checkbox][value="古文单字多义"]').check();
+    await page.getByTestId('eval-precision-on').check();
+    await page.getByTestId('eval-precision-points').fill('10');
+    const note = page.getByTestId('eval-precision-note');
+    await page.locator('[data-testid=eval-precision][data-items]:not([data-items=""])').waitFor();
+    const planned = Number(await page.getByTestId('eval-precision').getAttribute('data-items'));
+    expect(planned).toBeGreaterThan(0);
+    expect(planned).toBeLessThan(500);
+    expect(await note.textContent()).toContain(`About ${planned} items of 500 if every answer were a coin flip`);
+    await page.getByTestId('lang-zh').click();
+    expect(await note.textContent()).toContain(`约需 500 题中的 ${planned} 题`);
+    await page.getByTestId('lang-en').click();
+    await page.getByTestId('model-choice').selectOption('site:jiangu-tiny');
+    await page.getByTestId('dtype').selectOption('fp32');
+    await page.getByTestId('backend').selectOption('wasm');
+    await page.screenshot({ path: join(shots, 'evaluate-precision.png'), fullPage: true });
+    await page.getByTestId('load').click();
+    await page.waitForURL(/#\/run\//);
+    const id = decodeURIComponent(page.url().split('#/run/')[1]);
+    await waitForStatus(page, 'completed');
+    const { run, results } = await readRun(page, id);
+    expect(run.config.stopRule).toEqual({ kind: 'precision', halfWidth: 0.1, alpha: 0.05 });
+    expect(results.length).toBeLessThan(run.config.itemIds.length);
+    // Narrow enough when it stopped (the check may come a few items after the first narrow one: it keeps its cost small).
+    const want = recomputed(run, results);
+    expect((want.sequence!.high - want.sequence!.low) / 2).toBeLessThanOrEqual(0.1);
+    const said = page.getByTestId('run-stopped-by-rule');
+    await expect.poll(() => said.textContent()).toMatch(new RegExp(`Stopped by itself after ${results.length} of 500 items, as asked: the benchmark’s score was known within ±\\d+\\.\\d points \\(asked for ±10\\.0;`));
+    await page.getByTestId('lang-zh').click();
+    expect(await said.textContent()).toContain(`按设定在 500 题中的第 ${results.length} 题后自动停止`);
+    await page.getByTestId('lang-en').click();
+    await page.locator('[data-testid=run]').screenshot({ path: join(shots, 'precision-stopped.png') });
+    // Completed: nothing to resume.
+    expect(await page.getByTestId('resume-run').count()).toBe(0);
+  });
+});
+
+describe('a large paused run’s estimate', () => {
+  const session = useBrowserSession({ webgpu: false, path: '/#/data' });
+
+  it('is computed in the stored-run worker, with the numbers Node computes', async () => {
+    const { page } = session.opened;
+    const DEV = 50;
+    const TEST = WORKER_FROM_RESULTS + 600;
+    await importAncientBenchOf(page, TEST + DEV, DEV);
+    // The stored test items in file order, per task.
+    const items = (await page.evaluate(`new Promise((resolve, reject) => {
+      const open = indexedDB.open('jiangu');
+      open.onerror = () => reject(open.error);
+      open.onsuccess = () => {
+        const get = open.result.transaction('items').objectStore('items').index('by-dataset').getAll('ancientbench');
+        get.onsuccess = () => { resolve(get.result.filter((i) => i.split === 'test').sort((a, b) => a.order - b.order).map((i) => [i.id, i.task, i.answer])); open.result.close(); };
+        get.onerror = () => reject(get.error);
+      };
+    })`)) as [string, string, OptionLetter][];
+    expect(items.length).toBe(TEST);
+    const tasks = [...new Set(items.map(([, task]) => task))];
+    const byTask = tasks.map((task) => ({ task, itemIds: items.filter(([, t]) => t === task).map(([id]) => id) }));
+    const sampling = newRunSampling('random', 20261205, Object.fromEntries(byTask.map((t) => [t.task, t.itemIds.length])));
+    const { itemIds } = sampleRun(byTask, null, sampling);
+    // Paused after WORKER_FROM_RESULTS + 200 of its items, in its own order.
+    const asked = itemIds.slice(0, WORKER_FROM_RESULTS + 200);
+    const of = new Map(items.map(([id, task, gold]) => [id, { task, gold }]));
+    const random = mulberry32(5);
+    const made = await fabricatedMcRun({
+      id: 'large-sampled',
+      datasetId: 'ancientbench',
+      model: { source: { kind: 'site', name: 'jiangu-tiny' }, dtype: 'fp32', backend: 'wasm' },
+      tasks,
+      datasetFiles: [{ path: 'ancientbench.csv', sha256: 'a'.repeat(64) }],
+      limitPerTask: null,
+      items: asked.map((id) => ({ id, task: of.get(id)!.task, gold: of.get(id)!.gold, logProbs: [0, 1, 2, 3].map(() => random() * 4 - 6) })),
+    });
+    const run: McRunRecord = { ...made.run, status: 'paused', config: { ...made.run.config, itemIds, sampling } };
+    await page.goto(`${session.url}/#/evaluate`);
+    await page.getByTestId('eval-dataset').waitFor();
+    await page.getByTestId('import-run-input').setInputFiles({ name: 'large.json', mimeType: 'application/json', buffer: Buffer.from(runJson(run, made.results)) });
+    await page.waitForURL((u) => u.hash.startsWith('#/run/'), { timeout: 60_000, waitUntil: 'commit' });
+    const section = page.locator('[data-testid=benchmark-estimate][data-computed-in=worker]');
+    await section.waitFor({ timeout: 60_000 });
+    const want = estimateOfRun(run.config, 'ancientbench', made.results).measures[0].rows[0].estimate;
+    const row = section.locator('[data-testid=estimate-overall][data-measure=accuracy]');
+    expect(Number(await row.getAttribute('data-estimate'))).toBe(want.estimate);
+    expect(pair(await row.getAttribute('data-fixed'))).toEqual([want.fixedN!.low, want.fixedN!.high]);
+    // The sequence sums thousands of logarithms: Chromium's V8 and Node's differ in the last bits of
+    // Math's functions, which moves its ends by about 1e-5 after 2,200 values (measured: 2.4e-5).
+    const sequence = pair(await row.getAttribute('data-sequence'))!;
+    expect(sequence[0]).toBeCloseTo(want.sequence!.low, 4);
+    expect(sequence[1]).toBeCloseTo(want.sequence!.high, 4);
+    expect(await section.getAttribute('data-exact')).toBe('no');
+    await section.screenshot({ path: join(shots, 'large-worker.png') });
+
+    // A run recorded before samples (no sampling: task by task in file order) claims no interval for the benchmark.
+    const older = await fabricatedMcRun({ ...made.run.config, id: 'older', datasetId: 'ancientbench', datasetFiles: made.run.config.datasetFiles, items: byTask[0].itemIds.slice(0, 30).map((id) => ({ id, task: of.get(id)!.task, gold: of.get(id)!.gold, logProbs: [0, 1, 2, 3].map(() => random() * 4 - 6) })) });
+    await page.goto(`${session.url}/#/evaluate`);
+    await page.getByTestId('eval-dataset').waitFor();
+    await page.getByTestId('import-run-input').setInputFiles({ name: 'older.json', mimeType: 'application/json', buffer: Buffer.from(runJson({ ...older.run, status: 'paused', config: { ...older.run.config, itemIds: byTask[0].itemIds } }, older.results)) });
+    await page.waitForURL((u) => u.hash.startsWith('#/run/') && !u.hash.includes('large-sampled'), { timeout: 60_000, waitUntil: 'commit' });
+    const plain = page.locator('[data-testid=benchmark-estimate][data-target=asked-in-file-order]');
+    await plain.waitFor({ timeout: 60_000 });
+    expect(await plain.locator('[data-testid=estimate-overall]').count()).toBe(0);
+    expect(await plain.getByTestId('estimate-basis').textContent()).toContain('not an estimate of the whole benchmark');
+    await page.getByTestId('lang-zh').click();
+    expect(await plain.getByTestId('estimate-basis').textContent()).toContain('不是整个基准的估计');
+    await page.getByTestId('lang-en').click();
+  }, 240_000);
+});
