@@ -220,14 +220,20 @@ describe('lm-evaluation-harness files of a run made here', () => {
     const configs: Json = {};
     for (const [name, s] of h.samples) {
       const stockName = `aclue_${name.replace(/^jiangu_aclue_\d+shot_/, '')}`;
-      // The harness's own docs are ACLUE's columns; its continuations " A".." D".
+      // The harness's own docs are ACLUE's columns; its continuations " A".." D". Its doc_id is the
+      // doc's row in the task's test split (file order), whatever order the run here asked its
+      // random sample in: `lm_eval --samples '{"aclue_…": [rows]}'` runs those rows and writes them
+      // in file order.
       stock.set(
         stockName,
-        s.map((x) => {
-          const doc = { Question: x.doc.question, A: x.doc.options[0], B: x.doc.options[1], C: x.doc.options[2], D: x.doc.options[3], Answer: x.doc.answer };
-          const args = Object.fromEntries(Object.entries(x.arguments as Json).map(([k, v]) => [k, { ...v, arg_1: ` ${v.arg_1}` }]));
-          return { ...x, doc, arguments: args, doc_hash: sha(pythonJsonIndent2(doc)!) };
-        }),
+        s
+          .map((x) => {
+            const doc = { Question: x.doc.question, A: x.doc.options[0], B: x.doc.options[1], C: x.doc.options[2], D: x.doc.options[3], Answer: x.doc.answer };
+            const args = Object.fromEntries(Object.entries(x.arguments as Json).map(([k, v]) => [k, { ...v, arg_1: ` ${v.arg_1}` }]));
+            const row = items.find((i) => i.id === x.doc.jiangu_id)!.order;
+            return { ...x, doc_id: row, doc, arguments: args, doc_hash: sha(pythonJsonIndent2(doc)!) };
+          })
+          .sort((a, b) => a.doc_id - b.doc_id),
       );
       configs[stockName] = { ...h.results.configs[name], task: stockName, metadata: { version: 1.0 }, target_delimiter: ' ' };
     }
@@ -236,9 +242,17 @@ describe('lm-evaluation-harness files of a run made here', () => {
     const results = { ...h.results, date: h.results.date + 60, configs, results: rename(h.results.results), versions: rename(h.results.versions), 'n-shot': rename(h.results['n-shot']), 'n-samples': rename(h.results['n-samples']) };
     await page.goto(`${session.url}/#/evaluate`);
     await page.getByTestId('import-run-input').setInputFiles(asFiles({ results, samples: stock }));
-    await page.waitForURL(/#\/run\//);
+    await Promise.race([
+      page.waitForURL(/#\/run\//),
+      page.getByTestId('import-run-error').waitFor().then(async () => {
+        throw new Error(`the stock files were refused: ${await page.getByTestId('import-run-error').textContent()}`);
+      }),
+    ]);
     const stockId = decodeURIComponent(page.url().split('#/run/')[1]);
-    expect((await readStoredRun<McRunRecord>(page, stockId)).run.config.templateHash).toBe('lm-eval');
+    const stockRun = (await readStoredRun<McRunRecord>(page, stockId)).run;
+    expect(stockRun.config.templateHash).toBe('lm-eval');
+    // Each doc is the item at its row: the run's own random sample, whatever order it was asked in.
+    expect([...stockRun.config.itemIds].sort()).toEqual(own.results.map((r) => r.itemId).sort());
     await page.goto(`${session.url}/#/compare/${own.run.id},${stockId}`);
     await page.getByTestId('compare-table').waitFor();
     expect(await page.getByTestId('compare-prompt-note').textContent()).toContain('lm-evaluation-harness’s own task');

@@ -155,10 +155,16 @@ describe('robustness: letter bias, circular evaluation and PriDe on the run page
     const seed = stored.run.config.pride!.seed;
     const estimationItemIds = drawEstimationSet(itemIds, share, seed);
     expect(estimationItemIds).toHaveLength(24);
+    // Four items a task for each one asked: the record's limit and sample say so too, or the stored-run
+    // check refuses it as damaged (its sampling would give 8 items where it lists 32), which is not
+    // what this test is about. Copies keep their task, so each task has four times its items.
+    const limitPerTask = 4 * stored.run.config.limitPerTask!;
+    const sampling = stored.run.config.sampling!;
+    const population = Object.fromEntries(Object.entries(sampling.population).map(([task, n]) => [task, Math.max(n, limitPerTask)]));
     const run: McRunRecord = {
       ...stored.run,
       id: `${stored.run.id}-pride24`,
-      config: { ...stored.run.config, itemIds, pride: { share, seed, estimationItemIds } },
+      config: { ...stored.run.config, itemIds, limitPerTask, sampling: { ...sampling, population }, pride: { share, seed, estimationItemIds } },
     };
     await page.evaluate(
       async ({ run, results }) => {
@@ -203,6 +209,49 @@ describe('robustness: letter bias, circular evaluation and PriDe on the run page
     await page.getByTestId('lang-zh').click();
     expect(await page.getByTestId('pride-interval-note').textContent()).toContain('每次重抽估计题并重新估计先验');
     await page.getByTestId('lang-en').click();
+    await page.goto(`${session.url}/#/run/${circularId}`);
+    await page.getByTestId('robustness').waitFor();
+  });
+
+  // A record no run writes, whose sizes still add up (so the stored-run check shows it): its sampling
+  // says the first task has 2 items, and it has 4 results of it. The page draws the rest of the run
+  // and says the benchmark's score cannot be estimated, in both languages, instead of throwing.
+  it('a record whose results disagree with its sample: the rest of the page, and the estimate said to be impossible', async () => {
+    const { page } = session.opened;
+    const [first, second] = TASKS;
+    const run: McRunRecord = {
+      ...stored.run,
+      id: `${stored.run.id}-forged-sample`,
+      config: { ...stored.run.config, limitPerTask: null, sampling: { ...stored.run.config.sampling!, population: { [first]: 2, [second]: 2 * RUN.limit - 2 } } },
+    };
+    await page.evaluate(
+      async ({ run, results }) => {
+        const db = await new Promise<IDBDatabase>((resolve, reject) => {
+          const request = indexedDB.open('jiangu');
+          request.onsuccess = () => resolve(request.result);
+          request.onerror = () => reject(request.error);
+        });
+        const tx = db.transaction(['runs', 'results'], 'readwrite');
+        tx.objectStore('runs').put(run);
+        for (const r of results) tx.objectStore('results').put({ ...r, runId: run.id });
+        await new Promise<void>((resolve, reject) => {
+          tx.oncomplete = () => resolve();
+          tx.onerror = () => reject(tx.error);
+        });
+        db.close();
+      },
+      { run, results: stored.results },
+    );
+    await page.goto(`${session.url}/#/run/${run.id}`);
+    await page.getByTestId('robustness').waitFor();
+    const said = page.locator('[data-testid=estimate-unavailable][data-code=more-results-than-items]');
+    await said.waitFor();
+    expect(await said.textContent()).toContain('cannot be estimated from this record');
+    expect(await page.getByTestId('estimate-overall').count()).toBe(0);
+    await page.getByTestId('lang-zh').click();
+    expect(await said.textContent()).toContain('无法根据这条记录估计整个基准的得分');
+    await page.getByTestId('lang-en').click();
+    await page.getByTestId('robustness').getByRole('heading', { name: 'Robustness' }).waitFor();
     await page.goto(`${session.url}/#/run/${circularId}`);
     await page.getByTestId('robustness').waitFor();
   });

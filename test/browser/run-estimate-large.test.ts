@@ -11,6 +11,7 @@ import type { McItemResult, McRunRecord } from '../../src/lib/core/record/run.ts
 import { estimateRun, sampleOfRun, type PaceSample } from '../../src/lib/core/metrics/run-estimate.ts';
 import { protocolForDataset } from '../../src/lib/core/protocols/index.ts';
 import { promptChars } from '../../src/lib/core/protocols/prompt-chars.ts';
+import { newRunSampling, sampleRun } from '../../src/lib/core/protocols/run-sampling.ts';
 import { WORKER_FROM_RESULTS } from '../../src/lib/data/stored-run-work.ts';
 import { importAncientBenchOf } from './big-ancientbench.ts';
 import { useBrowserSession } from './session.ts';
@@ -50,10 +51,22 @@ async function configure(page: Page, url: string, limit: number | null, tasks: '
   await page.getByTestId('backend').selectOption('wasm');
 }
 
-/** What the estimate module gives in Node for the configured tasks (in the page's order) and `limit`, from `sample`. */
-function expectedSeconds(items: Item[], tasks: string[], limit: number | null, sample: PaceSample): number {
+/** The page's sample choice (SampleChoice.svelte): the draw and seed a run started now would use. */
+async function pageSampling(page: Page): Promise<{ draw: 'random' | 'first'; seed: number }> {
+  const fieldset = page.getByTestId('eval-sample');
+  return { draw: (await fieldset.getAttribute('data-draw')) as 'random' | 'first', seed: Number(await fieldset.getAttribute('data-seed')) };
+}
+
+/**
+ * What the estimate module gives in Node for the configured tasks (in the page's order), `limit` and
+ * the page's sample, from `sample`: over the items a new run would ask, in the order it asks them
+ * (run-sampling.ts sampleRun with a new run's rule), since prefix reuse reads a prefix at each change of task.
+ */
+function expectedSeconds(items: Item[], tasks: string[], limit: number | null, sampling: { draw: 'random' | 'first'; seed: number }, sample: PaceSample): number {
   const inOrder = (task: string, split: 'test' | 'dev') => items.filter((i): i is MultipleChoiceItem => i.kind === 'multiple-choice' && i.task === task && i.split === split).sort((a, b) => a.order - b.order);
-  const chosen = tasks.flatMap((task) => inOrder(task, 'test').slice(0, limit ?? undefined));
+  const byId = new Map(items.map((i) => [i.id, i]));
+  const population = tasks.map((task) => ({ task, itemIds: inOrder(task, 'test').map((i) => i.id) }));
+  const chosen = sampleRun(population, limit, newRunSampling(sampling.draw, sampling.seed, {})).itemIds.map((id) => byId.get(id) as MultipleChoiceItem);
   const devByTask = new Map(tasks.map((task) => [task, inOrder(task, 'dev')]));
   // fp32 letters with shots: the run reuses its prefix (createMcRun's rule).
   const chars = promptChars({ protocol: protocolForDataset('ancientbench'), scoring: 'letter-logits', shots: SHOTS, reusePrefix: true, items: chosen, devByTask });
@@ -105,7 +118,7 @@ describe('the time estimate of a large configuration', () => {
       const tasks = await page.locator('fieldset.tasks input[type=checkbox]:checked').evaluateAll((boxes) => boxes.map((b) => (b as HTMLInputElement).value));
       expect(tasks.length).toBe(chosen === 'all' ? 10 : 1);
       expect(Number(await page.getByTestId('eval-total').getAttribute('data-total'))).toBe(chosen === 'first' ? TEST_ITEMS / 10 : limit === null ? TEST_ITEMS : 10 * limit);
-      expect(Number(await estimate.getAttribute('data-seconds'))).toBeCloseTo(expectedSeconds(items, tasks, limit, sample), 6);
+      expect(Number(await estimate.getAttribute('data-seconds'))).toBeCloseTo(expectedSeconds(items, tasks, limit, await pageSampling(page), sample), 6);
     }
   });
 });

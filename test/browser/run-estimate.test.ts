@@ -94,6 +94,12 @@ describe('the time estimate before a run', () => {
 
     for (const backend of ['auto', 'wasm'] as const) {
       await configure(page, session.url, backend);
+      // The tab keeps its sample choice (sample-choice.svelte.ts), so the run the page would start
+      // draws what the earlier run drew: the expectation is over run.config.itemIds, the very items
+      // the page sizes (a page that sized the first LIMIT in file order gave another time).
+      const choice = page.getByTestId('eval-sample');
+      expect(await choice.getAttribute('data-draw')).toBe(run.config.sampling!.draw);
+      expect(Number(await choice.getAttribute('data-seed'))).toBe(run.config.sampling!.seed);
       await page.locator(`[data-testid=eval-estimate][data-known=yes][data-run-id="${runId}"]`).waitFor();
       const shown = Number(await estimate(page).getAttribute('data-seconds'));
       expect(shown).toBeCloseTo(expected(backend).estimate!.seconds, 6);

@@ -8,7 +8,7 @@ import type { DatasetId, GenerationItem, MultipleChoiceItem } from '../core/benc
 import type { McScoring } from '../core/record/run.ts';
 import { protocolForDataset } from '../core/protocols/index.ts';
 import { promptChars, type PromptChars } from '../core/protocols/prompt-chars.ts';
-import { chooseItems } from '../engine/run-setup.ts';
+import { chooseItems, samplingRuleFor, type SamplingRequest } from '../engine/run-setup.ts';
 import { getDataset, loadTaskItems } from '../store/datasets.ts';
 import type { JianguDatabase } from '../store/schema.ts';
 
@@ -22,6 +22,12 @@ export interface TargetRequest {
   shots: number;
   /** Whether the run would reuse its prefix's KV cache (decided on the page, as createMcRun decides). */
   reusePrefix: boolean;
+  /**
+   * The sample the run would draw (the Evaluate page's SampleChoice: draw and seed). Without it the
+   * estimate would size the first limitPerTask items of each file while the run asks a random sample
+   * of them: other prompts, another time.
+   */
+  sampling: Pick<SamplingRequest, 'draw' | 'seed'>;
 }
 
 /** The items a run started now would ask, and their prompts' characters (letters and cloze; null otherwise). */
@@ -36,9 +42,9 @@ export interface ConfiguredItems {
   devByTask: Map<string, MultipleChoiceItem[]>;
 }
 
-/** The items a run started now would ask (chooseItems, as createMcRun), with their tasks' dev items. */
+/** The items a run started now would ask (chooseItems with the rule createMcRun applies to the same draw and seed), with their tasks' dev items. */
 export async function readConfiguredItems(db: JianguDatabase, r: TargetRequest): Promise<ConfiguredItems> {
-  const request = { datasetId: r.datasetId, tasks: [...r.tasks], limitPerTask: r.limitPerTask };
+  const request = { datasetId: r.datasetId, tasks: [...r.tasks], limitPerTask: r.limitPerTask, sampling: samplingRuleFor({ draw: r.sampling.draw, seed: r.sampling.seed }) };
   const itemIds = await chooseItems(db, request, r.kind, 'test');
   const items = new Map<string, MultipleChoiceItem | GenerationItem>();
   const devByTask = new Map<string, MultipleChoiceItem[]>();

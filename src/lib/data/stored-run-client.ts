@@ -7,7 +7,8 @@ import type { DatasetId, Item } from '../core/benchmarks/types.ts';
 import { compareContinuousRuns, type ContinuousComparison, type ContinuousRun } from '../core/metrics/compare-continuous-runs.ts';
 import { aggregateContinuous, type ContinuousAggregate, type ContinuousItem, type ContinuousMetric } from '../core/metrics/continuous.ts';
 import type { ItemResult } from '../core/record/run.ts';
-import { readRunChecked, type CheckedRun } from '../store/runs.ts';
+import { loadResults, readRunChecked, type CheckedRun } from '../store/runs.ts';
+import { sampleOfRun, type PaceSample } from '../core/metrics/run-estimate.ts';
 import { estimateTarget, itemsToRead, type EstimateTarget, type TargetRequest } from './estimate-target.ts';
 import { DB_NAME, type JianguDatabase } from '../store/schema.ts';
 import { estimateOfResults, type StoredEstimate } from './stored-estimate.ts';
@@ -165,6 +166,29 @@ export async function storedRunEstimate(db: JianguDatabase, run: RunRecord, resu
     return { estimate, computedIn: 'worker' };
   } catch {
     return { estimate: estimateOfResults(run, results), computedIn: 'page' };
+  }
+}
+
+/**
+ * A pace sample of a stored run (run-estimate.ts sampleOfRun): a run of more than
+ * WORKER_FROM_RESULTS results is read and sampled in the worker (reading a paper-size run's results
+ * on the page was a task of 0.5–0.9 s on the Evaluate page), a smaller one here; here too should the worker fail.
+ */
+export async function paceSampleOf(db: JianguDatabase, run: RunRecord, model: string): Promise<PaceSample | null> {
+  const onPage = async () => sampleOfRun(run, await loadResults(db, run.id), model);
+  if ((await db.countFromIndex('results', 'by-run', run.id)) <= WORKER_FROM_RESULTS) return onPage();
+  try {
+    let sample: PaceSample | null = null;
+    await ask(
+      { kind: 'pace-sample', runId: run.id, model },
+      (part) => {
+        if (part.type === 'pace') sample = part.sample;
+      },
+      db.name,
+    );
+    return sample;
+  } catch {
+    return onPage();
   }
 }
 

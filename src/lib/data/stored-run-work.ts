@@ -14,6 +14,8 @@ import { readRunChecked, type CheckedRun } from '../store/runs.ts';
 import type { JianguDatabase } from '../store/schema.ts';
 import { estimateOfStoredRun, type StoredEstimate } from './stored-estimate.ts';
 import { itemsForPrecision, type PrecisionPlan } from '../core/metrics/precision-items.ts';
+import { sampleOfRun, type PaceSample } from '../core/metrics/run-estimate.ts';
+import { getRun, loadResults } from '../store/runs.ts';
 
 /** Runs with more results than this are read and scored in the worker; fewer stay on the page (no worker start). */
 export const WORKER_FROM_RESULTS = 2_000;
@@ -30,7 +32,9 @@ export type StoredRunTask =
   /** The whole benchmark's estimate of a stored multiple-choice run (stored-estimate.ts), read from the store here. */
   | { kind: 'benchmark-estimate'; runId: string }
   /** The Evaluate page's precision stop: how many items it should take (precision-items.ts; up to a second or two for AncientBench). */
-  | { kind: 'precision-plan'; args: Parameters<typeof itemsForPrecision> };
+  | { kind: 'precision-plan'; args: Parameters<typeof itemsForPrecision> }
+  /** The Evaluate page's pace from an earlier run (run-estimate.ts sampleOfRun), its results read here: 0.5–0.9 s on the page for 28,657. */
+  | { kind: 'pace-sample'; runId: string; model: string };
 
 export type StoredRunRequest = { id: number; dbName: string; task: StoredRunTask };
 
@@ -44,6 +48,7 @@ export type StoredRunPart =
   | { type: 'target'; target: EstimateTarget }
   | { type: 'estimate'; estimate: StoredEstimate }
   | { type: 'plan'; plan: PrecisionPlan }
+  | { type: 'pace'; sample: PaceSample | null }
   | { type: 'done' };
 
 export type StoredRunReply = ({ id: number } & StoredRunPart) | { id: number; type: 'failed'; detail: string };
@@ -61,6 +66,10 @@ export async function doStoredRunTask(task: StoredRunTask, db: () => Promise<Jia
     send({ type: 'plan', plan: itemsForPrecision(...task.args) });
   } else if (task.kind === 'benchmark-estimate') {
     send({ type: 'estimate', estimate: await estimateOfStoredRun(await db(), task.runId) });
+  } else if (task.kind === 'pace-sample') {
+    const store = await db();
+    const run = await getRun(store, task.runId);
+    send({ type: 'pace', sample: run ? sampleOfRun(run, await loadResults(store, task.runId), task.model) : null });
   } else if (task.kind === 'estimate-target') {
     send({ type: 'target', target: await estimateTarget(await db(), task.request) });
   } else {

@@ -38,6 +38,7 @@ export function signSettledStop(run: McRunRecord, rule: SignSettledRule, baselin
   if (!baseline || 'problem' in baseline || baseline.run.id !== rule.baselineRunId) return null;
   const taskOf = new Map(baseline.results.map((r) => [r.itemId, r.task]));
   const estimator = new PairedSequenceEstimator({ ...baseline.run.config, datasetId: baseline.run.datasetId }, run.datasetId, taskOf, { alpha: rule.alpha });
+  if (estimator.problem) return null;
   for (const result of baseline.results) estimator.observe(0, result);
   for (const result of stored) estimator.observe(1, result as McItemResult);
   // Combining the strata costs about a millisecond per look on 15 tasks: looked at after every new

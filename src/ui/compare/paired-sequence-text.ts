@@ -56,6 +56,8 @@ export function pairedProblemText(problem: PairedOrderProblem): string {
     case 'sampling-differs':
     case 'items-differ':
       return t('Another sample or order than the baseline: no paired sequence (run this model on the baseline’s sample for one).', '样本或顺序与基准不同：没有配对序列（可让该模型在基准的样本上运行以得到它）。');
+    case 'sample-inconsistent':
+      return t('A run’s results do not fit its recorded sample (more items in a task than the task has): no paired sequence.', '某次评测的结果与其记录的样本不符（某任务的题目多于该任务的题数）：没有配对序列。');
     default:
       return t('Not comparable item by item in one order.', '无法按同一顺序逐题比较。');
   }

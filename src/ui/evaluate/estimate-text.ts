@@ -1,7 +1,7 @@
 // The run page's words for the whole benchmark's estimate and the precision stop, in both
 // languages (numbers come in already formatted: the page's fmt). Kept apart from the component so
 // that a unit test reads exactly what the page says.
-import type { EstimateMeasure, EstimateTarget } from '../../lib/core/metrics/benchmark-estimate.ts';
+import type { EstimateMeasure, EstimateTarget, EstimateUnavailable } from '../../lib/core/metrics/benchmark-estimate.ts';
 import type { OverallRule } from '../../lib/core/metrics/mc-aggregate.ts';
 
 const pick = (zh: boolean, en: string, cn: string) => (zh ? cn : en);
@@ -103,4 +103,28 @@ export function stoppedText(p: { asked: string; items: string; halfWidth: string
         `Stopped by itself after ${p.asked} of ${p.items} items, as asked: the benchmark’s score was known within ±${p.reached} points (asked for ±${p.halfWidth}; 95% confidence sequence, valid at any stopping time).`,
         `按设定在 ${p.items} 题中的第 ${p.asked} 题后自动停止：整个基准的得分已确定在 ±${p.reached} 个百分点之内（设定为 ±${p.halfWidth}；95% 置信序列，任何时候停止都成立）。`,
       );
+}
+
+/**
+ * Why a record gives no estimate (EstimateUnavailable): said in place of the numbers, the rest of the
+ * run page shown as usual. `task`: the task's name as the page writes it; `population` formatted.
+ */
+export function unavailableText(u: EstimateUnavailable, p: { task: string; population: string }, zh: boolean): string {
+  if (u.code === 'more-results-than-items')
+    return pick(
+      zh,
+      `The benchmark’s score cannot be estimated from this record: task ${p.task} has more scored results than the ${p.population} items its sample records, so the results are no sample of that task (the record was edited or is damaged). The results themselves are shown as stored.`,
+      `无法根据这条记录估计整个基准的得分：任务 ${p.task} 的已评分结果多于其样本记录的 ${p.population} 道题，这些结果不是该任务的样本（记录被改过或已损坏）。结果本身照存储的样子显示。`,
+    );
+  if (u.code === 'task-not-in-run')
+    return pick(
+      zh,
+      `The benchmark’s score cannot be estimated from this record: it has results of task ${p.task}, which the run does not list (the record was edited or is damaged). The results themselves are shown as stored.`,
+      `无法根据这条记录估计整个基准的得分：其中有任务 ${p.task} 的结果，而这次评测并未列出该任务（记录被改过或已损坏）。结果本身照存储的样子显示。`,
+    );
+  return pick(
+    zh,
+    `The benchmark’s score cannot be estimated from this record: computing it failed (${u.detail}). The results themselves are shown as stored.`,
+    `无法根据这条记录估计整个基准的得分：计算失败（${u.detail}）。结果本身照存储的样子显示。`,
+  );
 }

@@ -1,7 +1,7 @@
 // What the run page draws of the whole benchmark's estimate (core/metrics/benchmark-estimate.ts): a
 // live run's, fed from its results as they come, and the lines of a table from any estimate. The
 // words are estimate-text.ts's.
-import { BenchmarkEstimator, type BenchmarkEstimate, type EstimateMeasure, type EstimateRow, type MeasureEstimate } from '../../lib/core/metrics/benchmark-estimate.ts';
+import { BenchmarkEstimator, failedEstimate, type BenchmarkEstimate, type EstimateMeasure, type EstimateRow, type MeasureEstimate } from '../../lib/core/metrics/benchmark-estimate.ts';
 import type { ScoreInterval } from '../../lib/core/metrics/sample-estimate/types.ts';
 import type { ItemResult, McItemResult, McRunRecord } from '../../lib/core/record/run.ts';
 
@@ -18,11 +18,14 @@ export class LiveEstimateFeed {
   /** Milliseconds this feed has spent, results taken in and snapshots taken (what watching costs the run's thread). */
   spentMs = 0;
 
+  private readonly config: McRunRecord['config'];
+
   constructor(
     run: McRunRecord,
     /** The page's clock (ms); a test's fake. */
     private readonly now: () => number = () => performance.now(),
   ) {
+    this.config = run.config;
     this.estimator = new BenchmarkEstimator(run.config, run.datasetId);
   }
 
@@ -37,6 +40,9 @@ export class LiveEstimateFeed {
     const entered = this.now();
     try {
       return this.take(all);
+    } catch (error) {
+      // A record no check foresaw: the page says the estimate cannot be made and draws the rest of the run.
+      return failedEstimate(this.config, all.length, error);
     } finally {
       this.spentMs += this.now() - entered;
     }
@@ -67,7 +73,13 @@ const feeds = new WeakMap<object, LiveEstimateFeed>();
 /** The estimate of the live run whose results list is `results` (one feed per list, kept while it lives), and the feed's time so far. */
 export function liveEstimate(results: { readonly all: readonly ItemResult[] }, run: McRunRecord): { estimate: BenchmarkEstimate; spentMs: number } {
   let feed = feeds.get(results);
-  if (!feed) feeds.set(results, (feed = new LiveEstimateFeed(run)));
+  if (!feed) {
+    try {
+      feeds.set(results, (feed = new LiveEstimateFeed(run)));
+    } catch (error) {
+      return { estimate: failedEstimate(run.config, results.all.length, error), spentMs: 0 };
+    }
+  }
   return { estimate: feed.update(results.all), spentMs: feed.spentMs };
 }
 

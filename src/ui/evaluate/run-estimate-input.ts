@@ -3,7 +3,7 @@
 // would run on this device, and the probe that times the first items of the configured run.
 import type { DatasetId, GenerationItem, MultipleChoiceItem } from '../../lib/core/benchmarks/types.ts';
 import { readConfiguredItems, type ConfiguredItems, type EstimateTarget, type TargetRequest } from '../../lib/data/estimate-target.ts';
-import { configuredTarget, type WorkPlace } from '../../lib/data/stored-run-client.ts';
+import { configuredTarget, paceSampleOf, type WorkPlace } from '../../lib/data/stored-run-client.ts';
 import type { Backend, BackendChoice, Dtype, ModelSource } from '../../lib/core/models/model-types.ts';
 import type { Decoding, McScoring, RunRecord } from '../../lib/core/record/run.ts';
 import { pageShareOf, sampleOfProbe, sampleOfRun, shapeOf, type PageShare, type PaceSample, type ProbePrompt, type RunShape } from '../../lib/core/metrics/run-estimate.ts';
@@ -13,7 +13,6 @@ import { describeAdapter, softwareAdapterName } from '../../lib/engine/backend-a
 import { ModelClient } from '../../lib/engine/model-client.ts';
 import { prefixReuseSafe } from '../../lib/engine/run-setup.ts';
 import { failsOnlyThisItem } from '../../lib/engine/run-scheduler.ts';
-import { loadResults } from '../../lib/store/runs.ts';
 import { openJianguDb } from '../../lib/store/schema.ts';
 import { modelId } from '../i18n/model-label.ts';
 import { ortDefaultThreads } from '../site/site-status.ts';
@@ -30,6 +29,8 @@ export interface EstimateConfig {
   maxNewTokens: number;
   decoding: Decoding;
   model: { source: ModelSource; dtype: Dtype; backend: BackendChoice };
+  /** Which items of each task the run draws (SampleChoice): the estimate sizes exactly those. */
+  sampling: { draw: 'random' | 'first'; seed: number };
 }
 
 /** Items the probe scores: enough for two timed gaps after the first (which pays the warm-up). */
@@ -48,7 +49,7 @@ function reusesPrefix(c: EstimateConfig): boolean {
 
 /** What the configuration asks of the store: its items and how their prompts are built. */
 function targetRequest(c: EstimateConfig): TargetRequest {
-  return { kind: c.kind, datasetId: c.datasetId, tasks: c.tasks, limitPerTask: c.limitPerTask, scoring: c.scoring, shots: c.shots, reusePrefix: reusesPrefix(c) };
+  return { kind: c.kind, datasetId: c.datasetId, tasks: c.tasks, limitPerTask: c.limitPerTask, scoring: c.scoring, shots: c.shots, reusePrefix: reusesPrefix(c), sampling: c.sampling };
 }
 
 /** The items a run started now would ask (chooseItems, as createMcRun), with their tasks' dev items, read on the page. */
@@ -103,7 +104,7 @@ export async function loadSamples(runs: readonly RunRecord[], shape: RunShape, s
   if (missing.length > 0) {
     const db = await openJianguDb();
     try {
-      for (const run of missing) sampleCache.set(`${run.id}|${run.updatedAt}`, sampleOfRun(run, await loadResults(db, run.id), model));
+      for (const run of missing) sampleCache.set(`${run.id}|${run.updatedAt}`, await paceSampleOf(db, run, model));
     } finally {
       db.close();
     }
@@ -123,7 +124,7 @@ export async function loadPageShare(runs: readonly RunRecord[]): Promise<PageSha
   if (!sampleCache.has(key)) {
     const db = await openJianguDb();
     try {
-      sampleCache.set(key, sampleOfRun(newest, await loadResults(db, newest.id), modelId(newest.config.model.source)));
+      sampleCache.set(key, await paceSampleOf(db, newest, modelId(newest.config.model.source)));
     } finally {
       db.close();
     }

@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { MultipleChoiceItem } from '../../../src/lib/core/benchmarks/types.ts';
 import { protocolForDataset } from '../../../src/lib/core/protocols/index.ts';
 import { prefixReads, promptChars } from '../../../src/lib/core/protocols/prompt-chars.ts';
+import { newRunSampling, sampleRun } from '../../../src/lib/core/protocols/run-sampling.ts';
 import { estimateTarget, itemsToRead, type TargetRequest } from '../../../src/lib/data/estimate-target.ts';
 import { doStoredRunTask, type StoredRunPart } from '../../../src/lib/data/stored-run-work.ts';
 import { saveDataset } from '../../../src/lib/store/datasets.ts';
@@ -18,7 +19,7 @@ const SHAPE = [
   { task: '语法', dev: 0, test: 12 },
 ];
 const items = makeItems('aclue', SHAPE);
-const request = (over: Partial<TargetRequest> = {}): TargetRequest => ({ kind: 'multiple-choice', datasetId: 'aclue', tasks: ['词汇', '古音学'], limitPerTask: null, scoring: 'letter-logits', shots: 5, reusePrefix: true, ...over });
+const request = (over: Partial<TargetRequest> = {}): TargetRequest => ({ kind: 'multiple-choice', datasetId: 'aclue', tasks: ['词汇', '古音学'], limitPerTask: null, scoring: 'letter-logits', shots: 5, reusePrefix: true, sampling: { draw: 'random', seed: 20_261_205 }, ...over });
 
 let db: JianguDatabase;
 beforeEach(async () => {
@@ -36,13 +37,25 @@ async function inWorker(r: TargetRequest) {
 
 describe('the estimate target', () => {
   it('comes back from the worker as the page computes it, and as promptChars gives over the chosen items', async () => {
-    for (const r of [request(), request({ limitPerTask: 7 }), request({ scoring: 'cloze', reusePrefix: false, shots: 0 }), request({ scoring: 'generate-extract' })]) {
+    const cases = [
+      request(),
+      request({ limitPerTask: 7 }),
+      request({ limitPerTask: 7, sampling: { draw: 'random', seed: 1 } }),
+      request({ limitPerTask: 7, sampling: { draw: 'first', seed: 1 } }),
+      request({ scoring: 'cloze', reusePrefix: false, shots: 0, limitPerTask: 9 }),
+      request({ scoring: 'generate-extract' }),
+    ];
+    for (const r of cases) {
       const worker = await inWorker(r);
       expect(worker).toEqual(await estimateTarget(db, r));
-      // Chosen as a run chooses: per task in the asked order, its multiple-choice test items in file order, the first `limit`.
+      // Chosen as a new run with this draw and seed chooses (createMcRun: newRunSampling), in the order it asks them.
       const ofTask = (task: string, split: 'test' | 'dev') => items.filter((i): i is MultipleChoiceItem => i.kind === 'multiple-choice' && i.task === task && i.split === split).sort((a, b) => a.order - b.order);
-      const chosen = r.tasks.flatMap((task) => ofTask(task, 'test').slice(0, r.limitPerTask ?? undefined));
-      expect(worker.itemIds).toEqual(chosen.map((i) => i.id));
+      const population = r.tasks.map((task) => ({ task, itemIds: ofTask(task, 'test').map((i) => i.id) }));
+      const asked = sampleRun(population, r.limitPerTask, newRunSampling(r.sampling.draw, r.sampling.seed!, {})).itemIds;
+      expect(worker.itemIds).toEqual(asked);
+      if (r.limitPerTask !== null && r.sampling.draw === 'random') expect(worker.itemIds).not.toEqual(sampleRun(population, r.limitPerTask, undefined).itemIds);
+      const byId = new Map(items.map((i) => [i.id, i]));
+      const chosen = asked.map((id) => byId.get(id) as MultipleChoiceItem);
       const devByTask = new Map(r.shots > 0 ? r.tasks.map((task) => [task, ofTask(task, 'dev')]) : []);
       const expected = r.scoring === 'generate-extract' ? null : promptChars({ protocol: protocolForDataset('aclue'), scoring: r.scoring as 'letter-logits' | 'cloze', shots: r.shots, reusePrefix: r.reusePrefix, items: chosen, devByTask });
       expect(worker.chars).toEqual(expected);

@@ -9,6 +9,7 @@ import { aggregateContinuous, continuousOf } from '../../../src/lib/core/metrics
 import { mulberry32 } from '../../../src/lib/core/metrics/index.ts';
 import { doStoredRunTask, RESULTS_PER_MESSAGE, type StoredRunPart } from '../../../src/lib/data/stored-run-work.ts';
 import { readRunChecked } from '../../../src/lib/store/runs.ts';
+import { sampleOfRun } from '../../../src/lib/core/metrics/run-estimate.ts';
 import type { JianguDatabase } from '../../../src/lib/store/schema.ts';
 import { fabricatedMcRun } from '../../../scripts/fixtures/fabricated-run.ts';
 import { freshDb } from '../store/helpers.ts';
@@ -96,5 +97,14 @@ describe('stored-run worker work', () => {
     const others = [{ scoring: 'letter-logits' as const, items: other }, null];
     const [compared] = await partsOf(db, { kind: 'compare-continuous', datasetId: 'ancientbench', baseline, others, order: TASKS });
     expect(compared).toEqual({ type: 'compared', comparisons: others.map((o) => compareContinuousRuns('ancientbench', baseline, o, TASKS)) });
+  });
+  it("gives an earlier run's pace sample as sampleOfRun of its stored results (the Evaluate page's estimate)", async () => {
+    const made = await storedRun(db, 'paced', 5);
+    const parts = await partsOf(db, { kind: 'pace-sample', runId: 'paced', model: 'site:jiangu-tiny' });
+    const pace = parts.find((p) => p.type === 'pace');
+    expect(pace?.type === 'pace' && pace.sample).toEqual(sampleOfRun(made.run, made.results, 'site:jiangu-tiny'));
+    expect(pace?.type === 'pace' && pace.sample?.items.length).toBe(COUNT);
+    const none = (await partsOf(db, { kind: 'pace-sample', runId: 'gone', model: 'site:jiangu-tiny' })).find((p) => p.type === 'pace');
+    expect(none).toEqual({ type: 'pace', sample: null });
   });
 });

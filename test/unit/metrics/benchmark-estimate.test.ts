@@ -146,4 +146,33 @@ describe('BenchmarkEstimator', () => {
     // −log₂ p(gold text) ÷ bytes: 2/ln 2/6 for every item.
     expect(bpb.rows[0].estimate.estimate).toBeCloseTo(2 / Math.LN2 / 6, 12);
   });
+
+  it('says it cannot estimate a record with more results of a task than its population, or results of a task it does not list, and never throws', () => {
+    // A record whose sampling says 3 items of each task but that lists (and scored) 6: forged or edited.
+    const small = { [ACLUE[0]]: 3, [ACLUE[1]]: 3 };
+    const forged = { ...config(ACLUE, { [ACLUE[0]]: 6, [ACLUE[1]]: 6 }, {}), sampling: { draw: 'random', seed: 1, order: 'shuffled', block: 4, population: small } } as McRunConfig;
+    const results = interleaved(ACLUE, { [ACLUE[0]]: 6, [ACLUE[1]]: 6 }, (_, k) => k % 2 === 0);
+    const e = estimateOfRun(forged, 'aclue', results);
+    expect(e.unavailable).toEqual({ code: 'more-results-than-items', task: ACLUE[0], population: 3 });
+    expect(e.measures).toEqual([]);
+    expect(e.asked).toBe(12);
+    const estimator = new BenchmarkEstimator(forged, 'aclue');
+    estimator.observeAll(results);
+    expect(estimator.overall()).toBeNull();
+    expect(estimator.fixedHalfWidth()).toBeNull();
+    // Up to the population it is an estimate like any other.
+    expect(estimateOfRun(forged, 'aclue', results.slice(0, 6)).unavailable).toBeUndefined();
+
+    const c = config(ACLUE, population, {});
+    const stray = [result(ACLUE[0], 0, 0, true), { ...result('诗词', 0, 1, true) }];
+    expect(estimateOfRun(c, 'aclue', stray).unavailable).toEqual({ code: 'task-not-in-run', task: '诗词' });
+
+    // A computation that throws (here a population of 2.5 items, which no stratum takes) is said, not thrown.
+    const odd = { ...c, sampling: { ...c.sampling!, population: { [ACLUE[0]]: 2.5, [ACLUE[1]]: 3 } } };
+    expect(() => new BenchmarkEstimator(odd, 'aclue')).toThrow(RangeError);
+    const broken = estimateOfRun(odd, 'aclue', [result(ACLUE[0], 0, 0, true)]);
+    expect(broken.unavailable?.code).toBe('failed');
+    expect(broken.measures).toEqual([]);
+    expect(broken.asked).toBe(1);
+  });
 });

@@ -186,3 +186,18 @@ describe('the paired confidence sequence covers the population difference at eve
     expect(covered / paths).toBeGreaterThanOrEqual(0.95);
   });
 });
+
+describe('a record whose order does not fit its sample', () => {
+  it('gives no paired sequence (sample-inconsistent) and takes no pair, instead of throwing', () => {
+    // 20 items of the first task in the order, but the sampling says the task has 12.
+    const config = configOf({ [TASKS[0]]: 20, [TASKS[1]]: 10 }, 3, { population: { [TASKS[0]]: 12, [TASKS[1]]: 10 } });
+    const items = config.itemIds.map((id, i) => item(id, i % 2 === 0));
+    const result = pairedSequence('aclue', { config, items }, { config, items: items.map((x) => ({ ...x, correct: !x.correct })) });
+    expect(result).toEqual({ problem: 'sample-inconsistent' });
+    const estimator = new PairedSequenceEstimator(config, 'aclue', new Map(config.itemIds.map((id) => [id, taskOfId(id)])));
+    expect(estimator.problem).toBe('sample-inconsistent');
+    for (const x of items) estimator.observe(0, x);
+    for (const x of items) estimator.observe(1, x);
+    expect(estimator.pairs).toBe(0);
+  });
+});

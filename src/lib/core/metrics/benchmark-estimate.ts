@@ -51,10 +51,24 @@ export interface MeasureEstimate {
   rows: EstimateRow[];
 }
 
+/**
+ * Why no estimate can be made of a record, as a value (the page says it in words; estimate-text.ts):
+ * 'more-results-than-items': a task has more scored results than its recorded population (a forged
+ * or edited record: a sample of N items cannot give N + 1 values); 'task-not-in-run': a result of a
+ * task the run does not list; 'failed': the computation itself threw (`detail`: its message), so the
+ * page shows the rest of the run and says so instead of breaking.
+ */
+export type EstimateUnavailable =
+  | { code: 'more-results-than-items'; task: string; population: number }
+  | { code: 'task-not-in-run'; task: string }
+  | { code: 'failed'; detail: string };
+
 export interface BenchmarkEstimate {
   target: EstimateTarget;
-  /** Empty for 'asked-in-file-order' (no interval describes the benchmark there). */
+  /** Empty for 'asked-in-file-order' (no interval describes the benchmark there), and when `unavailable`. */
   measures: MeasureEstimate[];
+  /** Set when the record cannot be estimated (see EstimateUnavailable); then `measures` is empty. */
+  unavailable?: EstimateUnavailable;
   /** Results with a value of the main measure (accuracy), and the run's items. */
   scored: number;
   asked: number;
@@ -119,6 +133,8 @@ export class BenchmarkEstimator {
   private failedCount = 0;
   private scoredCount = 0;
   private readonly alpha: number;
+  /** The first inconsistency seen in the record; from then on nothing is estimated. */
+  private unavailable: EstimateUnavailable | null = null;
 
   constructor(
     private readonly config: McRunConfig,
@@ -143,6 +159,7 @@ export class BenchmarkEstimator {
   observe(result: McItemResult): void {
     if (this.seen.has(result.itemId)) return;
     this.seen.add(result.itemId);
+    if (this.target !== 'asked-in-file-order' && !this.unavailable && !this.config.tasks.includes(result.task)) this.unavailable = { code: 'task-not-in-run', task: result.task };
     if (result.failure !== undefined) {
       this.failedCount++;
       return;
@@ -154,11 +171,18 @@ export class BenchmarkEstimator {
     this.keyed.add(result.task);
     this.keyless.delete(result.task);
     this.scoredCount++;
+    if (this.unavailable) return;
     for (const [measure, byTask] of this.trackers) {
       const value = valueOf(result, measure);
       const tracker = byTask.get(result.task);
-      // A task's population bounds its values: more results than items (a record that disagrees with its sampling) are not fed.
-      if (value !== null && tracker && tracker.n < tracker.population) tracker.push(value);
+      if (value === null || !tracker) continue;
+      // A task's population bounds its values: a record with more (forged, or its sampling edited) is no
+      // sample of that population, and dropping the extra values would show an interval of nothing.
+      if (tracker.n >= tracker.population) {
+        this.unavailable = { code: 'more-results-than-items', task: result.task, population: this.populations[result.task] ?? 0 };
+        return;
+      }
+      tracker.push(value);
     }
   }
 
@@ -189,7 +213,7 @@ export class BenchmarkEstimator {
 
   /** The overall score's estimate of one measure alone (the precision stop reads this after each item); null with no interval to give. */
   overall(measure: EstimateMeasure = 'accuracy'): SampleEstimate | null {
-    if (this.target === 'asked-in-file-order' || !this.trackers.has(measure)) return null;
+    if (this.target === 'asked-in-file-order' || this.unavailable || !this.trackers.has(measure)) return null;
     return this.combine(measure, this.weights().weights.overall);
   }
 
@@ -200,7 +224,7 @@ export class BenchmarkEstimator {
    */
   fixedHalfWidth(measure: EstimateMeasure = 'accuracy'): number | null {
     const byTask = this.trackers.get(measure);
-    if (this.target === 'asked-in-file-order' || !byTask) return null;
+    if (this.target === 'asked-in-file-order' || this.unavailable || !byTask) return null;
     let sum = 0;
     for (const [task, weight] of this.weights().weights.overall) {
       const f = byTask.get(task)?.fixedN();
@@ -213,6 +237,7 @@ export class BenchmarkEstimator {
   snapshot(): BenchmarkEstimate {
     const base = { target: this.target, scored: this.scoredCount, asked: this.seen.size, items: this.config.itemIds.length, failed: this.failedCount };
     if (this.target === 'asked-in-file-order') return { ...base, measures: [] };
+    if (this.unavailable) return { ...base, measures: [], unavailable: this.unavailable };
     const { tasks, weights } = this.weights();
     const measures = this.measures.map((measure): MeasureEstimate => {
       const combine = (w: ReadonlyMap<string, number>) => this.combine(measure, w);
@@ -228,11 +253,30 @@ export class BenchmarkEstimator {
   }
 }
 
-/** The estimate of a stored run from all its results (fed in run order). */
+/** The estimate of a stored run from all its results (fed in run order); never throws (failedEstimate). */
 export function estimateOfRun(config: McRunConfig, datasetId: DatasetId, results: readonly McItemResult[]): BenchmarkEstimate {
-  const estimator = new BenchmarkEstimator(config, datasetId);
-  estimator.observeAll(results);
-  return estimator.snapshot();
+  try {
+    const estimator = new BenchmarkEstimator(config, datasetId);
+    estimator.observeAll(results);
+    return estimator.snapshot();
+  } catch (error) {
+    return failedEstimate(config, results.length, error);
+  }
+}
+
+/**
+ * What the page shows when computing the estimate threw (a record no check foresaw): no numbers and
+ * the reason, so the rest of the run page is drawn. `asked`: the results there were.
+ */
+export function failedEstimate(config: Pick<McRunConfig, 'sampling' | 'limitPerTask' | 'itemIds'>, asked: number, error: unknown): BenchmarkEstimate {
+  let target: EstimateTarget = 'asked-in-file-order';
+  try {
+    target = estimateTargetOf(config);
+  } catch {
+    // A sampling without a population: said as the oldest kind of record.
+  }
+  const detail = error instanceof Error ? error.message : String(error);
+  return { target, measures: [], unavailable: { code: 'failed', detail }, scored: 0, asked, items: Array.isArray(config.itemIds) ? config.itemIds.length : 0, failed: 0 };
 }
 
 /** Half the width of an interval: what "known within ±X" means. Null without one. */

@@ -45,7 +45,9 @@ export type PairedOrderProblem =
   | 'no-sampling'
   | 'file-order'
   | 'sampling-differs'
-  | 'items-differ';
+  | 'items-differ'
+  /** A task has more items in the order than its sample's population says (an inconsistent record): nothing is estimated. */
+  | 'sample-inconsistent';
 
 /** "other − baseline", settled or not. `equal`: every item done and the difference is exactly 0. */
 export type PairedVerdict = 'other-better' | 'baseline-better' | 'unsettled' | 'equal';
@@ -100,6 +102,8 @@ export class PairedSequenceEstimator {
   private readonly cursor = new Map<string, number>();
   private readonly values: [Map<string, number | null>, Map<string, number | null>] = [new Map(), new Map()];
   private pairCount = 0;
+  /** Set when the order does not fit the sample (see the constructor): no pair is taken. */
+  problem: 'sample-inconsistent' | null = null;
 
   /**
    * `config`: the shared config (pairedOrderProblem null). `taskOf`: each item's task as either run's
@@ -128,6 +132,9 @@ export class PairedSequenceEstimator {
       if (task === undefined) break;
       this.order.get(task)?.push(id);
     }
+    // A record whose results put more items in a task than its population holds is not a sample of it:
+    // no pair is taken (a tracker refuses a value past its population), and the callers say why.
+    for (const [task, ids] of this.order) if (ids.length > (this.populations[task] ?? 0)) this.problem = 'sample-inconsistent';
   }
 
   /** Takes in one run's result for an item (side 0: the baseline, 1: the other run); a repeat is ignored. */
@@ -142,7 +149,7 @@ export class PairedSequenceEstimator {
   private advance(task: string): void {
     const order = this.order.get(task);
     const tracker = this.trackers.get(task);
-    if (!order || !tracker) return;
+    if (!order || !tracker || this.problem) return;
     let at = this.cursor.get(task)!;
     const [base, other] = this.values;
     for (; at < order.length; at++) {
@@ -222,6 +229,7 @@ export function pairedSequence(
   const taskOf = new Map<string, string>();
   for (const item of [...baseline.items, ...other.items]) taskOf.set(item.itemId, item.task);
   const estimator = new PairedSequenceEstimator(baseline.config, datasetId, taskOf, options);
+  if (estimator.problem) return { problem: estimator.problem };
   for (const item of baseline.items) estimator.observe(0, item);
   for (const item of other.items) estimator.observe(1, item);
   return { sequence: estimator.snapshot() };
