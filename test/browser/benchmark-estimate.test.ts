@@ -18,6 +18,7 @@ import { newRunSampling, sampleRun } from '../../src/lib/core/protocols/run-samp
 import { runJson } from '../../src/lib/core/formats/jiangu-run/export.ts';
 import { WORKER_FROM_RESULTS } from '../../src/lib/data/stored-run-work.ts';
 import { fabricatedMcRun } from '../../scripts/fixtures/fabricated-run.ts';
+import { openPage } from '../../scripts/browser.ts';
 import { importAncientBenchOf } from './big-ancientbench.ts';
 
 const readRun = (page: Page, runId: string) => readStoredRun<McRunRecord, McItemResult>(page, runId);
@@ -37,6 +38,8 @@ const pair = (s: string | null) => (s ? s.split(',').map(Number) : null);
 describe('the whole benchmark’s estimate on the run page', () => {
   const session = useBrowserSession({ webgpu: false, path: '/#/data' });
   let page: Page;
+  /** The run paused at 30 %, shared in the next test. */
+  let pausedId = '';
 
   it('gets the data: the AncientBench sample and ACLUE through the mirror', async () => {
     page = session.opened.page;
@@ -47,6 +50,7 @@ describe('the whole benchmark’s estimate on the run page', () => {
   it('paused at 30%, shows the benchmark’s score estimated with both intervals, said plainly in both languages', async () => {
     // 20 of each of ACLUE's 15 tasks: 300 items, a random sample of its 4,966.
     const id = await startFixtureRun(page, { dataset: 'aclue', shots: 0, limit: 20, backend: 'wasm' });
+    pausedId = id;
     // While it runs: the estimate fed live, one result at a time.
     await page.locator('[data-testid=benchmark-estimate][data-computed-in=live] [data-testid=estimate-overall][data-measure=accuracy]').waitFor({ timeout: 60_000 });
     await page.getByTestId('benchmark-estimate').screenshot({ path: join(shots, 'live-en.png') });
@@ -105,6 +109,40 @@ describe('the whole benchmark’s estimate on the run page', () => {
     await section.screenshot({ path: join(shots, 'paused-30-zh.png') });
     await page.getByTestId('lang-en').click();
     await page.screenshot({ path: join(shots, 'paused-30-page.png'), fullPage: true });
+  });
+
+  it('the paused run’s share link, opened in a fresh browser, says the same sample and reproduces it: the same items in the same order', async () => {
+    const { run, results } = await readRun(page, pausedId);
+    await page.goto(`${session.url}/#/run/${pausedId}`);
+    await page.locator('[data-testid=run][data-status=paused]').waitFor();
+    const sample = await page.getByTestId('run-sample').textContent();
+    expect(sample).toContain(`(seed ${run.config.sampling!.seed})`);
+    await page.getByTestId('share').click();
+    const url = await page.getByTestId('share-url').inputValue();
+    const fresh = await openPage(session.opened.context.browser()!, url.replace(/#.*$/, '#/data'));
+    try {
+      await storeSampleAndAclue(fresh.page, session.url);
+      await fresh.page.goto(url);
+      await fresh.page.getByTestId('shared').waitFor();
+      expect(await fresh.page.getByTestId('shared-sample').textContent()).toBe(sample);
+      await fresh.page.getByTestId('reproduce').click();
+      const agreement = fresh.page.getByTestId('reproduce-agreement');
+      await Promise.race([
+        agreement.waitFor({ timeout: 180_000 }),
+        fresh.page.getByTestId('reproduce-error').waitFor({ timeout: 180_000 }).then(async () => {
+          throw new Error(`reproduction failed: ${await fresh.page.getByTestId('reproduce-error').textContent()}`);
+        }),
+      ]);
+      // Every item the paused run scored is asked again and agrees (jiangu-tiny is deterministic on WASM).
+      expect(await agreement.textContent()).toContain(`${results.length} of ${results.length} items agree (100.00%)`);
+      const reproducedId = decodeURIComponent(fresh.page.url().split('#/run/')[1] ?? '');
+      const reproduced = reproducedId ? (await readRun(fresh.page, reproducedId)).run : (await fresh.page.evaluate(`new Promise((resolve) => { const r = indexedDB.open('jiangu'); r.onsuccess = () => { const q = r.result.transaction('runs').objectStore('runs').getAll(); q.onsuccess = () => resolve(q.result[0]); }; })`) as McRunRecord);
+      expect(reproduced.config.sampling).toEqual(run.config.sampling);
+      expect(reproduced.config.itemIds).toEqual(run.config.itemIds);
+      expect(fresh.leaks).toEqual([]);
+    } finally {
+      await fresh.context.close();
+    }
   });
 
   it('a run of every item shows the exact score, both intervals shrunk to it', async () => {
