@@ -7,6 +7,7 @@
 // This module is the task table both use: the harness's own ACLUE and CMMLU task names, and the
 // metadata a task Jiangu exported carries. Its own module so that the results import and the
 // recognition of Jiangu's exported tasks meet here, neither importing the other.
+import type { RunSampling } from '../../protocols/run-sampling.ts';
 import type { DatasetId } from '../../benchmarks/types.ts';
 import type { McProtocolId } from '../../protocols/mc-protocols.ts';
 
@@ -34,13 +35,7 @@ export interface JianguTaskMeta {
 }
 
 /** metadata.jiangu.sampling of one exported task (export/folder.ts samplingMeta). */
-export interface JianguTaskSampling {
-  draw: 'random' | 'first';
-  seed: number;
-  order: 'shuffled' | 'file';
-  block: number;
-  growth?: number;
-  maxBlock?: number;
+export interface JianguTaskSampling extends Pick<RunSampling, 'draw' | 'seed' | 'order' | 'block' | 'growth' | 'maxBlock'> {
   limitPerTask: number | null;
   population: number;
   /** The run's tasks in its order (absent in none written so far; then the catalog's). */
