@@ -14,7 +14,7 @@ import { DB_NAME, type JianguDatabase } from '../store/schema.ts';
 import { estimateOfResults, type StoredEstimate } from './stored-estimate.ts';
 import { itemsForPrecision, type PrecisionPlan } from '../core/metrics/precision-items.ts';
 import type { RunRecord } from '../core/record/run.ts';
-import { WORKER_FROM_RESULTS, type StoredRunPart, type StoredRunReply, type StoredRunRequest, type StoredRunTask } from './stored-run-work.ts';
+import { WORKER_FROM_RESULTS, type PairedSequenceResult, type StoredRunPart, type StoredRunReply, type StoredRunRequest, type StoredRunTask } from './stored-run-work.ts';
 
 /** Where a page's work was done: in the stored-run worker, or on the page itself. */
 export type WorkPlace = 'worker' | 'page';
@@ -190,6 +190,33 @@ export async function paceSampleOf(db: JianguDatabase, run: RunRecord, model: st
   } catch {
     return onPage();
   }
+}
+
+/**
+ * Compare's paired sequences of `otherIds` against `baselineId` (compare-sequence.ts), computed in
+ * the worker from the stored runs (nothing large crosses to it); `onPage` computes them here, for
+ * small runs (WORKER_FROM_RESULTS or fewer results in all) and should the worker fail.
+ */
+export async function pairedSequencesOf(
+  db: JianguDatabase,
+  request: { datasetId: DatasetId; baselineId: string; otherIds: readonly string[]; results: number },
+  onPage: () => (PairedSequenceResult | null)[],
+): Promise<{ sequences: (PairedSequenceResult | null)[]; computedIn: WorkPlace }> {
+  if (request.results <= WORKER_FROM_RESULTS) return { sequences: onPage(), computedIn: 'page' };
+  try {
+    let sequences: (PairedSequenceResult | null)[] | null = null;
+    await ask(
+      { kind: 'paired-sequence', datasetId: request.datasetId, baselineId: request.baselineId, otherIds: request.otherIds },
+      (part) => {
+        if (part.type === 'paired') sequences = part.sequences;
+      },
+      db.name,
+    );
+    if (sequences) return { sequences, computedIn: 'worker' };
+  } catch {
+    // Done on the page below.
+  }
+  return { sequences: onPage(), computedIn: 'page' };
 }
 
 /** The precision stop's plan (core/metrics/precision-items.ts) in the worker; on the page should it fail. */

@@ -15,6 +15,8 @@ import type { JianguDatabase } from '../store/schema.ts';
 import { estimateOfStoredRun, type StoredEstimate } from './stored-estimate.ts';
 import { itemsForPrecision, type PrecisionPlan } from '../core/metrics/precision-items.ts';
 import { sampleOfRun, type PaceSample } from '../core/metrics/run-estimate.ts';
+import { pairedSequence } from '../core/metrics/compare-sequence.ts';
+import type { McItemResult } from '../core/record/run.ts';
 import { getRun, loadResults } from '../store/runs.ts';
 
 /** Runs with more results than this are read and scored in the worker; fewer stay on the page (no worker start). */
@@ -34,7 +36,11 @@ export type StoredRunTask =
   /** The Evaluate page's precision stop: how many items it should take (precision-items.ts; up to a second or two for AncientBench). */
   | { kind: 'precision-plan'; args: Parameters<typeof itemsForPrecision> }
   /** The Evaluate page's pace from an earlier run (run-estimate.ts sampleOfRun), its results read here: 0.5–0.9 s on the page for 28,657. */
-  | { kind: 'pace-sample'; runId: string; model: string };
+  | { kind: 'pace-sample'; runId: string; model: string }
+  /** Compare's paired sequences (compare-sequence.ts) of stored runs against a baseline, each run read from the store here (~0.5 s on the page for a paper-size pair). */
+  | { kind: 'paired-sequence'; datasetId: DatasetId; baselineId: string; otherIds: readonly string[] };
+
+export type PairedSequenceResult = ReturnType<typeof pairedSequence>;
 
 export type StoredRunRequest = { id: number; dbName: string; task: StoredRunTask };
 
@@ -49,6 +55,8 @@ export type StoredRunPart =
   | { type: 'estimate'; estimate: StoredEstimate }
   | { type: 'plan'; plan: PrecisionPlan }
   | { type: 'pace'; sample: PaceSample | null }
+  /** One per other run, in order; null where a run is not stored (or is not multiple choice). */
+  | { type: 'paired'; sequences: (PairedSequenceResult | null)[] }
   | { type: 'done' };
 
 export type StoredRunReply = ({ id: number } & StoredRunPart) | { id: number; type: 'failed'; detail: string };
@@ -70,6 +78,19 @@ export async function doStoredRunTask(task: StoredRunTask, db: () => Promise<Jia
     const store = await db();
     const run = await getRun(store, task.runId);
     send({ type: 'pace', sample: run ? sampleOfRun(run, await loadResults(store, task.runId), task.model) : null });
+  } else if (task.kind === 'paired-sequence') {
+    const store = await db();
+    const read = async (id: string) => {
+      const run = await getRun(store, id);
+      return run && run.config.kind === 'multiple-choice' ? { config: { ...run.config, datasetId: run.datasetId }, items: (await loadResults(store, id)) as McItemResult[] } : null;
+    };
+    const baseline = await read(task.baselineId);
+    const sequences: (PairedSequenceResult | null)[] = [];
+    for (const id of task.otherIds) {
+      const other = baseline && (await read(id));
+      sequences.push(baseline && other ? pairedSequence(task.datasetId, baseline, other) : null);
+    }
+    send({ type: 'paired', sequences });
   } else if (task.kind === 'estimate-target') {
     send({ type: 'target', target: await estimateTarget(await db(), task.request) });
   } else {

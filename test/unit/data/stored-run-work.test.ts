@@ -10,6 +10,8 @@ import { mulberry32 } from '../../../src/lib/core/metrics/index.ts';
 import { doStoredRunTask, RESULTS_PER_MESSAGE, type StoredRunPart } from '../../../src/lib/data/stored-run-work.ts';
 import { readRunChecked } from '../../../src/lib/store/runs.ts';
 import { sampleOfRun } from '../../../src/lib/core/metrics/run-estimate.ts';
+import { pairedSequence } from '../../../src/lib/core/metrics/compare-sequence.ts';
+import { newRunSampling, orderRun } from '../../../src/lib/core/protocols/run-sampling.ts';
 import type { JianguDatabase } from '../../../src/lib/store/schema.ts';
 import { fabricatedMcRun } from '../../../scripts/fixtures/fabricated-run.ts';
 import { freshDb } from '../store/helpers.ts';
@@ -106,5 +108,31 @@ describe('stored-run worker work', () => {
     expect(pace?.type === 'pace' && pace.sample?.items.length).toBe(COUNT);
     const none = (await partsOf(db, { kind: 'pace-sample', runId: 'gone', model: 'site:jiangu-tiny' })).find((p) => p.type === 'pace');
     expect(none).toEqual({ type: 'pace', sample: null });
+  });
+  it("gives Compare's paired sequences as pairedSequence of the stored runs, and null for a run not stored", async () => {
+    // Two runs of the same items in the same random order (a shared sampling), and a third in file order.
+    const byTask = TASKS.map((task) => ({ task, itemIds: Array.from({ length: COUNT }, (_, i) => `q${i}`).filter((_, i) => TASKS[i % 3] === task) }));
+    const population = Object.fromEntries(byTask.map((t) => [t.task, t.itemIds.length]));
+    const sampling = newRunSampling('random', 11, population);
+    const order = orderRun(byTask, sampling);
+    const a = await storedRun(db, 'pair-a', 1);
+    const b = await storedRun(db, 'pair-b', 2);
+    const c = await storedRun(db, 'pair-c', 3);
+    const tx = db.transaction(['runs', 'results'], 'readwrite');
+    for (const made of [a, b]) {
+      made.run.config = { ...made.run.config, itemIds: order, sampling };
+      const at = new Map(order.map((id, i) => [id, i]));
+      made.results = made.results.map((r) => ({ ...r, index: at.get(r.itemId)! }));
+      await tx.objectStore('runs').put(made.run);
+      for (const r of made.results) await tx.objectStore('results').put(r);
+    }
+    await tx.done;
+    const parts = await partsOf(db, { kind: 'paired-sequence', datasetId: 'ancientbench', baselineId: 'pair-a', otherIds: ['pair-b', 'pair-c', 'gone'] });
+    const paired = parts.find((p) => p.type === 'paired');
+    const runOf = (made: typeof a) => ({ config: { ...made.run.config, datasetId: made.run.datasetId }, items: [...made.results].sort((x, y) => x.index - y.index) });
+    expect(paired).toEqual({ type: 'paired', sequences: [pairedSequence('ancientbench', runOf(a), runOf(b)), pairedSequence('ancientbench', runOf(a), runOf(c)), null] });
+    const [ab, ac] = paired?.type === 'paired' ? paired.sequences : [];
+    expect(ab && 'sequence' in ab && ab.sequence.pairs).toBe(COUNT);
+    expect(ac && 'problem' in ac && ac.problem).toBeTruthy();
   });
 });
