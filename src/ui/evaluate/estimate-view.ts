@@ -14,7 +14,7 @@ import type { ItemResult, McItemResult, McRunRecord } from '../../lib/core/recor
 export class LiveEstimateFeed {
   private readonly estimator: BenchmarkEstimator;
   private taken = 0;
-  private last: { estimate: BenchmarkEstimate; at: number; next: number } | null = null;
+  private last: { estimate: BenchmarkEstimate; at: number; taken: number; next: number } | null = null;
   /** Milliseconds this feed has spent, results taken in and snapshots taken (what watching costs the run's thread). */
   spentMs = 0;
 
@@ -30,9 +30,8 @@ export class LiveEstimateFeed {
   }
 
   /**
-   * Takes in the new results (always: O(new)), and returns a snapshot: a new one when the last is at
-   * least LIVE_ESTIMATE_MS old and its cost is at most LIVE_ESTIMATE_SHARE of the time since, else the
-   * last one. The confidence sequences of a score of many tasks cost milliseconds each (tens for
+   * Takes in the new results (always: O(new)), and returns a snapshot: a new one when the results
+   * have grown by LIVE_ESTIMATE_GROWTH or LIVE_ESTIMATE_MS have passed (see take), else the last one. The confidence sequences of a score of many tasks cost milliseconds each (tens for
    * ACLUE's 15 tasks), on the thread the run's scheduler shares: a snapshot at each of four draws a
    * second would slow the run.
    */
@@ -55,16 +54,27 @@ export class LiveEstimateFeed {
       this.taken = all.length;
     }
     const started = this.now();
-    if (this.last && started < this.last.next) return this.last.estimate;
+    const last = this.last;
+    if (last) {
+      // A new snapshot once the results have grown by LIVE_ESTIMATE_GROWTH (a snapshot's confidence
+      // sequence of many tasks costs in proportion to the results, so per result this costs the same
+      // early and late in a run: issue 22), or LIVE_ESTIMATE_MS after the last for a slow run; never
+      // sooner than its cost allows (LIVE_ESTIMATE_SHARE of the page's time).
+      const grown = this.taken >= Math.max(last.taken + 1, Math.ceil(last.taken * (1 + LIVE_ESTIMATE_GROWTH)));
+      const due = this.taken > last.taken && started >= last.at + LIVE_ESTIMATE_MS;
+      if ((!grown && !due) || started < last.next) return last.estimate;
+    }
     const estimate = this.estimator.snapshot();
     const cost = this.now() - started;
-    this.last = { estimate, at: started, next: started + Math.max(LIVE_ESTIMATE_MS, cost / LIVE_ESTIMATE_SHARE) };
+    this.last = { estimate, at: started, taken: this.taken, next: started + cost / LIVE_ESTIMATE_SHARE };
     return estimate;
   }
 }
 
-/** The shortest time between two live snapshots (ms). */
-export const LIVE_ESTIMATE_MS = 1000;
+/** A live snapshot is due once the results have grown by this share since the last… */
+export const LIVE_ESTIMATE_GROWTH = 0.05;
+/** …or this many ms after the last, with a new result (a slow run still shows each few). */
+export const LIVE_ESTIMATE_MS = 10_000;
 /** The largest share of the page's time live snapshots may take. */
 export const LIVE_ESTIMATE_SHARE = 0.05;
 

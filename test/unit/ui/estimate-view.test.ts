@@ -46,16 +46,26 @@ describe('the live estimate', () => {
     expect(feed.update(live)).toEqual(estimateOfRun(r.config, 'aclue', all.slice(0, 30)));
   });
 
-  it('takes every result at once but a new snapshot only once the last is old enough', () => {
+  it('takes every result at once but a new snapshot only once the results grew by 5% or the last is old enough', () => {
     const r = run();
     const all = results();
     let clock = 0;
     const feed = new LiveEstimateFeed(r, () => clock);
-    const first = feed.update(all.slice(0, 10));
+    const first = feed.update(all.slice(0, 30));
+    // 31 is under 5% more than 30: the last snapshot, however much time passed short of LIVE_ESTIMATE_MS.
     clock += LIVE_ESTIMATE_MS / 2;
-    expect(feed.update(all.slice(0, 20))).toBe(first);
+    expect(feed.update(all.slice(0, 31))).toBe(first);
+    // 32 is: a new one, at once.
+    expect(feed.update(all.slice(0, 32))).toEqual(estimateOfRun(r.config, 'aclue', all.slice(0, 32)));
+    const grown = feed.update(all.slice(0, 33));
+    expect(grown).toEqual(estimateOfRun(r.config, 'aclue', all.slice(0, 32)));
+    // A slow run: LIVE_ESTIMATE_MS after the last, any new result gives a new one.
     clock += LIVE_ESTIMATE_MS;
-    expect(feed.update(all.slice(0, 20))).toEqual(estimateOfRun(r.config, 'aclue', all.slice(0, 20)));
+    expect(feed.update(all.slice(0, 33))).toEqual(estimateOfRun(r.config, 'aclue', all.slice(0, 33)));
+    // Nothing new: the same snapshot.
+    clock += LIVE_ESTIMATE_MS;
+    const same = feed.update(all.slice(0, 33));
+    expect(feed.update(all.slice(0, 33))).toBe(same);
   });
 
   it('draws each measure’s overall line with both intervals, and at the end the score as a point', () => {
