@@ -21,12 +21,23 @@
 // [0, 1]); those bounds are intersected in, which makes the sequence exact at t = N.
 //
 // Cost: the grid starts at 64 cells over [0, 1]; whenever fewer than 48 are live, every live cell is
-// halved (a new point's K computed from the stored values and bets, O(n) each), so each value
-// updates 48 to 96 points however narrow the sequence gets, and its ends are within a few percent
-// of its width. A cell goes for good once its bound reaches 1/PRUNE_DELTA: it is then outside every
-// sequence and plausible() set at δ ≥ PRUNE_DELTA, whose running intersections would have dropped
-// it at that moment too. A 28,707-item run is fed in about a tenth of a second
-// (scripts/bench/sample-widths.ts measures it).
+// halved, so each value updates 48 to 96 points however narrow the sequence gets, and its ends are
+// within a few percent of its width. A new point's K computed from every value so far costs O(n),
+// at each refinement; late in a task sampled to its end, where sampling without replacement narrows
+// the band fast, refinements come every few items, and a live run page paid O(n) per item for them
+// (issue 22's constant cost per item). So past EXACT_REFINE_UNTIL values a new point m, between g_k
+// and g_{k+1}, starts from bounds its neighbours give, and from then on takes its own exact factors:
+// it stays a lower bound of its K, so every cell dropped is still rejected. The bounds: each factor
+// is monotone in m, so log K⁺(m) ≥ log K⁺(g_{k+1}) and log K⁻(m) ≥ log K⁻(g_k); and a factor whose bet
+// is at most ½ is never truncated, so it is log(1 ± λ(x − μ_i(m))), μ_i affine in m and unclipped
+// over the feasible means: concave, and the part of log K made of such factors (most of it past the
+// first few dozen values) is at least the mean of its values at g_k and g_{k+1}. The widths
+// scripts/bench/sample-widths.ts measures did not move (to 0.01 point); feeding a 28,707-item run
+// took half the time; test/unit/metrics/sample-estimate-grid.test.ts holds it to the definition. A
+// new point next to an impossible one (whose K is no longer kept) is computed from the values.
+// A cell goes for good once its bound reaches 1/PRUNE_DELTA: it is then outside every sequence and
+// plausible() set at δ ≥ PRUNE_DELTA, whose running intersections would have dropped it at that
+// moment too. A 28,707-item run is fed in about 50 ms (scripts/bench/sample-widths.ts).
 
 /** The grid's first cells over [0, 1]… */
 const INITIAL_CELLS = 64;
@@ -38,6 +49,8 @@ const MIN_CELL_WIDTH = 2 ** -16;
 export const PRUNE_DELTA = 1e-5;
 const LOG_PRUNE = Math.log(1 / PRUNE_DELTA);
 const BET_CAP = 0.5;
+/** Up to this many values, a refinement computes its new points from the values (at most 128 × 96 × 2 factors). */
+const EXACT_REFINE_UNTIL = 128;
 const LOG_THETA = Math.log(0.5);
 /** Rounding slack when a grid point sits exactly on a deterministic bound. */
 const EPS = 1e-12;
@@ -53,6 +66,9 @@ export class BettingGrid {
   private pos = new Float64Array(INITIAL_CELLS + 1);
   private kPlus = new Float64Array(INITIAL_CELLS + 1);
   private kMinus = new Float64Array(INITIAL_CELLS + 1);
+  /** The part of kPlus, kMinus from bets λ ≤ ½: concave in m over the feasible means (see the header). */
+  private cPlus = new Float64Array(INITIAL_CELLS + 1);
+  private cMinus = new Float64Array(INITIAL_CELLS + 1);
   private bets: Float64Array;
   /** Values taken in so far, and their sum. */
   private n = 0;
@@ -145,6 +161,8 @@ export class BettingGrid {
     const lo = this.lowBound() - EPS;
     const hi = this.highBound() + EPS;
     const before = this.sum;
+    const untruncated = lambda <= BET_CAP; // then λμ ≤ ½ and λ(1 − μ) ≤ ½ for every μ in [0, 1]
+    const { cPlus, cMinus } = this;
     for (let k = this.cellLo; k <= this.cellHi + 1; k++) {
       const m = pos[k];
       if (m < lo || m > hi) continue;
@@ -152,6 +170,15 @@ export class BettingGrid {
       const raw = (N * m - before) / remaining;
       const mu = raw < 0 ? 0 : raw > 1 ? 1 : raw;
       const d = x - mu;
+      if (untruncated) {
+        const up = Math.log(1 + lambda * d);
+        const down = Math.log(1 - lambda * d);
+        kPlus[k] += up;
+        kMinus[k] += down;
+        cPlus[k] += up;
+        cMinus[k] += down;
+        continue;
+      }
       const plus = lambda * mu > BET_CAP ? BET_CAP / mu : lambda;
       const minus = lambda * (1 - mu) > BET_CAP ? BET_CAP / (1 - mu) : lambda;
       kPlus[k] += Math.log(1 + plus * d);
@@ -197,40 +224,74 @@ export class BettingGrid {
   }
 
   /**
-   * Halves every live cell. A new point's K is computed from every value so far (O(n) a point); a
-   * refinement comes once the band has halved again, so the total stays O(N·REFINE_BELOW).
+   * Halves every live cell, in O(cells) past EXACT_REFINE_UNTIL values: a new point's K is bounded
+   * from its neighbours' (see the header); before that, or next to an impossible neighbour, it is
+   * computed from every value so far.
    */
   private refine(): void {
-    const { cellLo, pos, kPlus, kMinus } = this;
+    const { cellLo, pos, kPlus, kMinus, cPlus, cMinus } = this;
     const cells = this.cellHi - cellLo + 1;
     const size = 2 * cells + 1;
-    const nextPos = new Float64Array(size);
-    const nextPlus = new Float64Array(size);
-    const nextMinus = new Float64Array(size);
+    const next = { pos: new Float64Array(size), kPlus: new Float64Array(size), kMinus: new Float64Array(size), cPlus: new Float64Array(size), cMinus: new Float64Array(size) };
     const lo = this.lowBound() - EPS;
     const hi = this.highBound() + EPS;
-    const values = this.values();
+    const possible = (m: number) => m >= lo && m <= hi;
     for (let c = 0; c <= cells; c++) {
-      nextPos[2 * c] = pos[cellLo + c];
-      nextPlus[2 * c] = kPlus[cellLo + c];
-      nextMinus[2 * c] = kMinus[cellLo + c];
+      const l = cellLo + c;
+      const at = 2 * c;
+      next.pos[at] = pos[l];
+      next.kPlus[at] = kPlus[l];
+      next.kMinus[at] = kMinus[l];
+      next.cPlus[at] = cPlus[l];
+      next.cMinus[at] = cMinus[l];
       if (c === cells) break;
-      const m = (pos[cellLo + c] + pos[cellLo + c + 1]) / 2;
-      nextPos[2 * c + 1] = m;
-      if (m < lo || m > hi) continue; // impossible: its K is never read
-      let before = 0;
-      for (let j = 0; j < this.n; j++) {
-        nextPlus[2 * c + 1] += this.factor(1, m, values[j], this.bets[j], before, this.N - j);
-        nextMinus[2 * c + 1] += this.factor(-1, m, values[j], this.bets[j], before, this.N - j);
-        before += values[j];
+      const r = l + 1;
+      const m = (pos[l] + pos[r]) / 2;
+      next.pos[at + 1] = m;
+      if (!possible(m)) continue; // its K is never read
+      let bounds: [number, number, number, number];
+      if (this.n > EXACT_REFINE_UNTIL && possible(pos[l]) && possible(pos[r])) {
+        // K⁺'s truncated part is nonincreasing in m (so at m at least the right neighbour's), its
+        // concave part at least the mean of the neighbours' (and, nonincreasing, the right one's);
+        // K⁻ the mirror image.
+        const concavePlus = Math.max((cPlus[l] + cPlus[r]) / 2, cPlus[r]);
+        const concaveMinus = Math.max((cMinus[l] + cMinus[r]) / 2, cMinus[l]);
+        bounds = [kPlus[r] - cPlus[r] + concavePlus, kMinus[l] - cMinus[l] + concaveMinus, concavePlus, concaveMinus];
+      } else {
+        bounds = this.fromValues(m);
       }
+      [next.kPlus[at + 1], next.kMinus[at + 1], next.cPlus[at + 1], next.cMinus[at + 1]] = bounds;
     }
     this.seqLo = 2 * (this.seqLo - cellLo);
     this.seqHi = 2 * (this.seqHi - cellLo) + 1;
     this.cellLo = 0;
     this.cellHi = 2 * cells - 1;
-    this.pos = nextPos;
-    this.kPlus = nextPlus;
-    this.kMinus = nextMinus;
+    this.pos = next.pos;
+    this.kPlus = next.kPlus;
+    this.kMinus = next.kMinus;
+    this.cPlus = next.cPlus;
+    this.cMinus = next.cMinus;
+  }
+
+  /** log K⁺(m), log K⁻(m) from every value so far with the bets they were taken at, and their concave parts: O(n). */
+  private fromValues(m: number): [number, number, number, number] {
+    const values = this.values();
+    let plus = 0;
+    let minus = 0;
+    let concavePlus = 0;
+    let concaveMinus = 0;
+    let before = 0;
+    for (let j = 0; j < this.n; j++) {
+      const up = this.factor(1, m, values[j], this.bets[j], before, this.N - j);
+      const down = this.factor(-1, m, values[j], this.bets[j], before, this.N - j);
+      plus += up;
+      minus += down;
+      if (this.bets[j] <= BET_CAP) {
+        concavePlus += up;
+        concaveMinus += down;
+      }
+      before += values[j];
+    }
+    return [plus, minus, concavePlus, concaveMinus];
   }
 }
