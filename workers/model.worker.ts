@@ -43,6 +43,7 @@ import type { StatisticsPath } from '../src/lib/core/models/model-check.ts';
 import { installLogitsRewrite, statisticsRefusalDetail, withLogitsRewrite } from './logits-rewrite-hook.ts';
 import { checkStatistics, statisticsTolerance } from './statistics-check.ts';
 import { installFetchControl, textStatistics } from './statistics.ts';
+import { readPassage } from './reading.ts';
 import { checkRewrittenLogits, checkTolerance, logitsPathOf } from './logits-path.ts';
 import { ReadAhead } from './read-ahead.ts';
 import { chooseBackend } from './backend-choice.ts';
@@ -442,6 +443,7 @@ const handlers: { [K in RequestKind]: (id: number, params: RequestMap[K]['params
   scoreItem: (_id, params) => scoreItem(requireModel(), params),
   scoreClozeItem: (_id, params) => scoreClozeItem(requireModel(), params),
   textStatistics: (_id, params) => textStatistics(requireModel(), params),
+  readPassage: (_id, params) => readPassage(requireModel(), params),
   generate: (id, params) => generate(id, params),
   generateItem: async (id, params) => {
     const built = buildItemPrompt(requireModel(), params);

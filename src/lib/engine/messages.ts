@@ -11,6 +11,7 @@ import type { DecodingOptions } from '../core/protocols/decoding.ts';
 import type { LogitsPath, ModelCheck, StatisticsPath } from '../core/models/model-check.ts';
 import type { StatsRewriteFault } from '../core/models/stats-rewrite.ts';
 import type { WasmThreadsSetting } from '../core/models/wasm-threads.ts';
+import type { PassageReading } from '../core/reading/passage.ts';
 
 export * from '../core/models/model-types.ts';
 
@@ -312,12 +313,35 @@ export interface TextStatisticsResult {
   forwardMs: number;
 }
 
+/** A passage read token by token (the reading view and 断句, issue 37: workers/reading.ts). */
+export interface ReadPassageParams {
+  text: string;
+  /** Tokens listed at each position (READING_TOP, at most 50). */
+  top?: number;
+  /** Also each row's punctuation mass (the vocabulary's punctuation tokens found once per model). */
+  punctuation: boolean;
+  /** Refused (run.item-too-long) past this many tokens. */
+  contextLimit?: number;
+  itemId?: string;
+}
+
+export interface ReadPassageResult {
+  reading: PassageReading;
+  /** The text of every id listed in a row's top tokens. */
+  topTexts: Record<number, string>;
+  /** How many tokens count as punctuation; null when not asked. */
+  punctuationTokens: number | null;
+  forwardPasses: number;
+  ms: number;
+}
+
 export interface RequestMap {
   load: { params: LoadParams; result: LoadResult };
   score: { params: ScoreParams; result: ScoreResult };
   scoreItem: { params: ScoreItemParams; result: ScoreItemResult };
   scoreClozeItem: { params: ScoreClozeItemParams; result: ScoreClozeItemResult };
   textStatistics: { params: TextStatisticsParams; result: TextStatisticsResult };
+  readPassage: { params: ReadPassageParams; result: ReadPassageResult };
   generateItem: { params: GenerateItemParams; result: GenerateItemResult };
   generate: { params: GenerateParams; result: GenerateResult };
   unload: { params: Record<string, never>; result: { unloaded: boolean } };

@@ -17,6 +17,8 @@ import type {
   ScoreClozeItemResult,
   ScoreItemResult,
   TextStatisticsParams,
+  ReadPassageParams,
+  ReadPassageResult,
   TextStatisticsResult,
   ScoreParams,
   ScoreResult,
@@ -150,6 +152,11 @@ export class ModelClient {
   /** Per-position statistics of a text (TextStatisticsParams). */
   textStatistics(params: TextStatisticsParams, options: RequestOptions = {}): Promise<TextStatisticsResult> {
     return this.request('textStatistics', params, options, {});
+  }
+
+  /** The passage's tokens and the row after each (the reading view, 断句). */
+  readPassage(params: ReadPassageParams, options: RequestOptions = {}): Promise<ReadPassageResult> {
+    return this.request('readPassage', params, options, {});
   }
 
   /** Builds one multiple-choice item's prompt and generates a greedy answer to it. */
