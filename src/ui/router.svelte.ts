@@ -1,8 +1,8 @@
 // Pages are chosen by the URL fragment (#/data, #/run/<id>), so the site stays static and every page
 // and every run has a link.
 
-export type PageId = 'playground' | 'data' | 'evaluate' | 'run' | 'probe' | 'probe-link' | 'shared' | 'classroom' | 'compare';
-const pages: readonly PageId[] = ['playground', 'data', 'evaluate', 'run', 'probe', 'probe-link', 'shared', 'classroom', 'compare'];
+export type PageId = 'playground' | 'data' | 'evaluate' | 'run' | 'probe' | 'probe-link' | 'shared' | 'classroom' | 'compare' | 'reading';
+const pages: readonly PageId[] = ['playground', 'data', 'evaluate', 'run', 'probe', 'probe-link', 'shared', 'classroom', 'compare', 'reading'];
 
 /**
  * Percent-decodes a parameter. Never throws: a `%` not followed by two hex digits (a link cut or
