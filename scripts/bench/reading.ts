@@ -1,0 +1,90 @@
+// `npm run bench`, reading part (issue 37): what the reading view and 断句 cost for a 300-character
+// passage in the real worker, WASM, on jiangu-large (4 layers, the real Qwen3 tokenizer: 151,936 logits
+// a row), jiangu-tiny and stories260k: the read's time (median of 3 after a warm-up), its passes (rows
+// per pass are the memory bound's: 64 MiB of logits by default), and for 断句 the first read's extra
+// cost, which finds the vocabulary's punctuation tokens (every id decoded once per model).
+// A measurement, not a test: it prints a Markdown table and writes bench-results/reading-<timestamp>.json.
+//
+//   npx tsx scripts/bench/reading.ts [--models jiangu-large,jiangu-tiny,stories260k] [--dtypes fp32,q4]
+// (after `npm run build`, `npm run fixtures` and `npm run fixtures:large`)
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { openPage, withChromium } from '../browser.ts';
+import { DEFAULT_OUT_ROOT } from '../fixtures/generate.ts';
+import { projectRoot } from '../site-routes.ts';
+import { machineInfo, machineLines, median, writeBenchRecord } from './report.ts';
+import { findChromium } from '../browser.ts';
+import { installNameHelper } from './cloze-page.ts';
+
+const { values } = parseArgs({ options: { models: { type: 'string', default: 'jiangu-large,jiangu-tiny,stories260k' }, dtypes: { type: 'string', default: 'fp32,q4' } } });
+const models = values.models!.split(',').filter((name) => existsSync(join(DEFAULT_OUT_ROOT, name)));
+const dtypes = values.dtypes!.split(',');
+// 300 characters of the Analects' opening chapters, repeated: classical text, as a class would paste.
+const OPENING = '子曰学而时习之不亦说乎有朋自远方来不亦乐乎人不知而不愠不亦君子乎有子曰其为人也孝弟而好犯上者鲜矣不好犯上而好作乱者未之有也君子务本本立而道生孝弟也者其为仁之本与子曰巧言令色鲜矣仁曾子曰吾日三省吾身为人谋而不忠乎与朋友交而不信乎传不习乎';
+const PASSAGE = [...OPENING.repeat(3)].slice(0, 300).join('');
+const REPEATS = 3;
+
+interface Row {
+  model: string;
+  dtype: string;
+  tokens: number;
+  passes: number;
+  tokensMs: number;
+  breaksFirstMs: number;
+  breaksMs: number;
+  punctuationTokens: number | null;
+  loadMs: number;
+}
+
+const started = new Date();
+const rows: Row[] = [];
+await withChromium({ webgpu: false }, async (url, browser) => {
+  const opened = await openPage(browser, `${url}/harness.html`);
+  const page = opened.page;
+  await page.waitForFunction(() => document.getElementById('status')?.textContent === 'ready');
+  await installNameHelper(page);
+  for (const model of models) {
+    for (const dtype of model === 'stories260k' ? ['fp32'] : dtypes) {
+      process.stderr.write(`reading: ${model} ${dtype}\n`);
+      const row = (await page.evaluate(
+        async ({ model, dtype, text, repeats }) => {
+          const client = new window.jiangu.ModelClient();
+          try {
+            const info = await client.load({ source: { kind: 'site', name: model }, dtype: dtype as 'fp32', backend: 'wasm' });
+            const timed = async (punctuation: boolean) => {
+              const t0 = performance.now();
+              const r = await client.readPassage({ text, punctuation });
+              return { ms: performance.now() - t0, r };
+            };
+            await timed(false);
+            const tokens: number[] = [];
+            let last = null;
+            for (let i = 0; i < repeats; i++) {
+              const t = await timed(false);
+              tokens.push(t.ms);
+              last = t.r;
+            }
+            const first = await timed(true);
+            const breaks: number[] = [];
+            for (let i = 0; i < repeats; i++) breaks.push((await timed(true)).ms);
+            return { tokensMs: tokens, breaksFirstMs: first.ms, breaksMs: breaks, tokens: last!.reading.ids.length, passes: last!.forwardPasses, punctuationTokens: first.r.punctuationTokens, loadMs: info.loadMs };
+          } finally {
+            client.terminate();
+          }
+        },
+        { model, dtype, text: PASSAGE, repeats: REPEATS },
+      )) as { tokensMs: number[]; breaksFirstMs: number; breaksMs: number[]; tokens: number; passes: number; punctuationTokens: number | null; loadMs: number };
+      rows.push({ model, dtype, tokens: row.tokens, passes: row.passes, tokensMs: median(row.tokensMs), breaksFirstMs: row.breaksFirstMs, breaksMs: median(row.breaksMs), punctuationTokens: row.punctuationTokens, loadMs: row.loadMs });
+    }
+  }
+  await opened.context.close();
+});
+
+const seconds = (new Date().getTime() - started.getTime()) / 1000;
+console.log(`\n## Reading view: a 300-character passage (WASM)\n`);
+console.log(machineLines(machineInfo(findChromium()), started, seconds));
+console.log('\n| model | dtype | tokens | passes | read (tokens view) | 断句 first read | 断句 read | punctuation tokens |');
+console.log('|---|---|---|---|---|---|---|---|');
+for (const r of rows) console.log(`| ${r.model} | ${r.dtype} | ${r.tokens} | ${r.passes} | ${r.tokensMs.toFixed(0)} ms | ${r.breaksFirstMs.toFixed(0)} ms | ${r.breaksMs.toFixed(0)} ms | ${r.punctuationTokens ?? '—'} |`);
+writeBenchRecord(projectRoot, 'reading-', started, { machine: machineInfo(findChromium()), passage: PASSAGE, rows });
