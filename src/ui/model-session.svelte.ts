@@ -54,3 +54,6 @@ export class ModelSession {
 
 /** The page's one model, kept while the user moves between pages. */
 export const modelSession = new ModelSession();
+
+/** The Reading page's second model, read side by side with the first (issue 37); its own worker. */
+export const secondSession = new ModelSession();

@@ -16,12 +16,13 @@ import { useBrowserSession } from './session.ts';
 
 const PUNCTUATED = '学而时习之，不亦说乎？有朋自远方来，不亦乐乎？人不知而不愠，不亦君子乎？';
 const model = loadReferenceModel('jiangu-tiny', 'fp32');
+const modelQ4 = loadReferenceModel('jiangu-tiny', 'q4');
 const tinyPunctuation = [...new Set([...C3_PUNCTUATION].map((c) => encodeFixture(c)[0] ?? 0).filter((id) => id > 0))].sort((a, b) => a - b);
 
 /** The reference's reading of a text (jiangu-tiny: one token per character, no BOS). */
-function referenceReading(text: string): PassageReading {
+function referenceReading(text: string, reference = model): PassageReading {
   const ids = encodeFixture(text);
-  const { logits } = forward(model, ids);
+  const { logits } = forward(reference, ids);
   return {
     chars: [...text],
     ids,
@@ -50,8 +51,8 @@ describe('the reading page', () => {
     expect(await page.getByTestId('reading-passage').inputValue()).toBe(PUNCTUATED);
     // Nothing loads unasked: the Read button waits for a model.
     expect(await page.getByTestId('reading-read').isDisabled()).toBe(true);
-    await page.getByTestId('reading-load-link-model').click();
-    await page.getByTestId('reading-loaded').waitFor({ timeout: 60_000 });
+    await page.getByTestId('reading-model-a-load-offered').click();
+    await page.getByTestId('reading-model-a-loaded').waitFor({ timeout: 60_000 });
     await page.getByTestId('reading-read').click();
     await page.getByTestId('reading-tokens').waitFor({ timeout: 60_000 });
 
@@ -112,9 +113,29 @@ describe('the reading page', () => {
     await fresh.getByTestId('reading-page').waitFor();
     expect(await fresh.getByTestId('reading-passage').inputValue()).toBe(PUNCTUATED);
     expect(await fresh.getByTestId('reading-view-breaks').getAttribute('aria-pressed')).toBe('true');
-    expect(await fresh.getByTestId('reading-link-model').textContent()).toContain('jiangu-tiny');
+    expect(await fresh.getByTestId('reading-model-a-offer').textContent()).toContain('jiangu-tiny');
     await fresh.close();
     await page.getByTestId('lang-en').click();
+  });
+
+  it('reads with two models side by side (fp32 and q4), with the difference in bits per character; the link names both', async () => {
+    const { page } = session.opened;
+    const both = readingHash({ view: 'tokens', text: PUNCTUATED, model: { kind: 'site', name: 'jiangu-tiny' }, dtype: 'fp32', model2: { kind: 'site', name: 'jiangu-tiny' }, dtype2: 'q4', threshold: null })!;
+    await page.goto(`${session.url}/${both}`);
+    await page.getByTestId('reading-model-b-load-offered').click();
+    await page.getByTestId('reading-model-b-loaded').waitFor({ timeout: 60_000 });
+    // Model A is still the page's one model, loaded above from the first link.
+    await page.getByTestId('reading-model-a-loaded').waitFor();
+    await page.getByTestId('reading-read').click();
+    await page.getByTestId('reading-column-b').waitFor({ timeout: 60_000 });
+    const bpc = (reading: PassageReading) => reading.rows.slice(0, -1).reduce((s, r) => s + surpriseBits(r.logprob!), 0) / (reading.ids.length - 1);
+    const want = bpc(referenceReading(PUNCTUATED, modelQ4)) - bpc(referenceReading(PUNCTUATED));
+    const shown = Number(await page.getByTestId('reading-difference').getAttribute('data-value'));
+    expect(Math.abs(shown - want)).toBeLessThan(1e-4);
+    expect(await page.locator('[data-testid=reading-column-b] [data-testid=reading-tokens] button[data-index]').count()).toBe(encodeFixture(PUNCTUATED).length + 1);
+    await page.getByTestId('reading-copy-link').click();
+    expect(decodeURIComponent(page.url())).toContain('dtype2=q4');
+    await page.getByTestId('reading-second').uncheck();
   });
 
   it('refuses a passage longer than the model’s context, saying so, and reads the next one', async () => {

@@ -14,6 +14,9 @@ export interface ReadingLink {
   text: string;
   model: ModelSource | null;
   dtype: Dtype | null;
+  /** A second model read side by side. */
+  model2?: ModelSource | null;
+  dtype2?: Dtype | null;
   threshold: number | null;
 }
 
@@ -33,15 +36,24 @@ function modelParam(source: ModelSource): string | null {
 export function readingHash(link: ReadingLink): string | null {
   if ([...link.text].length > LINK_TEXT_LIMIT) return null;
   const query = new URLSearchParams({ view: link.view, text: link.text });
-  if (link.model) {
-    const model = modelParam(link.model);
+  for (const [key, source, dtype] of [['', link.model, link.dtype], ['2', link.model2, link.dtype2]] as const) {
+    if (!source) continue;
+    const model = modelParam(source);
     if (model === null) return null;
-    query.set('model', model);
-    if (link.dtype) query.set('dtype', link.dtype);
+    query.set(`model${key}`, model);
+    if (dtype) query.set(`dtype${key}`, dtype);
   }
   if (link.threshold !== null) query.set('threshold', String(link.threshold));
   return `#/reading/${encodeURIComponent(query.toString())}`;
 }
+
+function sourceOf(model: string | null): ModelSource | null {
+  if (model?.startsWith('site:') && MODEL_NAME.test(model.slice(5))) return { kind: 'site', name: model.slice(5) };
+  if (model?.startsWith('hub:') && HUB_ID.test(model.slice(4))) return { kind: 'hub', id: model.slice(4), revision: 'main' };
+  return null;
+}
+
+const dtypeOf = (dtype: string | null): Dtype | null => (dtype && (DTYPES as readonly string[]).includes(dtype) ? (dtype as Dtype) : null);
 
 /** What a link asks for, each part checked; a part that is not valid is left out, never guessed. */
 export function parseReadingParam(param: string | null): Partial<ReadingLink> {
@@ -52,11 +64,10 @@ export function parseReadingParam(param: string | null): Partial<ReadingLink> {
   if (view && (READING_VIEWS as readonly string[]).includes(view)) out.view = view as ReadingViewId;
   const text = query.get('text');
   if (text !== null && [...text].length <= LINK_TEXT_LIMIT) out.text = text;
-  const model = query.get('model') ?? '';
-  if (model.startsWith('site:') && MODEL_NAME.test(model.slice(5))) out.model = { kind: 'site', name: model.slice(5) };
-  else if (model.startsWith('hub:') && HUB_ID.test(model.slice(4))) out.model = { kind: 'hub', id: model.slice(4), revision: 'main' };
-  const dtype = query.get('dtype');
-  if (dtype && (DTYPES as readonly string[]).includes(dtype)) out.dtype = dtype as Dtype;
+  out.model = sourceOf(query.get('model'));
+  out.dtype = dtypeOf(query.get('dtype'));
+  out.model2 = sourceOf(query.get('model2'));
+  out.dtype2 = dtypeOf(query.get('dtype2'));
   const threshold = Number(query.get('threshold'));
   if (query.has('threshold') && Number.isFinite(threshold) && threshold > 0 && threshold < 1) out.threshold = threshold;
   return out;
