@@ -44,6 +44,7 @@ import { installLogitsRewrite, statisticsRefusalDetail, withLogitsRewrite } from
 import { checkStatistics, statisticsTolerance } from './statistics-check.ts';
 import { installFetchControl, textStatistics } from './statistics.ts';
 import { readPassage } from './reading.ts';
+import { sampleContinuation } from './sample-steps.ts';
 import { checkRewrittenLogits, checkTolerance, logitsPathOf } from './logits-path.ts';
 import { ReadAhead } from './read-ahead.ts';
 import { chooseBackend } from './backend-choice.ts';
@@ -444,6 +445,7 @@ const handlers: { [K in RequestKind]: (id: number, params: RequestMap[K]['params
   scoreClozeItem: (_id, params) => scoreClozeItem(requireModel(), params),
   textStatistics: (_id, params) => textStatistics(requireModel(), params),
   readPassage: (_id, params) => readPassage(requireModel(), params),
+  sampleSteps: (id, params) => sampleContinuation(requireModel(), params, (step, index) => reply({ id, kind: 'sampledStep', index, step }), () => cancelled.has(id)),
   generate: (id, params) => generate(id, params),
   generateItem: async (id, params) => {
     const built = buildItemPrompt(requireModel(), params);
@@ -489,7 +491,7 @@ async function drain(): Promise<void> {
         result = outcome.result;
       } else result = await handler(request.id, request.params);
       // A generation cancelled mid-way returns what it produced; anything else cancelled returns nothing.
-      if (cancelled.has(request.id) && request.kind !== 'generate') {
+      if (cancelled.has(request.id) && request.kind !== 'generate' && request.kind !== 'sampleSteps') {
         reply({ id: request.id, kind: 'error', error: modelError('cancelled', 'model.cancelled', []) });
       } else {
         reply({ id: request.id, kind: 'result', result }, transferOf(result));

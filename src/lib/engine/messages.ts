@@ -12,6 +12,8 @@ import type { LogitsPath, ModelCheck, StatisticsPath } from '../core/models/mode
 import type { StatsRewriteFault } from '../core/models/stats-rewrite.ts';
 import type { WasmThreadsSetting } from '../core/models/wasm-threads.ts';
 import type { PassageReading } from '../core/reading/passage.ts';
+import type { SampleStepsParams, SampleStepsResult, SampledTokenStep } from '../core/reading/sampling.ts';
+export type { SampleStepsParams, SampleStepsResult, SampledTokenStep };
 
 export * from '../core/models/model-types.ts';
 
@@ -342,6 +344,7 @@ export interface RequestMap {
   scoreClozeItem: { params: ScoreClozeItemParams; result: ScoreClozeItemResult };
   textStatistics: { params: TextStatisticsParams; result: TextStatisticsResult };
   readPassage: { params: ReadPassageParams; result: ReadPassageResult };
+  sampleSteps: { params: SampleStepsParams; result: SampleStepsResult };
   generateItem: { params: GenerateItemParams; result: GenerateItemResult };
   generate: { params: GenerateParams; result: GenerateResult };
   unload: { params: Record<string, never>; result: { unloaded: boolean } };
@@ -420,4 +423,5 @@ export type WorkerReply =
   | { id: number; kind: 'result'; result: WireResult<RequestKind> }
   | { id: number; kind: 'error'; error: ModelErrorInfo }
   | { id: number; kind: 'progress'; progress: LoadProgress }
-  | { id: number; kind: 'token'; tokenId: number; text: string };
+  | { id: number; kind: 'token'; tokenId: number; text: string }
+  | { id: number; kind: 'sampledStep'; index: number; step: SampledTokenStep };

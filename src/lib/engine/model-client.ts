@@ -19,6 +19,9 @@ import type {
   TextStatisticsParams,
   ReadPassageParams,
   ReadPassageResult,
+  SampleStepsParams,
+  SampleStepsResult,
+  SampledTokenStep,
   TextStatisticsResult,
   ScoreParams,
   ScoreResult,
@@ -56,6 +59,7 @@ interface Pending {
   reject: (error: ModelError) => void;
   onProgress?: (progress: LoadProgress) => void;
   onToken?: (tokenId: number, text: string) => void;
+  onSampledStep?: (index: number, step: SampledTokenStep) => void;
 }
 
 export interface RequestOptions {
@@ -172,6 +176,11 @@ export class ModelClient {
     return this.request('generate', params, options, { onToken: options.onToken });
   }
 
+  /** A prompt continued by Jiangu's seeded sampler (core/reading/sampling.ts); `onStep` receives each step as it is drawn. */
+  sampleSteps(params: SampleStepsParams, options: RequestOptions & { onStep?: (index: number, step: SampledTokenStep) => void } = {}): Promise<SampleStepsResult> {
+    return this.request('sampleSteps', params, options, { onSampledStep: options.onStep });
+  }
+
   unload(): Promise<{ unloaded: boolean }> {
     return this.request('unload', {}, {}, {});
   }
@@ -191,7 +200,7 @@ export class ModelClient {
     kind: K,
     params: RequestMap[K]['params'],
     options: RequestOptions,
-    callbacks: Pick<Pending, 'onProgress' | 'onToken'>,
+    callbacks: Pick<Pending, 'onProgress' | 'onToken' | 'onSampledStep'>,
   ): Promise<WireResult<K>> {
     if (this.dead) return Promise.reject(this.dead);
     if (options.signal?.aborted) return Promise.reject(new ModelError(modelError('cancelled', 'model.cancelled', [])));
@@ -212,6 +221,9 @@ export class ModelClient {
         return;
       case 'token':
         pending.onToken?.(message.tokenId, message.text);
+        return;
+      case 'sampledStep':
+        pending.onSampledStep?.(message.index, message.step);
         return;
       case 'result':
         this.pending.delete(message.id);

@@ -192,6 +192,12 @@ export const modelNotices = {
     en: () => 'No model is loaded: load one first.',
     zh: () => '还没有加载模型：请先加载一个。',
   },
+  'model.bad-sampling': {
+    en: (p: { setting: 'temperature' | 'top-k' | 'seed'; value: number }) =>
+      p.setting === 'temperature' ? `The temperature must be 0 (greedy) or a positive number, not ${p.value}.` : p.setting === 'top-k' ? `Top-k must be 0 (every token) or a whole number of candidates, not ${p.value}.` : `The seed must be a whole number from 0 to 4,294,967,295, not ${p.value}.`,
+    zh: (p: { setting: 'temperature' | 'top-k' | 'seed'; value: number }) =>
+      p.setting === 'temperature' ? `温度必须是 0（贪心）或正数，而不是 ${p.value}。` : p.setting === 'top-k' ? `top-k 必须是 0（全部词元）或候选数（整数），而不是 ${p.value}。` : `种子必须是 0 到 4,294,967,295 之间的整数，而不是 ${p.value}。`,
+  },
   'model.empty-prompt': {
     en: () => 'The prompt is empty.',
     zh: () => '提示词是空的。',
