@@ -12,6 +12,7 @@ import type { PassageReading } from '../../src/lib/core/reading/passage.ts';
 import { readRow, surpriseBits } from '../../src/lib/core/reading/row-reading.ts';
 import { breaksAt, breakStrip, unpunctuated } from '../../src/lib/core/reading/sentence-breaks.ts';
 import { readingHash } from '../../src/ui/reading/reading-link.ts';
+import { referenceContinuation } from '../unit/reading/sampling-reference.ts';
 import { useBrowserSession } from './session.ts';
 
 const PUNCTUATED = '学而时习之，不亦说乎？有朋自远方来，不亦乐乎？人不知而不愠，不亦君子乎？';
@@ -136,6 +137,33 @@ describe('the reading page', () => {
     await page.getByTestId('reading-copy-link').click();
     expect(decodeURIComponent(page.url())).toContain('dtype2=q4');
     await page.getByTestId('reading-second').uncheck();
+  });
+
+  it('sampling, seen: the seeded continuation is the reference’s, a step shows what it was drawn from, and the link keeps the setting', async () => {
+    const { page } = session.opened;
+    await page.getByTestId('reading-view-sampling').click();
+    await page.getByTestId('reading-passage').fill('学而时习之');
+    await page.getByTestId('sampling-temperature').fill('0.9');
+    await page.getByTestId('sampling-top-k').fill('20');
+    await page.getByTestId('sampling-seed').fill('11');
+    await page.getByTestId('sampling-tokens').fill('12');
+    await page.getByTestId('reading-read').click();
+    await page.getByTestId('sampling-summary').waitFor({ timeout: 60_000 });
+    const want = referenceContinuation(model, encodeFixture('学而时习之'), { temperature: 0.9, topK: 20 }, 11, 12);
+    const tokens = await page.locator('[data-testid=sampling-steps] button').evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-token'))));
+    expect(tokens).toEqual(want.map((s) => s.token));
+    await page.locator('[data-testid=sampling-steps] button').nth(2).click();
+    const top = await page.locator('[data-testid=sampling-top] li').evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-id'))));
+    expect(top).toEqual(Array.from(want[2].distribution.ids.slice(0, 10)));
+    expect(await page.getByTestId('sampling-summary').textContent()).toContain('seed 11');
+    // An invalid setting is said, and nothing is asked of the model.
+    await page.getByTestId('sampling-temperature').fill('5');
+    expect(await page.getByTestId('sampling-invalid').textContent()).toContain('Temperature from 0 to 2');
+    expect(await page.getByTestId('reading-read').isDisabled()).toBe(true);
+    await page.getByTestId('sampling-temperature').fill('0.9');
+    await page.getByTestId('reading-copy-link').click();
+    const query = new URLSearchParams(decodeURIComponent(page.url().split('#/reading/')[1]));
+    expect({ view: query.get('view'), t: query.get('t'), k: query.get('k'), seed: query.get('seed'), n: query.get('n') }).toEqual({ view: 'sampling', t: '0.9', k: '20', seed: '11', n: '12' });
   });
 
   it('refuses a passage longer than the model’s context, saying so, and reads the next one', async () => {

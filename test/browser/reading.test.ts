@@ -2,7 +2,8 @@
 // read by readPassage — every token's log-probability, its rank, the ten tokens the model expected
 // and the punctuation mass after each token — equal the TypeScript reference forward's rows read in
 // Node (1e-4), for jiangu-tiny (fp32 and q4 on WASM, q4 on WebGPU; passes of 8 rows, so a passage
-// takes several) and stories260k (its BOS scored from, its byte pieces shown as bytes). Then the
+// takes several) and stories260k (its BOS scored from, its byte pieces shown as bytes); and a seeded
+// continuation (sampleSteps) is the reference stepped by the same sampler, token for token. Then the
 // page: a teacher's link offers its model, the tokens are coloured by the reference's surprise, a
 // chosen token lists the reference's top ten, the 断句 strip counts what breaksAt counts at the
 // threshold the slider sets, in English and Chinese, and the copied link opens the same view.
@@ -14,7 +15,8 @@ import { C3_PUNCTUATION } from '../../src/lib/core/benchmarks/adapters/c3bench-v
 import { readRow } from '../../src/lib/core/reading/row-reading.ts';
 import { punctuationIds } from '../../src/lib/core/reading/punctuation-tokens.ts';
 import { unpunctuated } from '../../src/lib/core/reading/sentence-breaks.ts';
-import type { Dtype, ReadPassageResult } from '../../src/lib/engine/messages.ts';
+import type { Dtype, ReadPassageResult, SampleStepsResult } from '../../src/lib/engine/messages.ts';
+import { referenceContinuation } from '../unit/reading/sampling-reference.ts';
 import { loadStories260kTokenizer, storiesPresent } from '../unit/stories260k-tokenizer.ts';
 import { harnessReady, useBrowserSession } from './session.ts';
 
@@ -67,6 +69,23 @@ function againstReference(result: ReadPassageResult, model: ReferenceModel, punc
 /** jiangu-tiny's punctuation ids: one token per character, so the marks of C3_PUNCTUATION it has (<unk>, 0, left out). */
 const tinyPunctuation = (): number[] => [...new Set([...C3_PUNCTUATION].map((c) => encodeFixture(c)[0] ?? 0).filter((id) => id > 0))].sort((a, b) => a - b);
 
+function sampleInWorker(page: Page, backend: 'wasm' | 'webgpu', dtype: Dtype, prompt: string, setting: { temperature: number; topK: number; seed: number; maxNewTokens: number }): Promise<{ result: SampleStepsResult; streamed: number[] }> {
+  return page.evaluate(
+    async ({ backend, dtype, prompt, setting }) => {
+      const client = new window.jiangu.ModelClient();
+      try {
+        await client.load({ source: { kind: 'site', name: 'jiangu-tiny' }, dtype, backend });
+        const streamed: number[] = [];
+        const result = await client.sampleSteps({ prompt, ...setting, showTop: 5 }, { onStep: (_i, step) => streamed.push(step.token) });
+        return { result, streamed };
+      } finally {
+        client.terminate();
+      }
+    },
+    { backend, dtype, prompt, setting },
+  );
+}
+
 describe('the reading view in the real worker', () => {
   const session = useBrowserSession({ webgpu: true, path: '/harness.html', ready: harnessReady, setup: () => void (storiesPresent && generateStories260k()) });
 
@@ -84,6 +103,23 @@ describe('the reading view in the real worker', () => {
       expect(result.reading.chars.join('')).toBe(text);
       const worst = againstReference(result, model, punctuation, `${backend} ${dtype}`);
       console.log(`reading, jiangu-tiny ${dtype} on ${backend}: max |Δ| vs reference ${worst.toExponential(1)}, ${result.forwardPasses} passes`);
+    });
+  }
+
+  for (const [backend, dtype] of [['wasm', 'fp32'], ['webgpu', 'q4']] as const) {
+    it(`sampling, seen, jiangu-tiny ${dtype} on ${backend}: the seeded continuation and each step's distribution are the reference's`, async () => {
+      const model = loadReferenceModel('jiangu-tiny', dtype);
+      const prompt = '学而时习之';
+      for (const setting of [{ temperature: 0.9, topK: 20, seed: 7, maxNewTokens: 16 }, { temperature: 0, topK: 0, seed: 7, maxNewTokens: 8 }]) {
+        const { result, streamed } = await sampleInWorker(session.opened.page, backend, dtype, prompt, setting);
+        const want = referenceContinuation(model, encodeFixture(prompt), setting, setting.seed, setting.maxNewTokens);
+        expect(result.steps.map((s) => s.token)).toEqual(want.map((s) => s.token));
+        expect(streamed).toEqual(want.map((s) => s.token));
+        result.steps.forEach((step, i) => {
+          expect(Math.abs(step.chosenProb - want[i].chosenProb)).toBeLessThan(1e-4);
+          expect(step.top.map((c) => c.id).slice(0, 3)).toEqual(Array.from(want[i].distribution.ids.slice(0, 3)));
+        });
+      }
     });
   }
 

@@ -6,8 +6,20 @@
 import type { Dtype, ModelSource } from '../../lib/core/models/model-types.ts';
 import { DTYPES } from '../../lib/engine/messages.ts';
 
-export type ReadingViewId = 'tokens' | 'breaks';
-export const READING_VIEWS: readonly ReadingViewId[] = ['tokens', 'breaks'];
+export type ReadingViewId = 'tokens' | 'breaks' | 'sampling';
+export const READING_VIEWS: readonly ReadingViewId[] = ['tokens', 'breaks', 'sampling'];
+
+/** The sampling view's settings (core/reading/sampling.ts). */
+export interface SamplingSetting {
+  temperature: number;
+  topK: number;
+  seed: number;
+  maxNewTokens: number;
+}
+
+export const DEFAULT_SAMPLING: SamplingSetting = { temperature: 0.8, topK: 40, seed: 1, maxNewTokens: 32 };
+/** The most tokens the page asks a continuation for: a class reads a sentence or two. */
+export const MAX_SAMPLED_TOKENS = 256;
 
 export interface ReadingLink {
   view: ReadingViewId;
@@ -18,6 +30,7 @@ export interface ReadingLink {
   model2?: ModelSource | null;
   dtype2?: Dtype | null;
   threshold: number | null;
+  sampling?: SamplingSetting | null;
 }
 
 /** A passage longer than this is not put in a link (the page says so and offers no link). */
@@ -44,7 +57,23 @@ export function readingHash(link: ReadingLink): string | null {
     if (dtype) query.set(`dtype${key}`, dtype);
   }
   if (link.threshold !== null) query.set('threshold', String(link.threshold));
+  if (link.sampling) {
+    query.set('t', String(link.sampling.temperature));
+    query.set('k', String(link.sampling.topK));
+    query.set('seed', String(link.sampling.seed));
+    query.set('n', String(link.sampling.maxNewTokens));
+  }
   return `#/reading/${encodeURIComponent(query.toString())}`;
+}
+
+/** Whether a setting is one the page's controls can make. */
+export function samplingInRange(s: SamplingSetting): boolean {
+  return (
+    Number.isFinite(s.temperature) && s.temperature >= 0 && s.temperature <= 2 &&
+    Number.isInteger(s.topK) && s.topK >= 0 && s.topK <= 1000 &&
+    Number.isInteger(s.seed) && s.seed >= 0 && s.seed <= 0xffffffff &&
+    Number.isInteger(s.maxNewTokens) && s.maxNewTokens >= 1 && s.maxNewTokens <= MAX_SAMPLED_TOKENS
+  );
 }
 
 function sourceOf(model: string | null): ModelSource | null {
@@ -70,5 +99,10 @@ export function parseReadingParam(param: string | null): Partial<ReadingLink> {
   out.dtype2 = dtypeOf(query.get('dtype2'));
   const threshold = Number(query.get('threshold'));
   if (query.has('threshold') && Number.isFinite(threshold) && threshold > 0 && threshold < 1) out.threshold = threshold;
+  if (query.has('seed')) {
+    const sampling = { temperature: Number(query.get('t')), topK: Number(query.get('k')), seed: Number(query.get('seed')), maxNewTokens: Number(query.get('n')) };
+    // Each setting within what the page's own controls allow; a link with any other is not followed in part.
+    if (samplingInRange(sampling)) out.sampling = sampling;
+  }
   return out;
 }

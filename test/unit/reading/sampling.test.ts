@@ -15,6 +15,7 @@ import { mulberry32 } from '../../../src/lib/core/metrics/generation/bootstrap.t
 import type { Loaded } from '../../../workers/loaded-model.ts';
 import { sampleContinuation } from '../../../workers/sample-steps.ts';
 import { ensureTinyFixture, ensureTinyNokeepFixture } from '../fixtures/ort-helpers.ts';
+import { referenceContinuation } from './sampling-reference.ts';
 import { PROMPTS } from '../fixtures/prompts.ts';
 import { referenceOn } from '../fixtures/q8-arithmetic.ts';
 
@@ -184,21 +185,6 @@ describe('sampleStep’s order and ties', () => {
     expect(describeStep(step)).toEqual({ entropyBits: 2, surpriseBits: 2, modelSurpriseBits: 2, live: 4 });
   });
 });
-
-/** The reference forward stepped by sampleStep: step n takes the n-th draw of sampler(seed), as the worker does. */
-function referenceContinuation(model: ReferenceModel, inputIds: readonly number[], options: SamplingOptions, seed: number, maxNewTokens: number, eos: ReadonlySet<number> = new Set([EOS_ID])): SampledStep[] {
-  const draws = sampler(seed);
-  const steps: SampledStep[] = [];
-  let out = forward(model, inputIds);
-  let cache: KVCache = out.cache;
-  for (;;) {
-    const step = sampleStep(out.logits[out.logits.length - 1], options, draws());
-    steps.push(step);
-    if (eos.has(step.token) || steps.length === maxNewTokens) return steps;
-    out = forward(model, [step.token], cache);
-    cache = out.cache;
-  }
-}
 
 describe('seeded continuations on the reference', () => {
   const ids = () => encodeFixture(PROMPTS[4]);
