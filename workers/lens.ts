@@ -9,7 +9,13 @@ import { ANSWER_CUE, sampleCmmluPrompt } from '../src/lib/core/models/model-chec
 import { lastLayerAgreement, lensCheckTolerance, LENS_OUTPUTS, type LensAgreement, type LensGrid } from '../src/lib/core/models/lens-rewrite.ts';
 import { CHECK_TOKENS } from './logits-path.ts';
 import { logitsRows } from './logits.ts';
-import { encode, idsTensor, onesTensor, type Loaded } from './loaded-model.ts';
+import { encode, idsTensor, onesTensor, RequestError, type Loaded } from './loaded-model.ts';
+import type { LensPath } from '../src/lib/core/models/model-check.ts';
+import { notice } from '../src/lib/core/notices/index.ts';
+import { modelError } from '../src/lib/engine/model-errors.ts';
+import type { LogitLensParams, LogitLensResult } from '../src/lib/engine/messages.ts';
+import type { LensOutcome } from './logits-rewrite-hook.ts';
+import { piecesOf } from './reading.ts';
 import { cacheOf, disposeOutputs, forward } from './scoring.ts';
 import { rowsPerPass } from './statistics.ts';
 
@@ -132,4 +138,33 @@ export async function lensLoadCheck(model: PreTrainedModel, tokenizer: PreTraine
   } finally {
     await disposeOutputs(outputs);
   }
+}
+
+/**
+ * The lens path of a load that asked for it: the outcome of the rewrite at create, then, when the
+ * outputs went on, the load check; a failed check leaves the session as it is (the lens session is
+ * the lens view's own) and says the lens cannot be shown.
+ */
+export async function lensPathAfterLoad(outcome: LensOutcome | null, model: PreTrainedModel, tokenizer: PreTrainedTokenizer, dtype: string, declaresKeep: boolean): Promise<LensPath> {
+  if (!outcome || outcome.kind === 'not-seen') return { kind: 'unavailable', refusal: notice('model.lens-unrecognised', { detail: 'the model file did not reach the session as bytes' }) };
+  if (outcome.kind === 'unrecognised') return { kind: 'unavailable', refusal: notice('model.lens-unrecognised', { detail: outcome.refusal.detail }) };
+  if (outcome.kind === 'session-refused') return { kind: 'unavailable', refusal: notice('model.lens-session-refused', { detail: outcome.detail }) };
+  const check = await lensLoadCheck(model, tokenizer, dtype, declaresKeep);
+  const numbers = { tokens: check.tokens, maxProbDiff: check.maxProbDiff, idMismatches: check.idMismatches };
+  if (check.passed) return { kind: 'graph', layers: outcome.layers, check: numbers };
+  return { kind: 'unavailable', layers: outcome.layers, refusal: check.problem ? notice('model.lens-unrecognised', { detail: check.problem }) : notice('model.lens-check-failed', { tokens: check.tokens, maxProbDiff: check.maxProbDiff, tolerance: check.tolerance }), check: numbers };
+}
+
+/** The logitLens request: a text's tokens and its lens, on a load whose lens passed its check. */
+export async function logitLensOf(m: Loaded, params: LogitLensParams): Promise<LogitLensResult> {
+  if (m.info.lensPath?.kind !== 'graph') throw new RequestError(modelError('bad-request', 'model.lens-not-loaded', []));
+  const ids = encode(m.tokenizer, params.text, true);
+  if (ids.length === 0) throw new RequestError(modelError('bad-request', 'model.empty-prompt', []));
+  if (params.contextLimit !== undefined && ids.length > params.contextLimit) {
+    throw new RequestError(modelError('too-long', 'run.item-too-long', [{ itemId: '—', tokens: ids.length, limit: params.contextLimit }]));
+  }
+  const grid = await logitLens(m, ids);
+  const texts: Record<number, string> = {};
+  for (const id of grid.topIds) texts[id] ??= m.tokenizer.decode([id], { skip_special_tokens: false });
+  return { ids, pieces: piecesOf(m.tokenizer, ids).pieces, texts, ...grid };
 }

@@ -9,6 +9,7 @@
 import { InferenceSession } from 'onnxruntime-web/webgpu';
 import { refusalOf, rewriteForLastLogits, type LogitsRewriteRefusal, type RewriteOptions } from '../src/lib/core/models/logits-rewrite.ts';
 import { rewriteForStatistics, statsRefusalOf, type StatsRewriteOptions, type StatsRewriteRefusal } from '../src/lib/core/models/stats-rewrite.ts';
+import { lensRefusalOf, rewriteForLens, type LensRewriteOptions, type LensRewriteRefusal } from '../src/lib/core/models/lens-rewrite.ts';
 
 /** What the wrapped create did with the model file of one load. */
 export type RewriteOutcome =
@@ -30,12 +31,22 @@ export type StatisticsOutcome =
   | { kind: 'session-refused'; detail: string }
   | { kind: 'not-seen' };
 
+/** What became of the logit lens outputs, when a load asked for them (lens-rewrite.ts). */
+export type LensOutcome =
+  | { kind: 'added'; ms: number; layers: number; addedBytes: number }
+  | { kind: 'unrecognised'; refusal: LensRewriteRefusal }
+  /** ORT would not create a session from the bytes with the lens; the bytes without it were used. */
+  | { kind: 'session-refused'; detail: string }
+  | { kind: 'not-seen' };
+
 /** What a load asks the wrapped create for. */
 export interface RewriteRequest {
   /** The one-row rewrite (rewriteForLastLogits), with a test's deliberate fault; null: not asked. */
   keep: RewriteOptions | null;
   /** The statistics outputs (rewriteForStatistics), with a test's deliberate fault; null: not asked. */
   statistics: StatsRewriteOptions | null;
+  /** The logit lens outputs (rewriteForLens), on a load of its own (they cost every pass); null or absent: not asked. */
+  lens?: LensRewriteOptions | null;
 }
 
 type Create = (model: unknown, options?: unknown) => Promise<unknown>;
@@ -44,6 +55,7 @@ interface Active {
   request: RewriteRequest;
   outcome: RewriteOutcome;
   statistics: StatisticsOutcome | null;
+  lens: LensOutcome | null;
   seen: boolean;
 }
 
@@ -90,6 +102,23 @@ export function installLogitsRewrite(): void {
         current.statistics = { kind: 'added', ms: performance.now() - started };
       } else current.statistics = { kind: 'unrecognised', refusal: result.refusal };
     }
+    if (current.request.lens) {
+      const started = performance.now();
+      let result: ReturnType<typeof rewriteForLens>;
+      try {
+        result = rewriteForLens(withStatistics ?? keep.bytes, current.request.lens);
+      } catch (error) {
+        result = { kind: 'unrecognised', refusal: lensRefusalOf({ kind: 'rewrite-threw', message: error instanceof Error ? error.message : String(error) }) };
+      }
+      if (result.kind === 'rewritten') {
+        current.lens = { kind: 'added', ms: performance.now() - started, layers: result.layers, addedBytes: result.addedBytes };
+        try {
+          return await create(result.bytes, options);
+        } catch (error) {
+          current.lens = { kind: 'session-refused', detail: error instanceof Error ? error.message : String(error) };
+        }
+      } else current.lens = { kind: 'unrecognised', refusal: result.refusal };
+    }
     if (withStatistics) {
       try {
         return await create(withStatistics, options);
@@ -113,12 +142,12 @@ export function installLogitsRewrite(): void {
  * The request's faults go to the rewrites as they are (tests only: LoadParams.logitsRewriteFault,
  * LoadParams.statisticsFault).
  */
-export async function withLogitsRewrite<T>(load: () => Promise<T>, request: RewriteRequest = { keep: {}, statistics: null }): Promise<{ value: T; outcome: RewriteOutcome; statistics: StatisticsOutcome | null }> {
-  const current: Active = { request, outcome: { kind: 'not-seen' }, statistics: request.statistics ? { kind: 'not-seen' } : null, seen: false };
+export async function withLogitsRewrite<T>(load: () => Promise<T>, request: RewriteRequest = { keep: {}, statistics: null }): Promise<{ value: T; outcome: RewriteOutcome; statistics: StatisticsOutcome | null; lens: LensOutcome | null }> {
+  const current: Active = { request, outcome: { kind: 'not-seen' }, statistics: request.statistics ? { kind: 'not-seen' } : null, lens: request.lens ? { kind: 'not-seen' } : null, seen: false };
   active = current;
   try {
     const value = await load();
-    return { value, outcome: current.outcome, statistics: current.statistics };
+    return { value, outcome: current.outcome, statistics: current.statistics, lens: current.lens };
   } finally {
     active = null;
   }

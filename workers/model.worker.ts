@@ -45,6 +45,7 @@ import { checkStatistics, statisticsTolerance } from './statistics-check.ts';
 import { installFetchControl, textStatistics } from './statistics.ts';
 import { readPassage } from './reading.ts';
 import { sampleContinuation } from './sample-steps.ts';
+import { lensPathAfterLoad, logitLensOf } from './lens.ts';
 import { checkRewrittenLogits, checkTolerance, logitsPathOf } from './logits-path.ts';
 import { ReadAhead } from './read-ahead.ts';
 import { chooseBackend } from './backend-choice.ts';
@@ -237,8 +238,10 @@ async function load(id: number, params: LoadParams): Promise<LoadResult> {
     const rewriteOn = params.logitsRewrite !== false;
     const keepRequest = rewriteOn ? (params.logitsRewriteFault === 'previous-row' ? { fault: params.logitsRewriteFault } : {}) : null;
     const statisticsRequest = params.statistics ? (params.statisticsFault ? { fault: params.statisticsFault } : {}) : null;
+    // The logit lens (lens-rewrite.ts) goes on only a load that asks for it: the lens view's own.
+    const lens = params.lens ? (params.lensFault ? { lensFault: params.lensFault } : {}) : null;
     const openWith = (keep: typeof keepRequest, statistics: typeof statisticsRequest) =>
-      keep || statistics ? withLogitsRewrite(open, { keep, statistics }) : open().then((value) => ({ value, outcome: null, statistics: null }));
+      keep || statistics || lens ? withLogitsRewrite(open, { keep, statistics, lens }) : open().then((value) => ({ value, outcome: null, statistics: null, lens: null }));
     let opened = await openWith(keepRequest, statisticsRequest);
     let model = opened.value;
     const sessionOf = (m: PreTrainedModel) => (m as unknown as { sessions: Record<string, { inputNames: string[]; outputNames: string[]; run: (...args: unknown[]) => Promise<unknown> }> }).sessions.model;
@@ -272,6 +275,7 @@ async function load(id: number, params: LoadParams): Promise<LoadResult> {
     }
     const session = sessionOf(model);
     if (statisticsPath?.kind === 'graph' && session) installFetchControl(session);
+    const lensPath = lens ? await lensPathAfterLoad(opened.lens, model, tokenizer, params.dtype, (session?.inputNames ?? []).includes('num_logits_to_keep')) : undefined;
     const { model_type, vocab_size } = model.config as unknown as { model_type: string; vocab_size: number };
     const info: LoadResult = {
       // What ORT read at its init (it writes its default, or 1 without SharedArrayBuffer, back into the flag).
@@ -288,6 +292,7 @@ async function load(id: number, params: LoadParams): Promise<LoadResult> {
       logitsPath,
       ...(opened.outcome?.kind === 'rewritten' ? { rewriteMs: opened.outcome.ms } : {}),
       ...(statisticsPath ? { statisticsPath } : {}),
+      ...(lensPath ? { lensPath } : {}),
     };
     if (source.kind === 'hub') {
       info.resolvedRevision = await resolveHubRevision(source, env.remoteHost, {
@@ -445,6 +450,7 @@ const handlers: { [K in RequestKind]: (id: number, params: RequestMap[K]['params
   scoreClozeItem: (_id, params) => scoreClozeItem(requireModel(), params),
   textStatistics: (_id, params) => textStatistics(requireModel(), params),
   readPassage: (_id, params) => readPassage(requireModel(), params),
+  logitLens: (_id, params) => logitLensOf(requireModel(), params),
   sampleSteps: (id, params) => sampleContinuation(requireModel(), params, (step, index) => reply({ id, kind: 'sampledStep', index, step }), () => cancelled.has(id)),
   generate: (id, params) => generate(id, params),
   generateItem: async (id, params) => {

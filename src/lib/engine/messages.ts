@@ -8,10 +8,11 @@ import type { McProtocolId } from '../core/protocols/mc-protocols.ts';
 import type { Notice } from '../core/notices/index.ts';
 import type { ModelContext } from '../core/protocols/context-limit.ts';
 import type { DecodingOptions } from '../core/protocols/decoding.ts';
-import type { LogitsPath, ModelCheck, StatisticsPath } from '../core/models/model-check.ts';
+import type { LensPath, LogitsPath, ModelCheck, StatisticsPath } from '../core/models/model-check.ts';
+import type { LensFault } from '../core/models/lens-rewrite.ts';
 import type { StatsRewriteFault } from '../core/models/stats-rewrite.ts';
 import type { WasmThreadsSetting } from '../core/models/wasm-threads.ts';
-import type { PassageReading } from '../core/reading/passage.ts';
+import type { PassagePiece, PassageReading } from '../core/reading/passage.ts';
 import type { SampleStepsParams, SampleStepsResult, SampledTokenStep } from '../core/reading/sampling.ts';
 export type { SampleStepsParams, SampleStepsResult, SampledTokenStep };
 
@@ -46,6 +47,14 @@ export interface LoadParams {
   statistics?: boolean;
   /** For tests only: a deliberately wrong statistics graph, which the load check must catch. */
   statisticsFault?: StatsRewriteFault;
+  /**
+   * Add the logit lens outputs at load (lens-rewrite.ts: every layer through the final norm and the
+   * head, top 5), checked against the model's own logits before use. A load of its own for the
+   * lens view: the outputs cost every pass, so no other load carries them.
+   */
+  lens?: boolean;
+  /** For tests only: a deliberately wrong lens graph, which the load check must catch. */
+  lensFault?: LensFault;
   /**
    * ORT's wasm thread count: a number asks for that many (the bench sets it), `auto` leaves ORT's own
    * rule (ortDefaultThreads). Absent: ModelClient.load fills in the user's setting of this device.
@@ -82,6 +91,8 @@ export interface LoadResult {
   rewriteMs?: number;
   /** Set when the load asked for statistics: where they come from (see StatisticsPath). */
   statisticsPath?: StatisticsPath;
+  /** Set when the load asked for the logit lens: whether it can be shown (see LensPath). */
+  lensPath?: LensPath;
   /** What Jiangu found in the model and what a 5-shot CMMLU prompt needs on it (see model-check.ts). */
   modelCheck?: ModelCheck;
   /** The wasm threads the load asked for (a number, or `auto` for ORT's rule); backendInfo.wasmThreads is what ORT used. */
@@ -337,6 +348,29 @@ export interface ReadPassageResult {
   ms: number;
 }
 
+/** Every layer's top 5 next tokens at every position of a text (the logit lens, workers/lens.ts). */
+export interface LogitLensParams {
+  text: string;
+  /** Refused (run.item-too-long) past this many tokens. */
+  contextLimit?: number;
+}
+
+export interface LogitLensResult {
+  /** The text's tokens as the model's tokenizer cuts them, and each token's own text. */
+  ids: number[];
+  pieces: PassagePiece[];
+  layers: number;
+  rows: number;
+  k: number;
+  /** Layer l, row r (the prediction after ids[0 … r]), rank j at ((l · rows) + r) · k + j. */
+  topIds: Int32Array;
+  topProbs: Float32Array;
+  /** The text of every id listed. */
+  texts: Record<number, string>;
+  passes: number;
+  forwardMs: number;
+}
+
 export interface RequestMap {
   load: { params: LoadParams; result: LoadResult };
   score: { params: ScoreParams; result: ScoreResult };
@@ -345,6 +379,7 @@ export interface RequestMap {
   textStatistics: { params: TextStatisticsParams; result: TextStatisticsResult };
   readPassage: { params: ReadPassageParams; result: ReadPassageResult };
   sampleSteps: { params: SampleStepsParams; result: SampleStepsResult };
+  logitLens: { params: LogitLensParams; result: LogitLensResult };
   generateItem: { params: GenerateItemParams; result: GenerateItemResult };
   generate: { params: GenerateParams; result: GenerateResult };
   unload: { params: Record<string, never>; result: { unloaded: boolean } };

@@ -19,6 +19,8 @@ import type {
   TextStatisticsParams,
   ReadPassageParams,
   ReadPassageResult,
+  LogitLensParams,
+  LogitLensResult,
   SampleStepsParams,
   SampleStepsResult,
   SampledTokenStep,
@@ -174,6 +176,11 @@ export class ModelClient {
     options: RequestOptions & { onToken?: (tokenId: number, text: string) => void } = {},
   ): Promise<GenerateResult> {
     return this.request('generate', params, options, { onToken: options.onToken });
+  }
+
+  /** Every layer's top 5 at every position of a text (a load with `lens: true` whose check passed). */
+  logitLens(params: LogitLensParams, options: RequestOptions = {}): Promise<LogitLensResult> {
+    return this.request('logitLens', params, options, {});
   }
 
   /** A prompt continued by Jiangu's seeded sampler (core/reading/sampling.ts); `onStep` receives each step as it is drawn. */

@@ -6,8 +6,8 @@
 import type { Dtype, ModelSource } from '../../lib/core/models/model-types.ts';
 import { DTYPES } from '../../lib/engine/messages.ts';
 
-export type ReadingViewId = 'tokens' | 'breaks' | 'sampling';
-export const READING_VIEWS: readonly ReadingViewId[] = ['tokens', 'breaks', 'sampling'];
+export type ReadingViewId = 'tokens' | 'breaks' | 'lens' | 'sampling';
+export const READING_VIEWS: readonly ReadingViewId[] = ['tokens', 'breaks', 'lens', 'sampling'];
 
 /** The sampling view's settings (core/reading/sampling.ts). */
 export interface SamplingSetting {

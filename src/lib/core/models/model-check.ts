@@ -73,6 +73,18 @@ export interface StatisticsPath {
   check?: { tokens: number; maxAbsDiff: number };
 }
 
+/**
+ * Whether a load asked for the logit lens (lens-rewrite.ts) can show it: `graph`, the lens outputs
+ * added and their last layer checked against the model's own logits at load; `unavailable`, why not
+ * (`refusal`). A load for the lens is the lens view's own: its outputs cost every pass.
+ */
+export interface LensPath {
+  kind: 'graph' | 'unavailable';
+  layers?: number;
+  refusal?: Notice;
+  check?: { tokens: number; maxProbDiff: number; idMismatches: number };
+}
+
 export interface LetterFinding extends LetterInContext {
   letter: string;
 }

@@ -280,6 +280,24 @@ export const modelNotices = {
     zh: (p: { tokens: number; maxAbsDiff: number; tolerance: number }) =>
       `在一段 ${p.tokens} 个词元的测试文本上，鉴古的逐位置统计与同一计算图的整行 logits 相差 ${p.maxAbsDiff.toPrecision(3)}（超过 ${p.tolerance}），因此重新加载了不带它们的计算图，改由 worker 从整行计算。数字来自计算图本身，只是更慢。`,
   },
+  'model.lens-unrecognised': {
+    en: (p: { detail: string }) => `Jiangu cannot show this model's logit lens: it does not understand the graph (${p.detail}). The other views work as before.`,
+    zh: (p: { detail: string }) => `鉴古无法显示此模型的逐层透镜：它看不懂这个计算图（${p.detail}）。其他视图不受影响。`,
+  },
+  'model.lens-check-failed': {
+    en: (p: { tokens: number; maxProbDiff: number; tolerance: number }) =>
+      `The logit lens's last layer disagreed with the model's own output on a ${p.tokens}-token test text by ${p.maxProbDiff.toPrecision(3)} in probability (more than ${p.tolerance}), so Jiangu does not show it for this model.`,
+    zh: (p: { tokens: number; maxProbDiff: number; tolerance: number }) =>
+      `在 ${p.tokens} 个词元的测试文本上，逐层透镜最后一层与模型自身输出的概率相差 ${p.maxProbDiff.toPrecision(3)}（超过 ${p.tolerance}），因此鉴古不为此模型显示透镜。`,
+  },
+  'model.lens-session-refused': {
+    en: (p: { detail: string }) => `ONNX Runtime would not load the graph with Jiangu's logit lens (its message: "${p.detail}"), so the lens cannot be shown for this model.`,
+    zh: (p: { detail: string }) => `ONNX Runtime 无法加载带鉴古逐层透镜的计算图（它的报错：“${p.detail}”），因此无法为此模型显示透镜。`,
+  },
+  'model.lens-not-loaded': {
+    en: () => 'This model was loaded without the logit lens: load it for the lens first.',
+    zh: () => '此模型加载时没有带逐层透镜：请先为透镜加载它。',
+  },
   'model.statistics-session-refused': {
     en: (p: { detail: string }) =>
       `ONNX Runtime would not load the graph with Jiangu's per-position statistics (its message: "${p.detail}"), so they are computed in the worker from whole logits rows. The numbers are the same; it is slower.`,
