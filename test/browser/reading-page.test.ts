@@ -6,7 +6,7 @@
 // the model's context is refused with a message that says so, and the page goes on.
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { encodeFixture, forward, loadReferenceModel } from '../../scripts/fixtures/reference.ts';
+import { encodeFixture, forward, loadReferenceModel, referenceLens } from '../../scripts/fixtures/reference.ts';
 import { C3_PUNCTUATION } from '../../src/lib/core/benchmarks/adapters/c3bench-values.ts';
 import type { PassageReading } from '../../src/lib/core/reading/passage.ts';
 import { readRow, surpriseBits } from '../../src/lib/core/reading/row-reading.ts';
@@ -164,6 +164,26 @@ describe('the reading page', () => {
     await page.getByTestId('reading-copy-link').click();
     const query = new URLSearchParams(decodeURIComponent(page.url().split('#/reading/')[1]));
     expect({ view: query.get('view'), t: query.get('t'), k: query.get('k'), seed: query.get('seed'), n: query.get('n') }).toEqual({ view: 'sampling', t: '0.9', k: '20', seed: '11', n: '12' });
+  });
+
+  it('the logit lens: loads its own copy of the model, and the grid’s top prediction per layer and position is the reference lens’s', async () => {
+    const { page } = session.opened;
+    await page.getByTestId('reading-view-lens').click();
+    await page.getByTestId('reading-passage').fill('学而时习之不亦说乎');
+    expect(await page.getByTestId('reading-read').isDisabled()).toBe(true);
+    await page.getByTestId('lens-load-a').click();
+    await page.waitForFunction(() => !document.querySelector('[data-testid=reading-read]')?.hasAttribute('disabled'), null, { timeout: 60_000 });
+    await page.getByTestId('reading-read').click();
+    await page.getByTestId('lens-grid').waitFor({ timeout: 60_000 });
+    const ids = encodeFixture('学而时习之不亦说乎');
+    const want = referenceLens(model, ids, 5);
+    const cells = await page.locator('[data-testid=lens-grid] tr[data-layer]').evaluateAll((rows) => rows.map((r) => ({ layer: Number(r.getAttribute('data-layer')), ids: [...r.querySelectorAll('td')].map((td) => Number(td.getAttribute('data-id'))) })));
+    expect(cells.map((c) => c.layer)).toEqual([...Array(want.layers).keys()].reverse());
+    for (const { layer, ids: top } of cells) expect(top).toEqual(ids.map((_, r) => want.ids[(layer * ids.length + r) * 5]));
+    // A position chosen: its top 5 for every layer.
+    await page.locator('[data-testid=lens-input][data-index="3"]').click();
+    const five = await page.locator('[data-testid=lens-position] tr[data-layer="0"] td').evaluateAll((tds) => tds.map((td) => Number(td.getAttribute('data-id'))));
+    expect(five).toEqual(Array.from(want.ids.slice(3 * 5, 3 * 5 + 5)));
   });
 
   it('refuses a passage longer than the model’s context, saying so, and reads the next one', async () => {
