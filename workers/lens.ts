@@ -15,7 +15,7 @@ import { notice } from '../src/lib/core/notices/index.ts';
 import { modelError } from '../src/lib/engine/model-errors.ts';
 import type { LogitLensParams, LogitLensResult } from '../src/lib/engine/messages.ts';
 import type { LensOutcome } from './logits-rewrite-hook.ts';
-import { piecesOf } from './reading.ts';
+import { piecesOf, tokenText } from './reading.ts';
 import { cacheOf, disposeOutputs, forward } from './scoring.ts';
 import { rowsPerPass } from './statistics.ts';
 
@@ -165,6 +165,6 @@ export async function logitLensOf(m: Loaded, params: LogitLensParams): Promise<L
   }
   const grid = await logitLens(m, ids);
   const texts: Record<number, string> = {};
-  for (const id of grid.topIds) texts[id] ??= m.tokenizer.decode([id], { skip_special_tokens: false });
+  for (const id of grid.topIds) texts[id] ??= tokenText(m.tokenizer, id).text;
   return { ids, pieces: piecesOf(m.tokenizer, ids).pieces, texts, ...grid };
 }

@@ -41,6 +41,19 @@ function vocabString(tokenizer: PreTrainedTokenizer, id: number): string {
   return strings[id] ?? `#${id}`;
 }
 
+/**
+ * A token's own text as a class should see it: its decoded text; a byte piece as its bytes (E6 96);
+ * a piece that decodes to nothing alone (SentencePiece's word-start ▁) as its vocabulary string.
+ */
+export function tokenText(tokenizer: PreTrainedTokenizer, id: number): { text: string; byte: boolean } {
+  const alone = tokenizer.decode([id], { skip_special_tokens: false });
+  if (alone.includes('\uFFFD')) {
+    const bytes = bytesOfPiece(vocabString(tokenizer, id));
+    return { text: bytes ? hexBytes(bytes) : vocabString(tokenizer, id), byte: true };
+  }
+  return { text: alone === '' ? vocabString(tokenizer, id) : alone, byte: false };
+}
+
 /** How the tokenizer cut the passage: each token's text, and the characters complete after it. */
 export function piecesOf(tokenizer: PreTrainedTokenizer, ids: readonly number[]): { chars: string[]; pieces: PassagePiece[]; charEnds: number[] } {
   const special = new Set<number>(tokenizer.all_special_ids as number[]);
@@ -55,11 +68,9 @@ export function piecesOf(tokenizer: PreTrainedTokenizer, ids: readonly number[])
     let complete = decoded.length;
     while (complete > 0 && decoded[complete - 1] === '\uFFFD') complete--;
     complete = Math.max(complete, charEnds[j - 1] ?? 0);
-    const alone = tokenizer.decode([ids[j]], { skip_special_tokens: false });
     const isSpecial = special.has(ids[j]);
-    const byte = !isSpecial && alone.includes('\uFFFD');
-    const bytes = byte ? bytesOfPiece(vocabString(tokenizer, ids[j])) : null;
-    pieces.push({ text: byte ? (bytes ? hexBytes(bytes) : vocabString(tokenizer, ids[j])) : alone, byte, special: isSpecial });
+    const { text, byte } = tokenText(tokenizer, ids[j]);
+    pieces.push({ text, byte: byte && !isSpecial, special: isSpecial });
     charEnds.push(complete);
     chars = decoded.slice(0, complete);
   }
@@ -106,6 +117,6 @@ export async function readPassage(m: Loaded, params: ReadPassageParams): Promise
   const { chars, pieces, charEnds } = piecesOf(m.tokenizer, ids);
   const reading: PassageReading = { chars, ids, pieces, charEnds, rows };
   const topTexts: Record<number, string> = {};
-  for (const row of rows) for (const id of row.topIds) topTexts[id] ??= m.tokenizer.decode([id], { skip_special_tokens: false });
+  for (const row of rows) for (const id of row.topIds) topTexts[id] ??= tokenText(m.tokenizer, id).text;
   return { reading, topTexts, punctuationTokens: punctuation?.length ?? null, forwardPasses: passes, ms: performance.now() - started };
 }

@@ -10,6 +10,7 @@ import { modelError } from '../src/lib/engine/model-errors.ts';
 import { logitsRows } from './logits.ts';
 import { applyChatTemplate, encode, RequestError, type Loaded } from './loaded-model.ts';
 import { cacheOf, disposeOutputs, forward, prefill } from './scoring.ts';
+import { tokenText } from './reading.ts';
 
 /**
  * The ids that end a continuation: generation_config's eos_token_id (what generate() stops on) and
@@ -23,8 +24,8 @@ export function eosIdsOf(m: Pick<Loaded, 'model' | 'tokenizer'>): Set<number> {
   return ids;
 }
 
-/** A token's own text, as the page lists it (special tokens written out, so `</s>` shows as the end). */
-const pieceOf = (m: Loaded, id: number) => m.tokenizer.decode([id], { skip_special_tokens: false });
+/** A token's own text, as the page lists it (special tokens written out, so `</s>` shows as the end; reading.ts' tokenText). */
+const pieceOf = (m: Loaded, id: number) => tokenText(m.tokenizer, id).text;
 
 /**
  * Continues `params.prompt` by sampleStep: step n uses the n-th draw of sampler(seed), so the same

@@ -2,6 +2,7 @@
 // header fit the viewport. Nothing overflows the page sideways (scrollWidth ≤ clientWidth), the named
 // elements lie within 375 px, and classroom's header keeps the position ("1 / 30") and the score on one line each.
 // Screenshots in test-results/narrow-*.png. Classroom's Full screen button says Exit full screen in full screen.
+// The Reading page's four views fit too, and its Full screen puts the reading board on the projector.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
@@ -9,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { projectRoot } from '../../scripts/site-routes.ts';
 import { startFixtureRun, storeSample, waitForStatus } from './runs.ts';
 import { useBrowserSession } from './session.ts';
+import { readingHash } from '../../src/ui/reading/reading-link.ts';
 
 const WIDTH = 375;
 const shots = join(projectRoot, 'test-results');
@@ -95,5 +97,39 @@ describe('a 375 px wide screen', () => {
     await page.locator('[data-testid=classroom-fullscreen][data-fullscreen=no]').waitFor();
     expect(await page.evaluate(() => document.fullscreenElement)).toBe(null);
     expect(await button.textContent()).toBe('Full screen');
+  });
+
+  it('the Reading page’s views fit, in English and Chinese, and its Full screen button puts the reading on the projector', async () => {
+    const { page } = session.opened;
+    await page.setViewportSize({ width: WIDTH, height: 800 });
+    const link = readingHash({ view: 'tokens', text: '子曰：学而时习之，不亦说乎？有朋自远方来，不亦乐乎？', model: { kind: 'site', name: 'jiangu-tiny' }, dtype: 'fp32', threshold: null })!;
+    await page.goto(`${session.url}/${link}`);
+    await page.getByTestId('reading-model-a-load-offered').click();
+    await page.getByTestId('reading-model-a-loaded').waitFor({ timeout: 60_000 });
+    const views: [string, string][] = [['tokens', 'reading-tokens'], ['breaks', 'breaks-strip'], ['sampling', 'sampling-steps'], ['lens', 'lens-grid']];
+    for (const [view, shown] of views) {
+      await page.getByTestId(`reading-view-${view}`).click();
+      if (view === 'lens') {
+        await page.getByTestId('lens-load-a').click();
+        await page.waitForFunction(() => !document.querySelector('[data-testid=reading-read]')?.hasAttribute('disabled'), null, { timeout: 60_000 });
+      }
+      await page.getByTestId('reading-read').click();
+      await page.getByTestId(shown).waitFor({ timeout: 60_000 });
+      for (const lang of ['en', 'zh'] as const) {
+        await page.getByTestId(`lang-${lang}`).click();
+        const measured = await fit(page, ['reading-read', 'reading-fullscreen', shown]);
+        await page.screenshot({ path: join(shots, `narrow-reading-${view}-${lang}.png`), fullPage: true });
+        expect(measured.scrollWidth, `${view} ${lang}: the page scrolls sideways`).toBeLessThanOrEqual(measured.clientWidth);
+        for (const id of ['reading-read', 'reading-fullscreen']) expect(measured.right[id], `${view} ${lang}: ${id} ends past ${WIDTH} px`).toBeLessThanOrEqual(WIDTH);
+      }
+    }
+    await page.getByTestId('lang-en').click();
+    const button = page.getByTestId('reading-fullscreen');
+    await button.click();
+    await page.locator('[data-testid=reading-fullscreen][data-fullscreen=yes]').waitFor();
+    expect(await page.evaluate(() => document.fullscreenElement?.getAttribute('data-testid'))).toBe('reading-board');
+    expect(await button.textContent()).toBe('Exit full screen');
+    await button.click();
+    await page.locator('[data-testid=reading-fullscreen][data-fullscreen=no]').waitFor();
   });
 });
