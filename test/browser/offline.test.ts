@@ -1,7 +1,8 @@
 // Deploying anywhere, in Chromium with a real service worker: the built site, served from /jiangu/
 // by a plain static host that sends no COOP/COEP (static-host.ts), becomes crossOriginIsolated
 // after the service worker's one reload; with the network gone after a first visit it opens, opens
-// a stored run, and runs a fixture evaluation from the cached data and model, while a model never
+// a stored run, runs a fixture evaluation from the cached data and model and reads a passage on the
+// Reading page from a teacher's link, while a model never
 // loaded says it is not stored and the site cannot be reached; a new build deployed
 // while a run goes on waits (the run completes on the same page and the same worker) and takes over
 // only when the page applies it; a first visit whose service worker takes over during a run does not
@@ -19,6 +20,7 @@ import { projectRoot } from '../../scripts/site-routes.ts';
 import type { McItemResult, McRunRecord } from '../../src/lib/core/record/run.ts';
 import { readStoredRun, startFixtureRun, waitForStatus } from './runs.ts';
 import { BASE, startStaticHost, type StaticHost } from './static-host.ts';
+import { readingHash } from '../../src/ui/reading/reading-link.ts';
 
 const builds = [1, 2].map((id) => ({ id, dir: join(projectRoot, '.fixtures', `site-jiangu-${id}`) }));
 const RUN = { dataset: 'ancientbench', shots: 0, limit: 1, backend: 'wasm' } as const;
@@ -166,6 +168,14 @@ describe('the built site on a plain static host under /jiangu/', () => {
       // The same model and items give the same letters, offline as online.
       expect(results.map((r) => r.prediction)).toEqual(first.results.map((r) => r.prediction));
       expect(run.environment?.backendInfo.crossOriginIsolated).toBe(true);
+      // The Reading page offline, from a teacher's link: the model loads from the cache and reads the passage.
+      const link = readingHash({ view: 'tokens', text: '学而时习之，不亦说乎？', model: { kind: 'site', name: 'jiangu-tiny' }, dtype: 'fp32', threshold: null })!;
+      await page.goto(`${host.url}${link}`);
+      await page.getByTestId('reading-model-a-load-offered').click();
+      await page.getByTestId('reading-model-a-loaded').waitFor({ timeout: 60_000 });
+      await page.getByTestId('reading-read').click();
+      await page.getByTestId('reading-tokens').waitFor({ timeout: 60_000 });
+      expect(await page.locator('[data-testid=reading-tokens] button[data-bits]').count()).toBe([...'学而时习之，不亦说乎？'].length - 1);
     } catch (error) {
       throw new Error(`${(error as Error).message}\n${log.slice(-30).join('\n')}\nhost saw: ${host.requests.slice(-20).join(', ')}`);
     } finally {
