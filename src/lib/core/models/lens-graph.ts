@@ -25,7 +25,7 @@
 // ops, attributes and initializers, referenced by name), recomputing the sum a + b first. Whatever
 // else the tail reads must not depend on the stream (weights, shapes, the num_logits_to_keep slice).
 
-import type { GraphNode, ParsedModel } from './logits-rewrite.ts';
+import { constantTensors, type GraphNode, type ParsedModel } from './logits-rewrite.ts';
 
 /** Why the layers or the tail were not recognised, as data (identifiers as they are). */
 export type LensGraphReason =
@@ -115,24 +115,6 @@ function layerCount(parsed: ParsedModel): number {
     if (m) seen.add(Number(m[1]));
   }
   return seen.size;
-}
-
-/** Tensors computed from constants alone (initializers, Constant nodes and what only they feed). */
-function constantTensors(parsed: ParsedModel): Set<string> {
-  const constant = new Set(parsed.initializers);
-  const graphInputs = new Set(parsed.inputs.filter((n) => !parsed.initializers.has(n)));
-  for (let changed = true; changed; ) {
-    changed = false;
-    for (const node of parsed.nodes) {
-      if (node.outputs.every((o) => o === '' || constant.has(o))) continue;
-      const used = node.inputs.filter((i) => i !== '');
-      if (node.opType === 'Constant' || (used.length > 0 && used.every((i) => constant.has(i) && !graphInputs.has(i)))) {
-        for (const o of node.outputs) if (o !== '') constant.add(o);
-        changed = true;
-      }
-    }
-  }
-  return constant;
 }
 
 /** Finds the layers' streams and the tail, or why not. */

@@ -317,15 +317,17 @@ function parseNode(buf: Uint8Array, field: ProtoField): GraphNode {
 /**
  * Tensors computed from constants alone (initializers, Constant nodes, and nodes all of whose
  * inputs are such, like the Transpose of a tied embedding): operands, not activations. Passes in
- * file order until nothing changes, so an unsorted graph is handled too.
+ * file order until nothing changes, so an unsorted graph is handled too. An optional output left
+ * empty ('') is no tensor: a node whose named outputs are all constant is done (else a pass would
+ * find it again and again).
  */
-function constantTensors(parsed: ParsedModel): Set<string> {
+export function constantTensors(parsed: ParsedModel): Set<string> {
   const constant = new Set(parsed.initializers);
   const graphInputs = new Set(parsed.inputs.filter((n) => !parsed.initializers.has(n)));
   for (let changed = true; changed; ) {
     changed = false;
     for (const node of parsed.nodes) {
-      if (node.outputs.every((o) => constant.has(o))) continue;
+      if (node.outputs.every((o) => o === '' || constant.has(o))) continue;
       const used = node.inputs.filter((i) => i !== '');
       const isConstant = node.opType === 'Constant' || (used.length > 0 && used.every((i) => constant.has(i) && !graphInputs.has(i)));
       if (!isConstant) continue;
