@@ -6,21 +6,29 @@
 // logit lens: its own load (rewrite and load check included) and a read of the same passage.
 // A measurement, not a test: it prints a Markdown table and writes bench-results/reading-<timestamp>.json.
 //
-//   npx tsx scripts/bench/reading.ts [--models jiangu-large,jiangu-tiny,stories260k] [--dtypes fp32,q4]
+// On the real-shaped Qwen3-0.6B (random weights, npm run fixtures:real) when it has been generated, q4.
+//
+//   npx tsx scripts/bench/reading.ts [--models jiangu-large,jiangu-tiny,stories260k] [--dtypes fp32,q4] [--real real-qwen3-0.6b]
 // (after `npm run build`, `npm run fixtures` and `npm run fixtures:large`)
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { openPage, withChromium } from '../browser.ts';
 import { DEFAULT_OUT_ROOT } from '../fixtures/generate.ts';
+import { REAL_OUT_ROOT } from '../fixtures/real-specs.ts';
 import { projectRoot } from '../site-routes.ts';
 import { machineInfo, machineLines, median, writeBenchRecord } from './report.ts';
 import { findChromium } from '../browser.ts';
 import { installNameHelper } from './cloze-page.ts';
 
-const { values } = parseArgs({ options: { models: { type: 'string', default: 'jiangu-large,jiangu-tiny,stories260k' }, dtypes: { type: 'string', default: 'fp32,q4' } } });
+const { values } = parseArgs({ options: { models: { type: 'string', default: 'jiangu-large,jiangu-tiny,stories260k' }, dtypes: { type: 'string', default: 'fp32,q4' }, real: { type: 'string', default: 'real-qwen3-0.6b' } } });
 const models = values.models!.split(',').filter((name) => existsSync(join(DEFAULT_OUT_ROOT, name)));
 const dtypes = values.dtypes!.split(',');
+// The real-shaped models (npm run fixtures:real: Qwen3-0.6B's shapes, random weights), in q4 as the site
+// loads them by default, when generated: served beside the fixtures (site-routes.ts reads JIANGU_MODELS).
+const realModels = values.real!.split(',').filter((name) => name !== '' && existsSync(join(REAL_OUT_ROOT, name)));
+if (realModels.length > 0) process.env.JIANGU_MODELS = [process.env.JIANGU_MODELS, REAL_OUT_ROOT].filter(Boolean).join(':');
+const plan: [string, string][] = [...models.flatMap((model) => (model === 'stories260k' ? ['fp32'] : dtypes).map((dtype): [string, string] => [model, dtype])), ...realModels.map((model): [string, string] => [model, 'q4'])];
 // 300 characters of the Analects' opening chapters, repeated: classical text, as a class would paste.
 const OPENING = '子曰学而时习之不亦说乎有朋自远方来不亦乐乎人不知而不愠不亦君子乎有子曰其为人也孝弟而好犯上者鲜矣不好犯上而好作乱者未之有也君子务本本立而道生孝弟也者其为仁之本与子曰巧言令色鲜矣仁曾子曰吾日三省吾身为人谋而不忠乎与朋友交而不信乎传不习乎';
 const PASSAGE = [...OPENING.repeat(3)].slice(0, 300).join('');
@@ -49,8 +57,8 @@ await withChromium({ webgpu: false }, async (url, browser) => {
   const page = opened.page;
   await page.waitForFunction(() => document.getElementById('status')?.textContent === 'ready');
   await installNameHelper(page);
-  for (const model of models) {
-    for (const dtype of model === 'stories260k' ? ['fp32'] : dtypes) {
+  {
+    for (const [model, dtype] of plan) {
       process.stderr.write(`reading: ${model} ${dtype}\n`);
       const row = (await page.evaluate(
         async ({ model, dtype, text, repeats }) => {

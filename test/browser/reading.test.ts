@@ -123,15 +123,17 @@ describe('the reading view in the real worker', () => {
     });
   }
 
-  it.runIf(storiesPresent)('stories260k fp32 on WASM: the BOS scores the first word, a rare character is its four bytes', async () => {
-    const model = referenceFromWeights(storiesWeights(), 'fp32');
-    const tokenizer = await loadStories260kTokenizer();
-    const result = await readInWorker(session.opened.page, 'stories260k', 'wasm', 'fp32', STORY, model.vocabSize);
-    expect(result.reading.ids).toEqual(tokenizer.encode(STORY, { add_special_tokens: true }));
-    expect(result.reading.pieces[0].special).toBe(true);
-    expect(result.reading.pieces.filter((p) => p.byte).map((p) => p.text).join(' ')).toBe('F0 AA 9A A5');
-    const vocab = model.vocabSize;
-    const pieces = Array.from({ length: vocab }, (_, id) => tokenizer.decode([id], { skip_special_tokens: true }));
-    againstReference(result, model, punctuationIds(pieces), 'stories260k');
-  });
+  for (const backend of ['wasm', 'webgpu'] as const) {
+    it.runIf(storiesPresent)(`stories260k fp32 on ${backend}: the BOS scores the first word, a rare character is its four bytes`, async () => {
+      const model = referenceFromWeights(storiesWeights(), 'fp32');
+      const tokenizer = await loadStories260kTokenizer();
+      const result = await readInWorker(session.opened.page, 'stories260k', backend, 'fp32', STORY, model.vocabSize);
+      expect(result.reading.ids).toEqual(tokenizer.encode(STORY, { add_special_tokens: true }));
+      expect(result.reading.pieces[0].special).toBe(true);
+      expect(result.reading.pieces.filter((p) => p.byte).map((p) => p.text).join(' ')).toBe('F0 AA 9A A5');
+      const vocab = model.vocabSize;
+      const pieces = Array.from({ length: vocab }, (_, id) => tokenizer.decode([id], { skip_special_tokens: true }));
+      againstReference(result, model, punctuationIds(pieces), `stories260k ${backend}`);
+    });
+  }
 });
