@@ -2,7 +2,7 @@
 // `lens: true` rewrites the graph (lens-rewrite.ts), checks its last layer against the model's own
 // logits, and every layer's top 5 at every position of a passage equals the TypeScript reference's
 // lens (its hidden states through the final norm and the head, float64 softmax) within 1e-4, over
-// passes of 8 rows (jiangu-tiny fp32 and q4 on WASM, q4 on WebGPU, stories260k fp32); a deliberately wrong lens (no final norm) is caught at load and not shown; a load
+// passes of 8 rows (jiangu-tiny fp32 and q4 on WASM, q4 on WebGPU, stories260k fp32 on both); a deliberately wrong lens (no final norm) is caught at load and not shown; a load
 // without the lens refuses a lens request with a message.
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
@@ -64,13 +64,15 @@ describe('the logit lens in the real worker', () => {
     });
   }
 
-  it.runIf(storiesPresent)('stories260k fp32 on WASM: every layer equals the reference lens, its BOS the first position', async () => {
-    const model = referenceFromWeights(storiesWeights(), 'fp32');
-    const { info, lens } = await lensInWorker(session.opened.page, 'wasm', 'fp32', model.vocabSize, { lens: true }, 'stories260k', 'Once upon a time, there was a little girl named Lily.');
-    expect(info.lensPath?.kind).toBe('graph');
-    expect(lens!.pieces[0].special).toBe(true);
-    againstReference(lens!, model, 'stories260k');
-  });
+  for (const backend of ['wasm', 'webgpu'] as const) {
+    it.runIf(storiesPresent)(`stories260k fp32 on ${backend}: every layer equals the reference lens, its BOS the first position`, async () => {
+      const model = referenceFromWeights(storiesWeights(), 'fp32');
+      const { info, lens } = await lensInWorker(session.opened.page, backend, 'fp32', model.vocabSize, { lens: true }, 'stories260k', 'Once upon a time, there was a little girl named Lily.');
+      expect(info.lensPath?.kind).toBe('graph');
+      expect(lens!.pieces[0].special).toBe(true);
+      againstReference(lens!, model, `stories260k ${backend}`);
+    });
+  }
 
   it('a lens without the final norm fails its load check and is not shown; a load without the lens refuses the request', async () => {
     const model = loadReferenceModel('jiangu-tiny', 'fp32');

@@ -3,7 +3,8 @@
 // and the punctuation mass after each token — equal the TypeScript reference forward's rows read in
 // Node (1e-4), for jiangu-tiny (fp32 and q4 on WASM, q4 on WebGPU; passes of 8 rows, so a passage
 // takes several) and stories260k (its BOS scored from, its byte pieces shown as bytes); and a seeded
-// continuation (sampleSteps) is the reference stepped by the same sampler, token for token. Then the
+// continuation (sampleSteps) is the reference stepped by the same sampler, token for token (jiangu-tiny,
+// and stories260k's story on WASM and WebGPU). Then the
 // page: a teacher's link offers its model, the tokens are coloured by the reference's surprise, a
 // chosen token lists the reference's top ten, the 断句 strip counts what breaksAt counts at the
 // threshold the slider sets, in English and Chinese, and the copied link opens the same view.
@@ -69,12 +70,12 @@ function againstReference(result: ReadPassageResult, model: ReferenceModel, punc
 /** jiangu-tiny's punctuation ids: one token per character, so the marks of C3_PUNCTUATION it has (<unk>, 0, left out). */
 const tinyPunctuation = (): number[] => [...new Set([...C3_PUNCTUATION].map((c) => encodeFixture(c)[0] ?? 0).filter((id) => id > 0))].sort((a, b) => a - b);
 
-function sampleInWorker(page: Page, backend: 'wasm' | 'webgpu', dtype: Dtype, prompt: string, setting: { temperature: number; topK: number; seed: number; maxNewTokens: number }): Promise<{ result: SampleStepsResult; streamed: number[] }> {
+function sampleInWorker(page: Page, backend: 'wasm' | 'webgpu', dtype: Dtype, prompt: string, setting: { temperature: number; topK: number; seed: number; maxNewTokens: number }, name = 'jiangu-tiny'): Promise<{ result: SampleStepsResult; streamed: number[] }> {
   return page.evaluate(
-    async ({ backend, dtype, prompt, setting }) => {
+    async ({ backend, dtype, prompt, setting, name }) => {
       const client = new window.jiangu.ModelClient();
       try {
-        await client.load({ source: { kind: 'site', name: 'jiangu-tiny' }, dtype, backend });
+        await client.load({ source: { kind: 'site', name }, dtype, backend });
         const streamed: number[] = [];
         const result = await client.sampleSteps({ prompt, ...setting, showTop: 5 }, { onStep: (_i, step) => streamed.push(step.token) });
         return { result, streamed };
@@ -82,7 +83,7 @@ function sampleInWorker(page: Page, backend: 'wasm' | 'webgpu', dtype: Dtype, pr
         client.terminate();
       }
     },
-    { backend, dtype, prompt, setting },
+    { backend, dtype, prompt, setting, name },
   );
 }
 
@@ -134,6 +135,11 @@ describe('the reading view in the real worker', () => {
       const vocab = model.vocabSize;
       const pieces = Array.from({ length: vocab }, (_, id) => tokenizer.decode([id], { skip_special_tokens: true }));
       againstReference(result, model, punctuationIds(pieces), `stories260k ${backend}`);
+      // Sampling, seen, on the trained model: its seeded continuation of the story is the reference's.
+      const setting = { temperature: 0.8, topK: 40, seed: 5, maxNewTokens: 24 };
+      const sampled = await sampleInWorker(session.opened.page, backend, 'fp32', 'Once upon a time', setting, 'stories260k');
+      const want = referenceContinuation(model, tokenizer.encode('Once upon a time', { add_special_tokens: true }), setting, setting.seed, setting.maxNewTokens);
+      expect(sampled.result.steps.map((s) => s.token)).toEqual(want.map((s) => s.token));
     });
   }
 });

@@ -1,0 +1,96 @@
+// The Reading page's worker requests on jiangu-large (4 layers, the real Qwen3 tokenizer and its
+// 151,936-row head) in the real worker, WASM and WebGPU (SwiftShader), q4 as the site loads it: every
+// row of a classical passage (log p, rank, top ten, punctuation mass over Qwen3's 2,768 punctuation
+// tokens), a seeded continuation and every layer of the logit lens against the TypeScript reference
+// (1e-4). The small models are in reading.test.ts and logit-lens.test.ts; this one is the real
+// vocabulary's size, so it runs one passage per request.
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { forward, loadReferenceModel, referenceLens } from '../../scripts/fixtures/reference.ts';
+import { punctuationIds } from '../../src/lib/core/reading/punctuation-tokens.ts';
+import { readRow } from '../../src/lib/core/reading/row-reading.ts';
+import type { LoadResult, LogitLensResult, ReadPassageResult, SampleStepsResult } from '../../src/lib/engine/messages.ts';
+import { loadQwen3Tokenizer } from '../unit/qwen3-tokenizer.ts';
+import { referenceContinuation } from '../unit/reading/sampling-reference.ts';
+import { harnessReady, useBrowserSession } from './session.ts';
+
+const PASSAGE = '子曰：学而时习之，不亦说乎？有朋自远方来，不亦乐乎？';
+const SETTING = { temperature: 0.9, topK: 20, seed: 3, maxNewTokens: 6 };
+const QWEN_EOS = new Set([151_645]);
+
+interface Measured {
+  reading: ReadPassageResult;
+  sample: SampleStepsResult;
+  lensInfo: LoadResult;
+  lens: LogitLensResult;
+}
+
+function measure(page: Page, backend: 'wasm' | 'webgpu'): Promise<Measured> {
+  return page.evaluate(
+    async ({ backend, text, setting }) => {
+      const source = { kind: 'site' as const, name: 'jiangu-large' };
+      const client = new window.jiangu.ModelClient();
+      let reading: ReadPassageResult;
+      let sample: SampleStepsResult;
+      try {
+        await client.load({ source, dtype: 'q4', backend });
+        reading = await client.readPassage({ text, punctuation: true });
+        sample = await client.sampleSteps({ prompt: text, ...setting, showTop: 5 });
+      } finally {
+        client.terminate();
+      }
+      const lensClient = new window.jiangu.ModelClient();
+      try {
+        const lensInfo = await lensClient.load({ source, dtype: 'q4', backend, lens: true });
+        return { reading, sample, lensInfo, lens: await lensClient.logitLens({ text }) };
+      } finally {
+        lensClient.terminate();
+      }
+    },
+    { backend, text: PASSAGE, setting: SETTING },
+  );
+}
+
+describe('the Reading page’s requests on jiangu-large', () => {
+  const session = useBrowserSession({ webgpu: true, path: '/harness.html', ready: harnessReady });
+
+  for (const backend of ['wasm', 'webgpu'] as const) {
+    it(`q4 on ${backend}: the reading, a seeded continuation and every layer of the lens are the reference's`, async () => {
+      const model = loadReferenceModel('jiangu-large', 'q4');
+      const tokenizer = await loadQwen3Tokenizer();
+      const { reading, sample, lensInfo, lens } = await measure(session.opened.page, backend);
+      const ids = reading.reading.ids;
+      expect(ids).toEqual(tokenizer.encode(PASSAGE, { add_special_tokens: true }));
+      const punctuation = punctuationIds(Array.from({ length: model.vocabSize }, (_, id) => tokenizer.decode([id], { skip_special_tokens: true })));
+      expect(reading.punctuationTokens).toBe(punctuation.length);
+      const { logits } = forward(model, ids);
+      let worst = 0;
+      reading.reading.rows.forEach((row, j) => {
+        const want = readRow(logits[j], 0, model.vocabSize, j + 1 < ids.length ? ids[j + 1] : null, 10, punctuation);
+        if (want.logprob !== null) worst = Math.max(worst, Math.abs(row.logprob! - want.logprob));
+        worst = Math.max(worst, Math.abs(row.punctuationMass! - want.punctuationMass!));
+        row.topIds.forEach((id, i) => {
+          if (id === want.topIds[i]) worst = Math.max(worst, Math.abs(row.topLogprobs[i] - want.topLogprobs[i]));
+          else expect(Math.abs(row.topLogprobs[i] - want.topLogprobs[i]), `row ${j} top ${i}`).toBeLessThan(1e-4);
+        });
+      });
+      expect(worst).toBeLessThan(1e-4);
+
+      const continuation = referenceContinuation(model, ids, SETTING, SETTING.seed, SETTING.maxNewTokens, QWEN_EOS);
+      expect(sample.steps.map((s) => s.token)).toEqual(continuation.map((s) => s.token));
+      sample.steps.forEach((s, i) => expect(Math.abs(s.chosenProb - continuation[i].chosenProb)).toBeLessThan(1e-4));
+
+      expect(lensInfo.lensPath?.kind).toBe('graph');
+      const want = referenceLens(model, lens.ids, lens.k);
+      expect(lens.ids).toEqual(ids);
+      let lensWorst = 0;
+      for (let i = 0; i < lens.topIds.length; i++) {
+        lensWorst = Math.max(lensWorst, Math.abs(lens.topProbs[i] - want.probs[i]));
+        if (lens.topIds[i] !== want.ids[i]) expect(Math.abs(want.probs[i] - lens.topProbs[i]), `lens cell ${i}`).toBeLessThan(1e-4);
+      }
+      expect(lensWorst).toBeLessThan(1e-4);
+      console.log(`jiangu-large q4 on ${backend}: reading max |Δ| ${worst.toExponential(1)}, lens ${lensWorst.toExponential(1)} over ${lens.layers} layers, ${ids.length} tokens`);
+      // SwiftShader runs the 151,936-row head (and the lens's TopK over it) on the CPU: about 2 minutes on WebGPU.
+    }, 600_000);
+  }
+});
