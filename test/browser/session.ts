@@ -17,6 +17,8 @@ export function useBrowserSession(options: {
   setup?: () => void;
   /** Resolves once the page is usable. */
   ready?: (opened: OpenedPage) => Promise<unknown>;
+  /** More Chromium flags (e.g. V8's, for a test that counts the blocks V8 executes). */
+  chromiumArgs?: readonly string[];
 }): BrowserSession {
   let site: Awaited<ReturnType<typeof startSite>> | undefined;
   let browser: Browser | undefined;
@@ -24,7 +26,7 @@ export function useBrowserSession(options: {
   beforeAll(async () => {
     options.setup?.();
     site = await startSite();
-    browser = await launchChromium({ webgpu: options.webgpu });
+    browser = await launchChromium({ webgpu: options.webgpu, extraArgs: options.chromiumArgs });
     opened = await openPage(browser, `${site.url}${options.path}`);
     await options.ready?.(opened);
   });
