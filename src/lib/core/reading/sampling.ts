@@ -342,17 +342,11 @@ export interface SampleStepsParams extends SamplingOptions {
 /** The most candidates a step lists: a projector shows a handful; the rest stay in the worker. */
 export const MAX_SHOWN_CANDIDATES = 100;
 
-export interface SampledTokenStep {
-  token: number;
-  /** The token's own text (special tokens as written: `</s>`; a lone byte piece may be U+FFFD). */
+/** A step as the worker sends it: SampledStep's numbers without its whole distribution, with texts. */
+export interface SampledTokenStep extends Omit<SampledStep, 'distribution'> {
+  /** The token's own text (special tokens as written: `</s>`; a byte piece as its bytes). */
   text: string;
   draw: number;
-  chosenProb: number;
-  chosenRank: number;
-  from: number;
-  to: number;
-  keptMass: number;
-  modelProb: number;
   /** How many candidates the step drew from (K, the vocabulary, or 1 when greedy). */
   candidates: number;
   /** The first `showTop` candidates in the sorted order. */
