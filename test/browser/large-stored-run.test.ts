@@ -4,57 +4,16 @@
 // metric functions give in Node. A run of a few thousand results is past the worker's threshold; the
 // paper-size timings are measured by scripts/bench/stored-run-tasks.ts, never asserted here.
 import { describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
-import type { OptionLetter } from '../../src/lib/core/benchmarks/types.ts';
-import { runJson } from '../../src/lib/core/formats/jiangu-run/export.ts';
 import { compareContinuousRuns } from '../../src/lib/core/metrics/compare-continuous-runs.ts';
 import { aggregateContinuous, continuousOf } from '../../src/lib/core/metrics/continuous.ts';
-import { aggregateForDataset, mulberry32 } from '../../src/lib/core/metrics/index.ts';
+import { aggregateForDataset } from '../../src/lib/core/metrics/index.ts';
 import { WORKER_FROM_RESULTS } from '../../src/lib/data/stored-run-work.ts';
-import { fabricatedMcRun } from '../../scripts/fixtures/fabricated-run.ts';
 import { importAncientBenchOf } from './big-ancientbench.ts';
+import { importRun, madeRun, storedItems } from './large-runs.ts';
 import { useBrowserSession } from './session.ts';
 
-const LETTERS: OptionLetter[] = ['A', 'B', 'C', 'D'];
 const DEV = 50;
 const TEST_ITEMS = WORKER_FROM_RESULTS + 500;
-
-/** The stored AncientBench test items (id, task, answer), as the page's store holds them. */
-async function storedItems(page: Page): Promise<[string, string, OptionLetter][]> {
-  return (await page.evaluate(`new Promise((resolve, reject) => {
-    const open = indexedDB.open('jiangu');
-    open.onerror = () => reject(open.error);
-    open.onsuccess = () => {
-      const get = open.result.transaction('items').objectStore('items').index('by-dataset').getAll('ancientbench');
-      get.onsuccess = () => { resolve(get.result.filter((i) => i.split === 'test').map((i) => [i.id, i.task, i.answer])); open.result.close(); };
-      get.onerror = () => reject(get.error);
-    };
-  })`)) as [string, string, OptionLetter][];
-}
-
-async function madeRun(id: string, seed: number, items: [string, string, OptionLetter][]) {
-  const random = mulberry32(seed);
-  const tasks = [...new Set(items.map(([, task]) => task))];
-  const made = await fabricatedMcRun({
-    id,
-    datasetId: 'ancientbench',
-    model: { source: { kind: 'site', name: 'jiangu-tiny' }, dtype: 'fp32', backend: 'wasm' },
-    tasks,
-    datasetFiles: [{ path: 'ancientbench.csv', sha256: 'a'.repeat(64) }],
-    limitPerTask: null,
-    items: items.map(([itemId, task, gold]) => ({ id: itemId, task, gold, logProbs: LETTERS.map(() => random() * 4 - 6) })),
-  });
-  return { ...made, tasks, text: runJson(made.run, made.results) };
-}
-
-async function importRun(page: Page, url: string, name: string, text: string): Promise<string> {
-  await page.goto(`${url}/#/evaluate`);
-  await page.getByTestId('eval-dataset').waitFor();
-  const before = page.url();
-  await page.getByTestId('import-run-input').setInputFiles({ name, mimeType: 'application/json', buffer: Buffer.from(text) });
-  await page.waitForURL((u) => u.hash.startsWith('#/run/') && u.href !== before, { timeout: 60_000, waitUntil: 'commit' });
-  return decodeURIComponent(page.url().split('#/run/')[1]);
-}
 
 describe('a large stored run', () => {
   const session = useBrowserSession({ webgpu: false, path: '/#/data' });
