@@ -17,6 +17,7 @@ import type { OptionLetter } from '../../src/lib/core/benchmarks/types.ts';
 import { runJson } from '../../src/lib/core/formats/jiangu-run/export.ts';
 import { mulberry32 } from '../../src/lib/core/metrics/index.ts';
 import { ancientBenchOfItems, PAPER_SIZE } from '../../test/browser/big-ancientbench.ts';
+import { storedItems } from '../../test/browser/large-runs.ts';
 import { fabricatedMcRun } from '../fixtures/fabricated-run.ts';
 import { launchChromium, openPage, startSite } from '../browser.ts';
 
@@ -146,15 +147,7 @@ try {
   let runSteps: Record<string, unknown> = {};
   if (!evaluateOnly) {
     // The stored test items (id, task, answer), in the store's order.
-    const stored = (await page.evaluate(`new Promise((resolve, reject) => {
-      const open = indexedDB.open('jiangu');
-      open.onerror = () => reject(open.error);
-      open.onsuccess = () => {
-        const get = open.result.transaction('items').objectStore('items').index('by-dataset').getAll('ancientbench');
-        get.onsuccess = () => { resolve(get.result.filter((i) => i.split === 'test').map((i) => [i.id, i.task, i.answer])); open.result.close(); };
-        get.onerror = () => reject(get.error);
-      };
-    })`)) as [string, string, OptionLetter][];
+    const stored = await storedItems(page);
     const runFile = join(dir, 'run.json');
     const otherFile = join(dir, 'other-run.json');
     writeFileSync(runFile, await runFileOf('stored-run-bench', 35, stored));
