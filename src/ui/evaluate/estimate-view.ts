@@ -31,14 +31,15 @@ export class LiveEstimateFeed {
 
   /**
    * Takes in the new results (always: O(new)), and returns a snapshot: a new one when the results
-   * have grown by LIVE_ESTIMATE_GROWTH or LIVE_ESTIMATE_MS have passed (see take), else the last one. The confidence sequences of a score of many tasks cost milliseconds each (tens for
-   * ACLUE's 15 tasks), on the thread the run's scheduler shares: a snapshot at each of four draws a
-   * second would slow the run.
+   * have grown by LIVE_ESTIMATE_GROWTH or LIVE_ESTIMATE_MS have passed (see take), or the run has
+   * ended (`final`) with results the last one lacks, else the last one. The confidence sequences of
+   * a score of many tasks cost milliseconds each (tens for ACLUE's 15 tasks), on the thread the run's
+   * scheduler shares: a snapshot at each of four draws a second would slow the run.
    */
-  update(all: readonly ItemResult[]): BenchmarkEstimate {
+  update(all: readonly ItemResult[], final = false): BenchmarkEstimate {
     const entered = this.now();
     try {
-      return this.take(all);
+      return this.take(all, final);
     } catch (error) {
       // A record no check foresaw: the page says the estimate cannot be made and draws the rest of the run.
       return failedEstimate(this.config, all.length, error);
@@ -47,7 +48,7 @@ export class LiveEstimateFeed {
     }
   }
 
-  private take(all: readonly ItemResult[]): BenchmarkEstimate {
+  private take(all: readonly ItemResult[], final: boolean): BenchmarkEstimate {
     if (all.length > this.taken) {
       // A resumed run's stored results come first, all at once: fed in run order (observeAll sorts by index).
       this.estimator.observeAll(all.slice(this.taken) as McItemResult[]);
@@ -62,7 +63,10 @@ export class LiveEstimateFeed {
       // sooner than its cost allows (LIVE_ESTIMATE_SHARE of the page's time).
       const grown = this.taken >= Math.max(last.taken + 1, Math.ceil(last.taken * (1 + LIVE_ESTIMATE_GROWTH)));
       const due = this.taken > last.taken && started >= last.at + LIVE_ESTIMATE_MS;
-      if ((!grown && !due) || started < last.next) return last.estimate;
+      // The run has ended (`final`): its last results are in the estimate whatever the rules say, so
+      // a paused or finished run never shows a snapshot of fewer results than it stored.
+      const ended = final && this.taken > last.taken;
+      if (!ended && ((!grown && !due) || started < last.next)) return last.estimate;
     }
     const estimate = this.estimator.snapshot();
     const cost = this.now() - started;
@@ -80,7 +84,11 @@ export const LIVE_ESTIMATE_SHARE = 0.05;
 
 const feeds = new WeakMap<object, LiveEstimateFeed>();
 
-/** The estimate of the live run whose results list is `results` (one feed per list, kept while it lives), and the feed's time so far. */
+/**
+ * The estimate of the live run whose results list is `results` (one feed per list, kept while it
+ * lives), and the feed's time so far. A record no longer running (paused, completed, failed: the page
+ * shows it so until it reads the run from the store) gets a snapshot of every result.
+ */
 export function liveEstimate(results: { readonly all: readonly ItemResult[] }, run: McRunRecord): { estimate: BenchmarkEstimate; spentMs: number } {
   let feed = feeds.get(results);
   if (!feed) {
@@ -90,7 +98,7 @@ export function liveEstimate(results: { readonly all: readonly ItemResult[] }, r
       return { estimate: failedEstimate(run.config, results.all.length, error), spentMs: 0 };
     }
   }
-  return { estimate: feed.update(results.all), spentMs: feed.spentMs };
+  return { estimate: feed.update(results.all, run.status !== 'running'), spentMs: feed.spentMs };
 }
 
 /** One line of a table: a measure's overall score, or one task's or group's. */

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { estimateOfRun } from '../../../src/lib/core/metrics/benchmark-estimate.ts';
 import type { McItemResult, McRunConfig, McRunRecord } from '../../../src/lib/core/record/run.ts';
-import { detailLines, estimateExact, LIVE_ESTIMATE_MS, LiveEstimateFeed, overallLines } from '../../../src/ui/evaluate/estimate-view.ts';
+import { detailLines, estimateExact, LIVE_ESTIMATE_MS, LiveEstimateFeed, liveEstimate, overallLines } from '../../../src/ui/evaluate/estimate-view.ts';
 import { basisText, legendText, stoppedText, unboundedText } from '../../../src/ui/evaluate/estimate-text.ts';
 
 const TASKS = ['古文单字多义', '对联'];
@@ -66,6 +66,27 @@ describe('the live estimate', () => {
     clock += LIVE_ESTIMATE_MS;
     const same = feed.update(all.slice(0, 33));
     expect(feed.update(all.slice(0, 33))).toBe(same);
+  });
+
+  it('once the run has ended, a snapshot of every result, whatever the growth and the time', () => {
+    const r = run();
+    const all = results();
+    let clock = 0;
+    const feed = new LiveEstimateFeed(r, () => clock);
+    const first = feed.update(all.slice(0, 40));
+    // 41 of 40 is not 5% more, and no time has passed: still running, the last snapshot.
+    expect(feed.update(all.slice(0, 41))).toBe(first);
+    // Paused there: every result is in what it shows (a paused run at 30% showed 109 of its 110).
+    expect(feed.update(all.slice(0, 41), true)).toEqual(estimateOfRun(r.config, 'aclue', all.slice(0, 41)));
+    // Nothing new since: the same snapshot, not another.
+    const ended = feed.update(all.slice(0, 41), true);
+    expect(feed.update(all.slice(0, 41), true)).toBe(ended);
+    // And through liveEstimate: a record no longer running asks for it.
+    const list = { all: all.slice(0, 45) };
+    expect(liveEstimate(list, r).estimate).toEqual(estimateOfRun(r.config, 'aclue', all.slice(0, 45)));
+    list.all = all.slice(0, 46);
+    expect(liveEstimate(list, r).estimate).toEqual(estimateOfRun(r.config, 'aclue', all.slice(0, 45)));
+    expect(liveEstimate(list, { ...r, status: 'paused' }).estimate).toEqual(estimateOfRun(r.config, 'aclue', all.slice(0, 46)));
   });
 
   it('draws each measure’s overall line with both intervals, and at the end the score as a point', () => {
