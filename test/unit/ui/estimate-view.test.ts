@@ -77,9 +77,9 @@ describe('the live estimate', () => {
     // 41 of 40 is not 5% more, and no time has passed: still running, the last snapshot.
     expect(feed.update(all.slice(0, 41))).toBe(first);
     // Paused there: every result is in what it shows (a paused run at 30% showed 109 of its 110).
-    expect(feed.update(all.slice(0, 41), true)).toEqual(estimateOfRun(r.config, 'aclue', all.slice(0, 41)));
-    // Nothing new since: the same snapshot, not another.
     const ended = feed.update(all.slice(0, 41), true);
+    expect(ended).toEqual(estimateOfRun(r.config, 'aclue', all.slice(0, 41)));
+    // Nothing new since: the same snapshot, not another.
     expect(feed.update(all.slice(0, 41), true)).toBe(ended);
     // And through liveEstimate: a record no longer running asks for it.
     const list = { all: all.slice(0, 45) };
