@@ -5,6 +5,8 @@ import type { AddressInfo } from 'node:net';
 import { preview, type PreviewServer } from 'vite';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { projectRoot } from './site-routes.ts';
+import { profiled } from './test-profile/events.ts';
+import { profileModelLoads } from './test-profile/page-loads.ts';
 
 const candidates = [
   '/usr/lib/chromium/chromium', // Debian's real binary (/usr/bin/chromium is a wrapper script)
@@ -37,11 +39,13 @@ export function findChromium(): string {
 export async function startSite(): Promise<{ url: string; close: () => Promise<void> }> {
   const outDir = process.env.JIANGU_DIST ?? 'dist';
   if (!existsSync(`${projectRoot}/${outDir}/index.html`)) throw new Error(`${outDir}/ is missing: run \`npm run build\` before the browser tests.`);
-  const server: PreviewServer = await preview({
-    root: projectRoot,
-    logLevel: 'error',
-    preview: { host: '127.0.0.1', port: 0, strictPort: false, open: false },
-  });
+  const server: PreviewServer = await profiled('site-start', outDir, () =>
+    preview({
+      root: projectRoot,
+      logLevel: 'error',
+      preview: { host: '127.0.0.1', port: 0, strictPort: false, open: false },
+    }),
+  );
   const port = (server.httpServer.address() as AddressInfo).port;
   return { url: `http://127.0.0.1:${port}`, close: () => server.close() };
 }
@@ -68,7 +72,8 @@ export async function launchChromium(options: LaunchOptions = {}): Promise<Brows
   ];
   if (options.webgpu) args.push('--enable-unsafe-webgpu');
   if (options.extraArgs) args.push(...options.extraArgs);
-  return chromium.launch({ executablePath: findChromium(), headless: true, args });
+  const flags = [options.webgpu ? 'webgpu' : 'no webgpu', ...(options.extraArgs ?? [])].join(' ');
+  return profiled('browser-launch', flags, () => chromium.launch({ executablePath: findChromium(), headless: true, args }));
 }
 
 /** Requests that tried to leave 127.0.0.1, per context, filled by `guardNetwork`. */
@@ -175,6 +180,7 @@ export async function guardPageErrors(context: BrowserContext, label = 'page'): 
   });
   context.on('page', (page) => guard.watch(page));
   context.on('close', () => void (guard.closed = true));
+  await profileModelLoads(context);
   return guard;
 }
 
@@ -204,7 +210,13 @@ export interface OpenedPage {
  * The site's service worker is left out unless `serviceWorker` is set (src/ui/site/register.ts):
  * it would precache 28 MB in every context, and only its own tests need it.
  */
-export async function openPage(browser: Browser, url: string, options: { locale?: string; serviceWorker?: boolean } = {}): Promise<OpenedPage> {
+export function openPage(browser: Browser, url: string, options: { locale?: string; serviceWorker?: boolean } = {}): Promise<OpenedPage> {
+  const { pathname, hash } = new URL(url);
+  // A shared link's hash is its whole payload: the page it opens is enough to tell contexts apart.
+  return profiled('context', pathname + hash.split('/').slice(0, 2).join('/'), () => openGuardedPage(browser, url, options));
+}
+
+async function openGuardedPage(browser: Browser, url: string, options: { locale?: string; serviceWorker?: boolean }): Promise<OpenedPage> {
   const context = await browser.newContext({ viewport: { width: 1200, height: 1000 }, locale: options.locale ?? 'en-US' });
   const leaks = await guardNetwork(context);
   const errors = await guardPageErrors(context, url);

@@ -114,8 +114,11 @@ describe('a newcomer on the Evaluate page', () => {
 
   it('starts a first run of a large benchmark with a small per-task limit, which the user can clear', async () => {
     const { page } = session.opened;
-    // A new visit to the page: the limit typed above was for that visit.
+    // A new visit to the page: the limit typed above was for that visit. The Data page is waited for:
+    // both gotos only change the hash, and a router that reads the hash once both have happened (a
+    // loaded machine) would never leave Evaluate, keeping the 2 typed above.
     await page.goto(`${session.url}/#/data`);
+    await page.locator('[data-testid=catalog][data-loaded=true]').waitFor();
     await page.goto(`${session.url}/#/evaluate`);
     await page.getByTestId('eval-dataset').selectOption('aclue');
     const counts = await storedTestCounts(page, 'aclue');

@@ -17,6 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { guardNetwork, guardPageErrors, launchChromium, type LeakLog } from '../../scripts/browser.ts';
 import { projectRoot } from '../../scripts/site-routes.ts';
+import { recordProfileEvent } from '../../scripts/test-profile/events.ts';
 import type { McItemResult, McRunRecord } from '../../src/lib/core/record/run.ts';
 import { readStoredRun, startFixtureRun, waitForStatus } from './runs.ts';
 import { BASE, startStaticHost, type StaticHost } from './static-host.ts';
@@ -26,12 +27,14 @@ const builds = [1, 2].map((id) => ({ id, dir: join(projectRoot, '.fixtures', `si
 const RUN = { dataset: 'ancientbench', shots: 0, limit: 1, backend: 'wasm' } as const;
 
 function buildSite(id: number, dir: string): void {
+  const start = performance.now();
   execFileSync(join(projectRoot, 'node_modules', '.bin', 'vite'), ['build', '--outDir', dir, '--emptyOutDir', '--logLevel', 'error'], {
     cwd: projectRoot,
     // vitest sets NODE_ENV=test, which would make a development build (no service worker).
     env: { ...process.env, NODE_ENV: 'production', JIANGU_BASE: BASE, JIANGU_BUILD_ID: String(id) },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
+  recordProfileEvent('site-build', performance.now() - start, `${BASE} build ${id}`);
 }
 
 /** The main script a build's index.html loads: which build a page runs. */
