@@ -3,9 +3,10 @@ import { buildDefines } from './scripts/build-info.ts';
 import { LongestFirst } from './test/sequencer.ts';
 
 // Two projects: `unit` runs pure TypeScript in Node; `browser` drives the built site in the system
-// Chromium through playwright-core. Browser files run two at a time: each file's Chromium mostly
-// waits on one thread (ORT's wasm in one worker), so on 2 cores two files take 12 minutes where one
-// at a time took 16–17.
+// Chromium through playwright-core. Each runs two files at a time (a unit file mostly computes on one
+// thread; a browser file's Chromium mostly waits on one thread, ORT's wasm in one worker), and neither
+// starts a process per file: a worker's process runs all its files (isolate: false), each file's
+// process.env put back when it ends (test/file-environment.ts) and stubbed globals unstubbed.
 export default defineConfig({
   define: buildDefines(),
   test: {
@@ -17,8 +18,11 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['test/unit/**/*.test.ts'],
-          // Tells `npm run test:profile`'s recorder which test is running (records nothing otherwise).
-          setupFiles: ['test/profile-where.ts'],
+          // test/profile-where.ts tells `npm run test:profile`'s recorder which test is running (it records nothing otherwise).
+          setupFiles: ['test/file-environment.ts', 'test/profile-where.ts'],
+          isolate: false,
+          maxWorkers: 2,
+          unstubGlobals: true,
           environment: 'node',
           testTimeout: 60_000,
         },
@@ -29,10 +33,11 @@ export default defineConfig({
           name: 'browser',
           include: ['test/browser/**/*.test.ts'],
           // Fails any test whose pages or workers threw, rejected unhandled, logged an error or a Svelte message.
-          setupFiles: ['test/browser/page-error-guard.ts', 'test/browser/file-environment.ts', 'test/profile-where.ts'],
-          // One process per worker for all its files, so that the site and Chromium start once per
-          // worker (session.ts); each describe block still gets a fresh browser context.
+          setupFiles: ['test/browser/page-error-guard.ts', 'test/file-environment.ts', 'test/profile-where.ts'],
+          // The site and Chromium start once per worker (session.ts); each describe block still gets a
+          // fresh browser context.
           isolate: false,
+          unstubGlobals: true,
           environment: 'node',
           fileParallelism: true,
           maxWorkers: 2,

@@ -8,5 +8,6 @@ import { projectRoot } from '../scripts/site-routes.ts';
 
 setProfileWhere(() => {
   const { testPath, currentTestName } = expect.getState();
-  return { file: testPath ? relative(projectRoot, testPath) : undefined, test: currentTestName };
+  // As vitest's JSON report names a test: its describe blocks' titles and its own, joined by spaces.
+  return { file: testPath ? relative(projectRoot, testPath) : undefined, test: currentTestName?.split(' > ').join(' ') };
 });

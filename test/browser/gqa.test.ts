@@ -66,7 +66,7 @@ function scoreEach(page: Page, backend: 'wasm' | 'webgpu', loads: readonly Load[
 
 for (const backend of ['wasm', 'webgpu'] as const) {
   describe(`jiangu-tiny-gqa on ${backend}`, () => {
-    const session = useBrowserSession({ webgpu: true, path: '/harness.html', ready: harnessReady });
+    const session = useBrowserSession({ webgpu: backend === 'webgpu', path: '/harness.html', ready: harnessReady });
     const inPage = <T,>(page: Page, run: () => Promise<T>): Promise<T> =>
       run().catch((e: unknown) => {
         throw new Error(`${String(e)}\nconsole:\n${session.opened.console.join('\n')}`);

@@ -36,7 +36,7 @@ const argmax = (xs: number[]) => xs.indexOf(Math.max(...xs));
 
 for (const backend of ['wasm', 'webgpu'] as const) {
   describe(`the logits rewrite on ${backend}`, () => {
-    const session = useBrowserSession({ webgpu: true, path: '/harness.html', ready: harnessReady });
+    const session = useBrowserSession({ webgpu: backend === 'webgpu', path: '/harness.html', ready: harnessReady });
 
     const scoreAll = (loads: Load[]) =>
       session.opened.page

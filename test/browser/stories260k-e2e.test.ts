@@ -1,6 +1,7 @@
 // stories260k (a trained model, not random weights) end to end in Chromium: the harness worker's
 // letter log-probabilities on ACLUE-shaped prompts equal the TypeScript reference (fp32, within
-// 1e-4) for the very letter ids the page read in context; an ACLUE task 5-shot from the Evaluate
+// 1e-4, on WASM: stories260k's fp32 WebGPU case is its documented greedy paragraph,
+// stories260k.test.ts) for the very letter ids the page read in context; an ACLUE task 5-shot from the Evaluate
 // page, whose stored numbers, predictions and accuracy table are recomputed here in Node; and a
 // WenMind generation task whose greedy outputs and scores are recomputed here too.
 import { existsSync } from 'node:fs';
@@ -68,10 +69,10 @@ function letterIdsInContext(prompt: string, letters: readonly string[]): number[
 const argmaxLetter = (letters: readonly string[], values: readonly number[]): string => letters[values.indexOf(Math.max(...values))];
 
 describe.skipIf(!present)('stories260k in the harness worker: letter log-probs against the reference', () => {
-  const session = useBrowserSession({ webgpu: true, path: '/harness.html', ready: harnessReady, setup: () => void generateStories260k() });
+  const session = useBrowserSession({ webgpu: false, path: '/harness.html', ready: harnessReady, setup: () => void generateStories260k() });
   beforeAll(loadNodeSide);
 
-  for (const backend of ['wasm', 'webgpu'] as const) {
+  for (const backend of ['wasm'] as const) {
     it(`fp32 on ${backend}: the in-context letter ids and their log-probs equal the reference within 1e-4`, async () => {
       const scores = await session.opened.page.evaluate(
         async ({ backend, prompts, letters }) => {

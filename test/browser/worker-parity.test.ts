@@ -79,7 +79,7 @@ const generations: Record<string, number[]> = {};
 
 for (const backend of ['wasm', 'webgpu'] as const) {
   describe(`model worker on ${backend}`, () => {
-    const session = useBrowserSession({ webgpu: true, path: '/harness.html', ready: harnessReady });
+    const session = useBrowserSession({ webgpu: backend === 'webgpu', path: '/harness.html', ready: harnessReady });
 
     for (const dtype of ['fp32', 'q8', 'q4'] as const) {
       it(`${dtype}: log-probabilities, prefix cache and greedy generation match the reference`, async () => {
