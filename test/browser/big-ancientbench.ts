@@ -27,11 +27,11 @@ export function bigAncientBenchCsv(bytes: number): { csv: Buffer; rows: number }
 export const PAPER_SIZE = { items: 28_707, dev: 50 };
 
 /**
- * An AncientBench-format CSV of exactly `items` questions (`dev` of them dev, spread over the ten
- * tasks), about 370 bytes a row as the paper-size file the full-size bench and its browser test use.
+ * An AncientBench-format CSV of exactly `items` questions (`dev` of them dev, spread over the tasks:
+ * the ten, or the first `tasks`), about 370 bytes a row as the paper-size file the full-size bench and
+ * its browser test use.
  */
-export function ancientBenchOfItems(items: number, dev: number): Buffer {
-  const tasks = ANCIENTBENCH_TASKS.length;
+export function ancientBenchOfItems(items: number, dev: number, tasks = ANCIENTBENCH_TASKS.length): Buffer {
   const question = FILLER.repeat(2);
   const lines = ['task,question,A,B,C,D,answer,split,id\n'];
   for (let i = 0; i < items; i++) {
