@@ -61,11 +61,15 @@ describe('the whole benchmark’s estimate on the run page', () => {
     expect(run.config.sampling).toMatchObject({ draw: 'random', order: 'shuffled' });
     expect(results.length / run.config.itemIds.length).toBeGreaterThanOrEqual(0.3);
     expect(results.length).toBeLessThan(run.config.itemIds.length);
+    // The estimate is of the scored results: a failed one (an ACLUE 古文阅读理解 passage of 2,000
+    // characters is over jiangu-tiny's context, and a random sample draws one now and then) is left out.
+    const scored = results.filter((r) => r.failure === undefined && r.correct !== null);
+    console.log(`paused after ${results.length} results, ${results.length - scored.length} of them not scored`);
 
     const section = page.locator('[data-testid=benchmark-estimate][data-target=benchmark]');
     await section.waitFor();
     expect(await section.getAttribute('data-exact')).toBe('no');
-    expect(Number(await section.getAttribute('data-scored'))).toBe(results.length);
+    expect(Number(await section.getAttribute('data-scored'))).toBe(scored.length);
     const row = section.locator('[data-testid=estimate-overall][data-measure=accuracy]');
     const want = recomputed(run, results);
     expect(Number(await row.getAttribute('data-estimate'))).toBeCloseTo(want.estimate!, 12);
@@ -83,7 +87,7 @@ describe('the whole benchmark’s estimate on the run page', () => {
 
     const text = (await section.textContent()) ?? '';
     expect(text).toContain('The whole benchmark, estimated');
-    expect(text).toContain(`Estimated from ${results.length} scored items`);
+    expect(text).toContain(`Estimated from ${scored.length} scored items`);
     expect(text).toContain('random sample of the benchmark');
     expect(text).toContain('4,966 items');
     expect(text).toContain('(a) if you fixed the sample size before starting');
@@ -95,14 +99,14 @@ describe('the whole benchmark’s estimate on the run page', () => {
     const rows = section.locator('[data-testid=estimate-details] tr[data-row]');
     expect(await rows.count()).toBe(1 + 5 + 15);
     const task = run.config.tasks[0];
-    const own = results.filter((r) => r.task === task);
+    const own = scored.filter((r) => r.task === task);
     expect(await section.locator(`tr[data-row="task:${task}"] td`).nth(4).textContent()).toBe(`${own.length} of ${run.config.sampling!.population[task]}`);
     await section.getByTestId('estimate-measure').selectOption('pGold');
     await section.screenshot({ path: join(shots, 'paused-30-details-en.png') });
     await page.getByTestId('lang-zh').click();
     const zh = (await section.textContent()) ?? '';
     expect(zh).toContain('整个基准的估计');
-    expect(zh).toContain(`由已评分的 ${results.length} 道题估计`);
+    expect(zh).toContain(`由已评分的 ${scored.length} 道题估计`);
     expect(zh).toContain('(a) 适用于开始前就定好样本量的情形');
     expect(zh).toContain('(b) 无论何时停下都成立');
     expect(zh).toContain('全部题目做完时，两者都收缩为确切得分。');
@@ -133,7 +137,8 @@ describe('the whole benchmark’s estimate on the run page', () => {
           throw new Error(`reproduction failed: ${await fresh.page.getByTestId('reproduce-error').textContent()}`);
         }),
       ]);
-      // Every item the paused run scored is asked again and agrees (jiangu-tiny is deterministic on WASM).
+      // Every item the paused run asked is asked again and agrees (jiangu-tiny is deterministic on WASM;
+      // an item too long for it fails the same way again, no prediction either time).
       expect(await agreement.textContent()).toContain(`${results.length} of ${results.length} items agree (100.00%)`);
       const reproducedId = decodeURIComponent(fresh.page.url().split('#/run/')[1] ?? '');
       const reproduced = reproducedId ? (await readRun(fresh.page, reproducedId)).run : (await fresh.page.evaluate(`new Promise((resolve) => { const r = indexedDB.open('jiangu'); r.onsuccess = () => { const q = r.result.transaction('runs').objectStore('runs').getAll(); q.onsuccess = () => resolve(q.result[0]); }; })`) as McRunRecord);
