@@ -1,7 +1,7 @@
 // The model worker in real Chromium, on WASM and on WebGPU (SwiftShader), for each fixture dtype:
 // its letter log-probabilities equal the independent TypeScript reference, a cached prefix
 // continuation equals a full recomputation, and greedy generation is the same everywhere.
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OpenedPage } from '../../scripts/browser.ts';
 import { fixtureCommit } from '../../scripts/site-routes.ts';
 import { harnessReady, useBrowserSession } from './session.ts';
@@ -139,12 +139,20 @@ for (const backend of ['wasm', 'webgpu'] as const) {
 
 describe('requests on WebGPU', () => {
   const session = useBrowserSession({ webgpu: true, path: '/harness.html', ready: harnessReady });
+  // One loaded jiangu-tiny for both tests: SwiftShader compiles a session's shaders once.
+  beforeAll(() =>
+    session.opened.page.evaluate(async () => {
+      const client = new window.jiangu.ModelClient();
+      await client.load({ source: { kind: 'site', name: 'jiangu-tiny' }, dtype: 'fp32', backend: 'webgpu' });
+      (window as unknown as { gpuClient: typeof client }).gpuClient = client;
+    }),
+  );
+  afterAll(() => session.opened.page.evaluate(() => (window as unknown as { gpuClient: { terminate(): void } }).gpuClient.terminate()));
 
   it('release their GPU outputs: repeated requests leave no more GPU buffers alive', async () => {
     const counts = await session.opened.page.evaluate(
       async ({ prompt, prefix, letters }) => {
-        const client = new window.jiangu.ModelClient();
-        await client.load({ source: { kind: 'site', name: 'jiangu-tiny' }, dtype: 'fp32', backend: 'webgpu' });
+        const client = (window as unknown as { gpuClient: InstanceType<typeof window.jiangu.ModelClient> }).gpuClient;
         const round = async () => {
           await client.score({ prompt, candidates: letters });
           await client.score({ prompt, prefix, candidates: letters });
@@ -154,7 +162,6 @@ describe('requests on WebGPU', () => {
         const before = await client.stats();
         for (let i = 0; i < 10; i++) await round();
         const after = await client.stats();
-        client.terminate();
         return { before, after };
       },
       { prompt: PREFIX + SUFFIXES[0], prefix: PREFIX, letters: LETTERS },
@@ -169,8 +176,7 @@ describe('requests on WebGPU', () => {
 
   it('cancel a generation between two tokens and keep what was produced', async () => {
     const result = await session.opened.page.evaluate(async (prompt) => {
-      const client = new window.jiangu.ModelClient();
-      await client.load({ source: { kind: 'site', name: 'jiangu-tiny' }, dtype: 'fp32', backend: 'webgpu' });
+      const client = (window as unknown as { gpuClient: InstanceType<typeof window.jiangu.ModelClient> }).gpuClient;
       const abort = new AbortController();
       let streamed = 0;
       const generation = await client.generate(
@@ -179,7 +185,6 @@ describe('requests on WebGPU', () => {
       );
       // The worker goes on serving after a cancel.
       const after = await client.score({ prompt, candidates: ['A', 'B'] });
-      client.terminate();
       return { generation, streamed, afterIds: after.inputIds.length };
     }, GEN_PROMPT);
     expect(result.generation.stoppedBy).toBe('cancelled');
