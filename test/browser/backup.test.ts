@@ -77,29 +77,10 @@ describe('the backup of every run', () => {
     await page.getByTestId('run-label-save').click();
     await page.getByTestId('run-label').waitFor();
 
-    await page.goto(`${session.url}/#/evaluate`);
-    await page.getByTestId('eval-dataset').selectOption('ancientbench');
-    await page.getByTestId('eval-scoring').selectOption('generate-extract');
-    await page.getByTestId('eval-max-tokens').fill('4');
-    await page.getByTestId('eval-limit').fill('1');
-    await page.getByTestId('model-choice').selectOption('site:jiangu-tiny');
-    await page.getByTestId('dtype').selectOption('fp32');
-    await page.getByTestId('backend').selectOption('wasm');
-    await page.getByTestId('load').click();
-    await page.waitForURL(/#\/run\//);
-    ids.extract = decodeURIComponent(page.url().split('#/run/')[1]);
+    ids.extract = await startFixtureRun(page, { dataset: 'ancientbench', scoring: 'generate-extract', maxNewTokens: 4, limit: 1 });
     await waitForStatus(page, 'completed');
 
-    await page.goto(`${session.url}/#/evaluate`);
-    await page.getByTestId('eval-kind').selectOption('generation');
-    await page.getByTestId('eval-dataset').selectOption('c3bench');
-    await page.getByTestId('eval-max-tokens').fill('4');
-    await page.getByTestId('model-choice').selectOption('site:jiangu-tiny');
-    await page.getByTestId('dtype').selectOption('fp32');
-    await page.getByTestId('backend').selectOption('wasm');
-    await page.getByTestId('load').click();
-    await page.waitForURL(/#\/run\//);
-    ids.generation = decodeURIComponent(page.url().split('#/run/')[1]);
+    ids.generation = await startFixtureRun(page, { kind: 'generation', dataset: 'c3bench', maxNewTokens: 4 });
     await waitForStatus(page, 'completed');
 
     ids.memorization = await startProbeRun(page, session.url);

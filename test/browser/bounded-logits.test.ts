@@ -69,9 +69,10 @@ for (const backend of ['wasm', 'webgpu'] as const) {
         .evaluate(
           async ({ prompt, maxLogitsBytes, backend, tokens, releaseToo, names }) => {
             const out: Record<string, unknown> = {};
-            for (const name of names) {
-              const client = new window.jiangu.ModelClient();
-              try {
+            // One worker for these loads: a worker's next load (the playground's and a run's path too) skips a fresh worker's start, about 1.2 s each.
+            const client = new window.jiangu.ModelClient();
+            try {
+              for (const name of names) {
                 const info = await client.load({ source: { kind: 'site', name }, dtype: 'fp32', backend, maxLogitsBytes, logitsRewrite: false });
                 const streamed: number[] = [];
                 const generation = await client.generate({ prompt, maxNewTokens: tokens }, { onToken: (id) => void streamed.push(id) });
@@ -84,9 +85,9 @@ for (const backend of ['wasm', 'webgpu'] as const) {
                   release = { before, after: await client.stats() };
                 }
                 out[name] = { info, generation, stats, streamed, release };
-              } finally {
-                client.terminate();
               }
+            } finally {
+              client.terminate();
             }
             return out;
           },
@@ -138,15 +139,16 @@ describe('q8 scores on wasm', () => {
         .evaluate(
           async ({ name, prompt, letters, settings }) => {
             const out = [];
-            for (const maxLogitsBytes of settings) {
-              const client = new window.jiangu.ModelClient();
-              try {
+            // One worker for these loads: a worker's next load (the playground's and a run's path too) skips a fresh worker's start, about 1.2 s each.
+            const client = new window.jiangu.ModelClient();
+            try {
+              for (const maxLogitsBytes of settings) {
                 const info = await client.load({ source: { kind: 'site', name }, dtype: 'q8', backend: 'wasm', maxLogitsBytes, logitsRewrite: false });
                 const score = await client.score({ prompt, candidates: letters });
                 out.push({ info, score, stats: await client.stats() });
-              } finally {
-                client.terminate();
               }
+            } finally {
+              client.terminate();
             }
             return out;
           },

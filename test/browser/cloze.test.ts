@@ -54,9 +54,10 @@ function scoreAll(page: Page, backend: 'wasm' | 'webgpu', dtype: Dtype, cases: r
   return page.evaluate(
     async ({ backend, dtype, cases, items }) => {
       const out: Scored[] = [];
-      for (const c of cases) {
-        const client = new window.jiangu.ModelClient();
-        try {
+      // One worker for these loads: a worker's next load (the playground's and a run's path too) skips a fresh worker's start, about 1.2 s each.
+      const client = new window.jiangu.ModelClient();
+      try {
+        for (const c of cases) {
           const info = await client.load({ source: { kind: 'site', name: c.name }, dtype, backend, maxLogitsBytes: c.maxLogitsBytes, logitsRewrite: c.logitsRewrite, statistics: c.statistics });
           const base = { protocolId: 'aclue' as const, exemplars: [items.exemplar], shots: 1, contextLimit: 2048, chatTemplate: false };
           const reversed = { ...items.test, options: [...items.test.options].reverse() };
@@ -67,9 +68,9 @@ function scoreAll(page: Page, backend: 'wasm' | 'webgpu', dtype: Dtype, cases: r
             await client.scoreClozeItem({ ...base, item: items.second, reusePrefix: true, unconditional: true }),
           ];
           out.push({ name: c.name, inputNames: info.inputNames, statisticsPath: info.statisticsPath?.kind ?? null, runs });
-        } finally {
-          client.terminate();
         }
+      } finally {
+        client.terminate();
       }
       return out;
     },

@@ -47,17 +47,18 @@ function scoreEach(page: Page, backend: 'wasm' | 'webgpu', loads: readonly Load[
   return page.evaluate(
     async ({ loads, backend, prompts, prefix, suffixes, letters }) => {
       const out: ScoreResult[][] = [];
-      for (const { name, dtype, maxLogitsBytes } of loads) {
-        const client = new window.jiangu.ModelClient();
-        try {
+      // One worker for these loads: a worker's next load (the playground's and a run's path too) skips a fresh worker's start, about 1.2 s each.
+      const client = new window.jiangu.ModelClient();
+      try {
+        for (const { name, dtype, maxLogitsBytes } of loads) {
           await client.load({ source: { kind: 'site', name }, dtype, backend, maxLogitsBytes, logitsRewrite: false });
           const scores = [];
           for (const prompt of prompts) scores.push(await client.score({ prompt, candidates: letters }));
           for (const s of suffixes) scores.push(await client.score({ prompt: prefix + s, prefix, candidates: letters }));
           out.push(scores);
-        } finally {
-          client.terminate();
         }
+      } finally {
+        client.terminate();
       }
       return out;
     },
@@ -82,9 +83,10 @@ for (const backend of ['wasm', 'webgpu'] as const) {
         page.evaluate(
           async ({ names, backend, prompts, prefix, suffixes, letters, maxLogitsBytes, generatePrompt, newTokens }) => {
             const out: Record<string, unknown> = {};
-            for (const name of names) {
-              const client = new window.jiangu.ModelClient();
-              try {
+            // One worker for these loads: a worker's next load (the playground's and a run's path too) skips a fresh worker's start, about 1.2 s each.
+            const client = new window.jiangu.ModelClient();
+            try {
+              for (const name of names) {
                 const started = performance.now();
                 // The rewrite off: this proves the chunked path on GQA (logits-rewrite.test.ts the rewritten one).
                 const info = await client.load({ source: { kind: 'site', name }, dtype: 'fp32', backend, maxLogitsBytes, logitsRewrite: false });
@@ -94,9 +96,9 @@ for (const backend of ['wasm', 'webgpu'] as const) {
                 for (const s of suffixes) prefixed.push(await client.score({ prompt: prefix + s, prefix, candidates: letters }));
                 const generated = await client.generate({ prompt: generatePrompt, maxNewTokens: newTokens });
                 out[name] = { inputNames: info.inputNames, scores, prefixed, generated, ms: performance.now() - started };
-              } finally {
-                client.terminate();
               }
+            } finally {
+              client.terminate();
             }
             return out;
           },

@@ -61,9 +61,10 @@ describe(`hub-shaped fixtures on ${backend}`, () => {
       .evaluate(
         async ({ names, backend, prompts, prefix, suffixes, letters, maxLogitsBytes }) => {
           const out: Record<string, unknown> = {};
-          for (const name of names) {
-            const client = new window.jiangu.ModelClient();
-            try {
+          // One worker for these loads: a worker's next load (the playground's and a run's path too) skips a fresh worker's start, about 1.2 s each.
+          const client = new window.jiangu.ModelClient();
+          try {
+            for (const name of names) {
               // The rewrite off: this proves the chunked path (logits-rewrite.test.ts proves the rewritten one).
               const info = await client.load({ source: { kind: 'site', name }, dtype: 'fp32', backend, maxLogitsBytes, logitsRewrite: false });
               const scores = [];
@@ -71,9 +72,9 @@ describe(`hub-shaped fixtures on ${backend}`, () => {
               const prefixed = [];
               for (const s of suffixes) prefixed.push(await client.score({ prompt: prefix + s, prefix, candidates: letters }));
               out[name] = { inputNames: info.inputNames, externalData: info.externalData, scores, prefixed };
-            } finally {
-              client.terminate();
             }
+          } finally {
+            client.terminate();
           }
           return out;
         },

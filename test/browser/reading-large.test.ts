@@ -32,23 +32,17 @@ function measure(page: Page, backend: 'wasm' | 'webgpu', all: boolean): Promise<
   return page.evaluate(
     async ({ backend, text, setting, all }) => {
       const source = { kind: 'site' as const, name: 'jiangu-large' };
+      // One worker, the lens loaded into it after the plain model (a worker's next load skips its start).
       const client = new window.jiangu.ModelClient();
-      let reading: ReadPassageResult;
-      let sample: SampleStepsResult | undefined;
       try {
         await client.load({ source, dtype: 'q4', backend });
-        reading = await client.readPassage({ text, punctuation: true });
-        if (all) sample = await client.sampleSteps({ prompt: text, ...setting, showTop: 5 });
+        const reading = await client.readPassage({ text, punctuation: true });
+        if (!all) return { reading };
+        const sample = await client.sampleSteps({ prompt: text, ...setting, showTop: 5 });
+        const lensInfo = await client.load({ source, dtype: 'q4', backend, lens: true });
+        return { reading, sample, lensInfo, lens: await client.logitLens({ text }) };
       } finally {
         client.terminate();
-      }
-      if (!all) return { reading };
-      const lensClient = new window.jiangu.ModelClient();
-      try {
-        const lensInfo = await lensClient.load({ source, dtype: 'q4', backend, lens: true });
-        return { reading, sample, lensInfo, lens: await lensClient.logitLens({ text }) };
-      } finally {
-        lensClient.terminate();
       }
     },
     { backend, text: PASSAGE, setting: SETTING, all },

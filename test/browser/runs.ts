@@ -46,15 +46,21 @@ export interface FixtureRunOptions {
   sampleSeed?: number;
   /** Chooses the draw (SampleChoice): 'first' the first N in file order, as `lm_eval --limit`; absent: the page's choice (random unless changed in this tab). */
   draw?: 'random' | 'first';
+  /** The question type; multiple choice when absent. */
+  kind?: 'multiple-choice' | 'generation';
+  /** Types "Max new tokens" (generation, and multiple choice scored from a generated answer). */
+  maxNewTokens?: number;
 }
 
-/** Starts a multiple-choice run of a site model (jiangu-tiny and fp32 unless named) from the Evaluate page; returns its id once its page opens. */
+/** Starts a run of a site model (jiangu-tiny and fp32 unless named) from the Evaluate page; returns its id once its page opens. */
 export async function startFixtureRun(page: Page, options: FixtureRunOptions): Promise<string> {
   await page.goto(page.url().replace(/#.*$/, '') + '#/evaluate');
   await page.getByTestId('eval-dataset').waitFor();
+  if (options.kind) await page.getByTestId('eval-kind').selectOption(options.kind);
   await page.getByTestId('eval-dataset').selectOption(options.dataset);
   if (options.shots !== undefined) await page.getByTestId('eval-shots').selectOption(String(options.shots));
   if (options.scoring) await page.getByTestId('eval-scoring').selectOption(options.scoring);
+  if (options.maxNewTokens !== undefined) await page.getByTestId('eval-max-tokens').fill(String(options.maxNewTokens));
   if (options.limit) await page.getByTestId('eval-limit').fill(String(options.limit));
   else if (options.allItems) await page.getByTestId('eval-limit').fill('');
   if (options.circular) await page.getByTestId('eval-circular').check();
@@ -70,8 +76,17 @@ export async function startFixtureRun(page: Page, options: FixtureRunOptions): P
   await page.getByTestId('backend').selectOption(options.backend ?? 'wasm');
   await page.getByTestId('load').click();
   await Promise.race([
-    page.waitForURL(/#\/run\//),
-    page.getByTestId('eval-error').waitFor().then(async () => {
+    page.waitForURL(/#\/run\//, { timeout: 60_000 }).catch(async (error: unknown) => {
+      // Neither the run's page nor an error: what the form held, to tell why.
+      const form = await page.evaluate(() => ({
+        url: location.href,
+        load: (document.querySelector('[data-testid=load]') as HTMLButtonElement | null)?.disabled,
+        dataset: (document.querySelector('[data-testid=eval-dataset]') as HTMLSelectElement | null)?.value,
+        total: document.querySelector('[data-testid=eval-total]')?.textContent,
+      }));
+      throw new Error(`the run did not start: ${String(error)}; the form: ${JSON.stringify(form)}`);
+    }),
+    page.getByTestId('eval-error').waitFor({ timeout: 60_000 }).then(async () => {
       throw new Error(`the run did not start: ${await page.getByTestId('eval-error').textContent()}`);
     }),
   ]);
