@@ -12,6 +12,14 @@ export default defineConfig({
   test: {
     // Longest files first (test/file-seconds.json), so that no long file starts last on a clean clone.
     sequence: { sequencer: LongestFirst },
+    // `npm run test:coverage`: the unit tests' line coverage of the site's code (the browser tests'
+    // runs happen in Chromium, out of vitest's sight).
+    coverage: {
+      provider: 'v8',
+      include: ['src/**', 'workers/**'],
+      reporter: ['text-summary', 'json-summary'],
+      reportsDirectory: 'test-results/coverage',
+    },
     projects: [
       {
         extends: true,
