@@ -7,7 +7,7 @@ import type { Page } from 'playwright-core';
 import { encodeFixture, lastLogProbs, loadReferenceModel } from '../../scripts/fixtures/reference.ts';
 import type { McItemResult, McRunRecord } from '../../src/lib/core/record/run.ts';
 import { useBrowserSession } from './session.ts';
-import { readStoredRun, startFixtureRun as startRun, waitForStatus, storeSampleAndAclue } from './runs.ts';
+import { allowScoreItems, gateScoreItems, readStoredRun, startFixtureRun as startRun, waitForStatus, storeSampleAndAclue } from './runs.ts';
 
 const readRun = (page: Page, runId: string): Promise<StoredRun> => readStoredRun<McRunRecord, McItemResult>(page, runId);
 
@@ -238,14 +238,19 @@ describe('multiple-choice runs', () => {
   });
 
   it('refuses to run the same run in a second tab at once', async () => {
+    // The first tab's run is held after its fifth item until the second tab has tried: it still holds
+    // the run's lock then, on any machine (a fast one could finish 500 items first).
+    await gateScoreItems(page, 5);
     const runId = await startRun(page, { dataset: 'aclue', shots: 0, backend: 'wasm', tasks: ['古文单字多义'] });
     const second = await session.opened.context.newPage();
     await second.goto(`${session.url}/#/run/${runId}`);
     await second.locator('[data-testid=run]').waitFor();
-    // The first tab still holds the run's lock (500 items take longer than this), so the second cannot start it.
+    // The first tab still holds the run's lock, so the second cannot start it.
     await second.getByTestId('resume-run').click();
     expect(await second.getByTestId('run-error').textContent()).toContain('already running in another tab');
+    // Cancelled while held, then let go: the run stops at the item it was on (500 would complete on a fast machine).
     await page.getByTestId('cancel-run').click();
+    await allowScoreItems(page, Infinity);
     await waitForStatus(page, 'paused');
     await second.close();
   });

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { Download, Page } from 'playwright-core';
 import type { McItemResult, McRunRecord } from '../../src/lib/core/record/run.ts';
 import { useBrowserSession } from './session.ts';
-import { readStoredRun, startFixtureRun, waitForStatus, storeSampleAndAclue } from './runs.ts';
+import { allowScoreItems, gateScoreItems, readStoredRun, startFixtureRun, waitForStatus, storeSampleAndAclue } from './runs.ts';
 
 const readRun = (page: Page, runId: string) => readStoredRun<McRunRecord, McItemResult>(page, runId);
 
@@ -62,7 +62,9 @@ describe('the run lifecycle', () => {
     const storedB = await readRun(page, b);
     expect(storedB.results).toHaveLength(30);
 
-    // A: 500 items, long enough to be running while B's page is looked at.
+    // A: 500 items, held to the first ten until B's page has been opened, then to ten more: it runs
+    // while B's page is looked at however fast the machine is (on a fast one its 500 could end first).
+    await gateScoreItems(page, 10);
     const a = await startFixtureRun(page, { dataset: 'aclue', shots: 0, backend: 'wasm', tasks: ['古文单字多义'] });
     await expect.poll(async () => (await readRun(page, a)).results.length, { timeout: 60_000, interval: 50 }).toBeGreaterThan(2);
 
@@ -70,6 +72,7 @@ describe('the run lifecycle', () => {
     await page.locator(`[data-testid=run-list] a[href="#/run/${b}"]`).click();
     await page.locator('[data-testid=run][data-status=completed]').waitFor();
     const atOpen = (await readRun(page, a)).results.length;
+    await allowScoreItems(page, atOpen + 10);
     // A goes on meanwhile; B's page must not take in any of it.
     await expect.poll(async () => (await readRun(page, a)).results.length, { timeout: 60_000, interval: 50 }).toBeGreaterThan(atOpen + 3);
     expect((await readRun(page, a)).results.length).toBeLessThan(500); // A still runs while B is checked
@@ -87,6 +90,7 @@ describe('the run lifecycle', () => {
     await goHash(page, `#/run/${a}`);
     await page.getByTestId('cancel-run').waitFor();
     await page.locator('[data-testid=run-phase][data-phase=running]').waitFor();
+    await allowScoreItems(page, Infinity);
     await waitForStatus(page, 'completed');
     const storedA = await readRun(page, a);
     expect(storedA.results.map((r) => r.itemId)).toEqual(storedA.run.config.itemIds);

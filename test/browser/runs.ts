@@ -157,3 +157,46 @@ export async function startProbeRun(page: Page, siteUrl: string, options: { data
   await page.locator('[data-testid=probe][data-status=completed]').waitFor({ timeout: 120_000 });
   return id;
 }
+
+interface ScoreGate {
+  allow(n: number): void;
+}
+
+/**
+ * Holds the page's requests to score an item (the worker protocol's `scoreItem`) past the first
+ * `allowed` until the test allows more (allowScoreItems): a run then goes only as far as the test
+ * lets it. A tiny model's run of a few hundred items could otherwise end before the test has looked
+ * at it while it runs on a fast machine. Held requests are sent in order once allowed; the gate lives
+ * until the page reloads.
+ */
+export async function gateScoreItems(page: Page, allowed: number): Promise<void> {
+  await page.evaluate((first) => {
+    const post = Worker.prototype.postMessage as (this: Worker, ...args: unknown[]) => void;
+    const held: { worker: Worker; args: unknown[] }[] = [];
+    let sent = 0;
+    let limit = first;
+    Worker.prototype.postMessage = function (this: Worker, ...args: unknown[]) {
+      if ((args[0] as { kind?: string } | null)?.kind === 'scoreItem') {
+        if (sent >= limit) return void held.push({ worker: this, args });
+        sent++;
+      }
+      post.apply(this, args);
+    } as typeof Worker.prototype.postMessage;
+    const gate: ScoreGate = {
+      allow(n) {
+        limit = n;
+        while (held.length > 0 && sent < limit) {
+          const { worker, args } = held.shift()!;
+          sent++;
+          post.apply(worker, args);
+        }
+      },
+    };
+    (globalThis as unknown as { __jianguScoreGate: ScoreGate }).__jianguScoreGate = gate;
+  }, allowed);
+}
+
+/** Lets the page send its requests to score items up to `n` in all since the gate was set (Infinity: all). */
+export async function allowScoreItems(page: Page, n: number): Promise<void> {
+  await page.evaluate((to) => (globalThis as unknown as { __jianguScoreGate: ScoreGate }).__jianguScoreGate.allow(to), n);
+}
