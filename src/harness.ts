@@ -8,7 +8,11 @@ import { rewriteForLastLogits } from './lib/core/models/logits-rewrite.ts';
 
 // rewriteForLastLogits: the bench's bare session runs the same one-row graph the worker makes of a
 // model without num_logits_to_keep (the presets' real shapes), so its ceiling does the same MatMuls.
-const jiangu = { ModelClient, ModelError, data: { openJianguDb, fetchCatalogFiles, storeDataset, loadTaskItems, deleteDataset }, models: { rewriteForLastLogits } };
+// reader(): the page's one model worker, made on first use. Tests that load fixture after fixture
+// load each into it, as the playground and a run load a model into their worker: a fresh worker's
+// start costs about 1.2 s a load.
+let reader: ModelClient | undefined;
+const jiangu = { ModelClient, ModelError, reader: () => (reader ??= new ModelClient()), data: { openJianguDb, fetchCatalogFiles, storeDataset, loadTaskItems, deleteDataset }, models: { rewriteForLastLogits } };
 declare global {
   interface Window {
     jiangu: typeof jiangu;

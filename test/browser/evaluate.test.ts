@@ -171,15 +171,8 @@ describe('multiple-choice runs', () => {
   it('resumes a run interrupted by a reload to the results of an uninterrupted one', async () => {
     // The page's model requests after the fifth item are held until the reload, so the reload always
     // interrupts the run: on a loaded machine a tiny model's 80 items were all stored once between the
-    // last look at the store and the reload. The reloaded page sends its requests as ever.
-    await page.evaluate(() => {
-      const post = Worker.prototype.postMessage;
-      let items = 0;
-      Worker.prototype.postMessage = function (this: Worker, message: unknown, ...rest: unknown[]) {
-        if ((message as { kind?: string } | null)?.kind === 'scoreItem' && ++items > 5) return;
-        return (post as (...args: unknown[]) => void).call(this, message, ...rest);
-      } as typeof Worker.prototype.postMessage;
-    });
+    // last look at the store and the reload. The reloaded page (no gate) sends its requests as ever.
+    await gateScoreItems(page, 5);
     const runId = await startRun(page, { dataset: 'aclue', shots: 5, limit: 40, backend: 'wasm', tasks: ['古音学', '医古文'] });
     await expect.poll(async () => (await readRun(page, runId)).results.length, { timeout: 60_000, interval: 50 }).toBeGreaterThan(3);
     await page.reload();

@@ -20,10 +20,7 @@ const TEXT = '学而时习之不亦说乎有朋自远方来不亦乐乎';
 function lensInWorker(page: Page, backend: 'wasm' | 'webgpu', dtype: Dtype, vocab: number, options: { lens?: boolean; lensFault?: 'skip-final-norm' }, name = 'jiangu-tiny', text = TEXT): Promise<{ info: LoadResult; lens: LogitLensResult | null; error: string | null }> {
   return page.evaluate(
     async ({ backend, dtype, vocab, options, text, name }) => {
-      // The page's one worker, each call loading its model into it: a worker's next load is the
-      // playground's and a run's path too, and a fresh worker's start costs about 1.2 s.
-      const harness = window as unknown as { reader?: InstanceType<typeof window.jiangu.ModelClient> };
-      const client = (harness.reader ??= new window.jiangu.ModelClient());
+      const client = window.jiangu.reader();
       const info = await client.load({ source: { kind: 'site', name }, dtype, backend, maxLogitsBytes: 8 * 4 * vocab, ...options });
       try {
         return { info, lens: await client.logitLens({ text }), error: null };

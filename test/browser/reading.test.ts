@@ -29,10 +29,7 @@ const STORY = 'Once upon a time, there was a little girl named Lily. 𪚥 She lo
 function readInWorker(page: Page, name: string, backend: 'wasm' | 'webgpu', dtype: Dtype, text: string, vocab: number): Promise<ReadPassageResult> {
   return page.evaluate(
     async ({ name, backend, dtype, text, vocab }) => {
-      // The page's one worker, each call loading its model into it: a worker's next load is the
-      // playground's and a run's path too, and a fresh worker's start costs about 1.2 s.
-      const harness = window as unknown as { reader?: InstanceType<typeof window.jiangu.ModelClient> };
-      const client = (harness.reader ??= new window.jiangu.ModelClient());
+      const client = window.jiangu.reader();
       // 8 rows a pass: a passage takes several, each continuing the last one's cache.
       await client.load({ source: { kind: 'site', name }, dtype, backend, maxLogitsBytes: 8 * 4 * vocab });
       return await client.readPassage({ text, punctuation: true });
@@ -74,10 +71,7 @@ const tinyPunctuation = (): number[] => [...new Set([...C3_PUNCTUATION].map((c) 
 function sampleInWorker(page: Page, backend: 'wasm' | 'webgpu', dtype: Dtype, prompt: string, setting: { temperature: number; topK: number; seed: number; maxNewTokens: number }, name = 'jiangu-tiny'): Promise<{ result: SampleStepsResult; streamed: number[] }> {
   return page.evaluate(
     async ({ backend, dtype, prompt, setting, name }) => {
-      // The page's one worker, each call loading its model into it: a worker's next load is the
-      // playground's and a run's path too, and a fresh worker's start costs about 1.2 s.
-      const harness = window as unknown as { reader?: InstanceType<typeof window.jiangu.ModelClient> };
-      const client = (harness.reader ??= new window.jiangu.ModelClient());
+      const client = window.jiangu.reader();
       await client.load({ source: { kind: 'site', name }, dtype, backend });
       const streamed: number[] = [];
       const result = await client.sampleSteps({ prompt, ...setting, showTop: 5 }, { onStep: (_i, step) => streamed.push(step.token) });

@@ -26,10 +26,7 @@ if (!present) console.warn(`stories260k browser tests skipped: ${STORIES260K_GGU
 async function generateFromBos(opened: OpenedPage, dtype: Dtype, backend: Backend): Promise<{ info: LoadResult; generation: GenerateResult }> {
   return opened.page.evaluate(
     async ({ dtype, backend, maxNewTokens }) => {
-      // The page's one worker, each call loading its model into it: a worker's next load is the
-      // playground's and a run's path too, and a fresh worker's start costs about 1.2 s.
-      const harness = window as unknown as { reader?: InstanceType<typeof window.jiangu.ModelClient> };
-      const client = (harness.reader ??= new window.jiangu.ModelClient());
+      const client = window.jiangu.reader();
       const info = await client.load({ source: { kind: 'site', name: 'stories260k' }, dtype, backend });
       const generation = await client.generate({ prompt: '', maxNewTokens });
       return { info, generation };

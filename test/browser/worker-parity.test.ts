@@ -43,10 +43,7 @@ interface WorkerRun {
 async function runInWorker(opened: OpenedPage, dtype: Dtype, backend: Backend): Promise<WorkerRun> {
   return opened.page.evaluate(
     async ({ dtype, backend, prompts, prefix, suffixes, genPrompt, genTokens, letters }) => {
-      // The page's one worker, each call loading its model into it: a worker's next load is the
-      // playground's and a run's path too, and a fresh worker's start costs about 1.2 s.
-      const harness = window as unknown as { reader?: InstanceType<typeof window.jiangu.ModelClient> };
-      const client = (harness.reader ??= new window.jiangu.ModelClient());
+      const client = window.jiangu.reader();
       const info = await client.load({ source: { kind: 'site', name: 'jiangu-tiny' }, dtype, backend });
       const scores = [];
       for (const prompt of prompts) scores.push(await client.score({ prompt, candidates: letters }));
