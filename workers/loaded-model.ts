@@ -25,11 +25,13 @@ export interface Loaded {
   /** The KV cache of the last prefix scored, kept while the next prompts share it. */
   prefixCache: PrefixCacheEntry | null;
   /**
-   * Earlier prefixes' caches kept too, least recently used first, at most KEPT_PREFIX_BYTES in all
+   * Earlier prefixes' caches kept too, least recently used first, at most keptPrefixBytes in all
    * (see keepPrefix): a run asked in the shuffled order (core/protocols/run-sampling.ts) returns to
    * each task after the others' blocks, and finds its exemplar prefix here. Absent: none kept.
    */
   keptPrefixes?: PrefixCacheEntry[];
+  /** Bytes the kept prefixes may hold on this device (keptPrefixBudget); absent: KEPT_PREFIX_BYTES. */
+  keptPrefixBytes?: number;
   /**
    * The state after a cloze protocol's answer cue alone (PMI's unconditional context), kept for the
    * run, with the scores of the continuations already scored after it by their token ids (an option
@@ -62,6 +64,23 @@ export interface PrefixCacheEntry {
  * q8 runs reuse no prefix at all (McRunConfig.prefixReuse), so they keep nothing here.
  */
 export const KEPT_PREFIX_BYTES = 256 * 1024 * 1024;
+/** The least kept: one 5-shot prefix of Qwen2.5-0.5B (about 17 MiB) still comes back to its task. */
+export const MIN_KEPT_PREFIX_BYTES = 16 * 1024 * 1024;
+
+/**
+ * The kept prefixes' budget on this device: a quarter of what the tab's half of the device's memory
+ * leaves beside the weights, between MIN_KEPT_PREFIX_BYTES and KEPT_PREFIX_BYTES. A tab gets about
+ * half of a device (the browser, the OS and other tabs the rest); the weights are held once
+ * (external-weights.ts); the other three quarters stay free for activations, logits and the page.
+ * Without a device figure (navigator.deviceMemory is Chromium's, rounded down to a power of two and
+ * capped at 8 GiB), the fixed KEPT_PREFIX_BYTES. An 8 GB laptop keeps 256 MiB beside a 0.6B model;
+ * a 2 GB Chromebook about 100 MiB; 1 GB 16 MiB.
+ */
+export function keptPrefixBudget(deviceMemoryGiB: number | undefined, weightsBytes: number | null): number {
+  if (!deviceMemoryGiB || !Number.isFinite(deviceMemoryGiB) || deviceMemoryGiB <= 0) return KEPT_PREFIX_BYTES;
+  const headroom = (deviceMemoryGiB * 2 ** 30) / 2 - (weightsBytes ?? 0);
+  return Math.min(KEPT_PREFIX_BYTES, Math.max(MIN_KEPT_PREFIX_BYTES, Math.floor(headroom / 4)));
+}
 
 /** Bytes of a KV cache's tensors: float16 2 a value, everything else 4. */
 export function cacheBytes(cache: DynamicCache): number {

@@ -14,8 +14,9 @@ import { disposeOutputs } from './scoring.ts';
 /** The check's prompt length: enough positions for attention to matter, few enough to cost nothing. */
 export const CHECK_TOKENS = 16;
 /**
- * How closely the last row's log-probabilities, every row against one row, must agree. fp32, fp16 and
- * q8 are bit-identical (the slice sits after DynamicQuantizeLinear for q8). MatMulNBits (q4, q4f16)
+ * How closely the last row's log-probabilities, every row against one row, must agree. fp32 and fp16 are
+ * bit-identical, and so is q8 on the fixtures (the slice sits after DynamicQuantizeLinear), though
+ * not on the hub's q8 head (see DYNAMICALLY_QUANTIZED). MatMulNBits (q4, q4f16)
  * runs another kernel for one row than for many, so its sums round differently: up to 2.4e-6 in q4
  * and one float16 step in q4f16 on the fixtures (a step is 2^-6 ≈ 0.016 for logits of 8 to 16), and
  * more for a wider hidden size. A slice in the wrong place (another row, another axis) moves the
@@ -24,8 +25,19 @@ export const CHECK_TOKENS = 16;
 export function checkTolerance(dtype: string): number {
   if (dtype === 'q4f16') return 5e-2;
   if (dtype === 'q4' || dtype === 'bnb4') return 1e-3;
+  if (DYNAMICALLY_QUANTIZED.has(dtype)) return 1e-4;
   return 1e-5;
 }
+
+/**
+ * q8's bound. The hub's q8 head over a tied embedding is a float MatMul: quantize_dynamic leaves a
+ * MatMul whose weight is not an initializer (it reads the uint8 embedding through Transpose and
+ * DequantizeLinear; scripts/fixtures/hub-quant.ts), and a float product of one row sums in another
+ * order than of many. Qwen2.5-0.5B's shape (`npm run fixtures:real`) differed by 1.12e-5 over
+ * 151,936 tokens on WASM, where the fixtures' own MatMulInteger heads agree exactly; 1e-4 still
+ * sits far below a wrong row's whole units.
+ */
+const DYNAMICALLY_QUANTIZED = new Set(['q8', 'int8', 'uint8']);
 
 /** The path a load's outcome gives before any check (`rewritten` is confirmed by checkRewrittenLogits). */
 export function logitsPathOf(outcome: RewriteOutcome | null, inputNames: readonly string[]): LogitsPath {

@@ -1,14 +1,23 @@
-// Hands transformers.js' session a graph that keeps only the last logits row. transformers.js reads
-// the model file and calls onnxruntime-web's InferenceSession.create(bytes, options) (src/backends/
-// onnx.js, the same 'onnxruntime-web/webgpu' module this imports: one InferenceSession class in the
-// worker's bundle, as session-guard.ts relies on too). While a load asks for it, that call is wrapped:
-// bytes whose graph lacks num_logits_to_keep are rewritten (src/lib/core/models/logits-rewrite.ts)
-// and the session is created from the rewritten copy, with the options (external data included)
-// passed through unchanged. Nothing here keeps either buffer: transformers.js drops the original as
-// soon as create returns, and ORT copies the rewritten one into its own memory.
+// Hands transformers.js' session a graph that keeps only the last logits row, with its weights left
+// where they are. transformers.js reads the model file and calls onnxruntime-web's
+// InferenceSession.create(bytes, options) (src/backends/onnx.js, the same 'onnxruntime-web/webgpu'
+// module this imports: one InferenceSession class in the worker's bundle, as session-guard.ts relies
+// on too). While a load asks for it, that call is wrapped:
+// - the graph's initializers become references into the bytes transformers.js read
+//   (src/lib/core/models/external-weights.ts), and those bytes are mounted as the session's external
+//   data: ORT copies each weight once, straight into its tensor (or GPU buffer), where it would
+//   otherwise copy the whole file into its heap, parse it into a second copy and fill the tensors
+//   from that; a refused session falls back to the file as it came;
+// - a graph that lacks num_logits_to_keep is rewritten (src/lib/core/models/logits-rewrite.ts), and
+//   the statistics and lens outputs added when asked, all on the small graph;
+// - the options (external data included) are passed through, the mount added.
+// Nothing here keeps a buffer: transformers.js drops the file as soon as create returns.
 import { InferenceSession } from 'onnxruntime-web/webgpu';
+import { markStage } from './memory-marks.ts';
 import { refusalOf, rewriteForLastLogits, type LogitsRewriteRefusal, type RewriteOptions } from '../src/lib/core/models/logits-rewrite.ts';
 import { rewriteForStatistics, statsRefusalOf, type StatsRewriteOptions, type StatsRewriteRefusal } from '../src/lib/core/models/stats-rewrite.ts';
+import { blockDequantizedHead } from '../src/lib/core/models/head-blocks.ts';
+import { externalizeWeights, EXTERNAL_WEIGHTS_LOCATION, type WeightsOutcome } from '../src/lib/core/models/external-weights.ts';
 import { lensRefusalOf, rewriteForLens, type LensRewriteOptions, type LensRewriteRefusal } from '../src/lib/core/models/lens-rewrite.ts';
 
 /** What the wrapped create did with the model file of one load. */
@@ -47,6 +56,10 @@ export interface RewriteRequest {
   statistics: StatsRewriteOptions | null;
   /** The logit lens outputs (rewriteForLens), on a load of its own (they cost every pass); null or absent: not asked. */
   lens?: LensRewriteOptions | null;
+  /** false: the session reads the weights from the graph's own bytes (the bench's "before"); default true. */
+  externalWeights?: boolean;
+  /** false: a dequantized tied head is left whole (head-blocks.ts; the bench's "before"); default true. */
+  headBlocks?: boolean;
 }
 
 type Create = (model: unknown, options?: unknown) => Promise<unknown>;
@@ -56,7 +69,32 @@ interface Active {
   outcome: RewriteOutcome;
   statistics: StatisticsOutcome | null;
   lens: LensOutcome | null;
+  weights: WeightsOutcome;
+  /** Blocks the session's head was computed in (head-blocks.ts): 0 when left whole. */
+  headBlocks: number;
   seen: boolean;
+}
+
+interface SessionOptionsWithData {
+  externalData?: readonly unknown[];
+}
+
+/**
+ * The graph with its weights referenced in `model`, and the options that mount `model` as their
+ * file; null when nothing moves or the bytes cannot be read (the rewrites then say what they found).
+ */
+function externalizeFor(model: Uint8Array, options: unknown): { graph: Uint8Array; options: unknown; moved: number; movedBytes: number; ms: number } | null {
+  const started = performance.now();
+  let result: ReturnType<typeof externalizeWeights>;
+  try {
+    result = externalizeWeights(model);
+  } catch {
+    return null;
+  }
+  if (!result) return null;
+  const given = (options ?? {}) as SessionOptionsWithData;
+  const externalData = [...(given.externalData ?? []), { path: EXTERNAL_WEIGHTS_LOCATION, data: model }];
+  return { graph: result.graph, options: { ...given, externalData }, moved: result.moved, movedBytes: result.movedBytes, ms: performance.now() - started };
 }
 
 let installed = false;
@@ -85,12 +123,63 @@ export function installLogitsRewrite(): void {
   installed = true;
   const session = InferenceSession as unknown as { create: Create };
   const create: Create = session.create.bind(InferenceSession);
+  /**
+   * A session from `graph` with a dequantized tied head computed in blocks (head-blocks.ts) when it
+   * has one, else from `graph` itself; a session refused with the blocks is made without them.
+   */
+  const createBlocked = async (graph: Uint8Array, options: unknown, current: Active): Promise<unknown> => {
+    let blocked: ReturnType<typeof blockDequantizedHead> = null;
+    if (current.request.headBlocks !== false) {
+      try {
+        blocked = blockDequantizedHead(graph);
+      } catch {
+        blocked = null; // a graph it cannot read: the rewrites before it would have said so
+      }
+    }
+    if (!blocked) return create(graph, options);
+    try {
+      const made = await create(blocked.bytes, options);
+      current.headBlocks = blocked.blocks;
+      return made;
+    } catch {
+      current.headBlocks = 0;
+      return create(graph, options);
+    }
+  };
+  /** The graph as it came, else (weights external and refused) the file as it came. */
+  const createOrInline = async (model: unknown, options: unknown, original: unknown, originalOptions: unknown, current: Active): Promise<unknown> => {
+    if (model === original) return create(model, options);
+    try {
+      return await createBlocked(model as Uint8Array, options, current);
+    } catch (error) {
+      current.weights = { kind: 'session-refused', detail: error instanceof Error ? error.message : String(error) };
+      return create(original, originalOptions);
+    }
+  };
   session.create = async (model: unknown, options?: unknown) => {
+    try {
+      return await createRewritten(model, options);
+    } finally {
+      markStage('session-created');
+    }
+  };
+  const createRewritten = async (model: unknown, options?: unknown) => {
+    const original = model;
+    const originalOptions = options;
     const current = active;
     // Only the first buffer of a load is the causal LM's graph (a causal LM has one session).
     if (!current || current.seen || !(model instanceof Uint8Array)) return create(model, options);
     current.seen = true;
-    const keep = keepRewrite(model, current.request);
+    markStage('bytes-fetched');
+    // The weights stay in the file transformers.js read; every rewrite below works on the small graph.
+    const external = current.request.externalWeights === false ? null : externalizeFor(model, options);
+    current.weights = external ? { kind: 'external', moved: external.moved, movedBytes: external.movedBytes, ms: external.ms } : { kind: 'inline' };
+    if (external) {
+      model = external.graph;
+      options = external.options;
+    }
+    const keep = keepRewrite(model as Uint8Array, current.request);
+    markStage('graph-rewritten');
     current.outcome = keep.outcome;
     // The statistics go on the graph the session would otherwise get (rewritten or the author's).
     let withStatistics: Uint8Array | null = null;
@@ -113,7 +202,7 @@ export function installLogitsRewrite(): void {
       if (result.kind === 'rewritten') {
         current.lens = { kind: 'added', ms: performance.now() - started, layers: result.layers, addedBytes: result.addedBytes };
         try {
-          return await create(result.bytes, options);
+          return await createBlocked(result.bytes, options, current);
         } catch (error) {
           current.lens = { kind: 'session-refused', detail: error instanceof Error ? error.message : String(error) };
         }
@@ -121,18 +210,18 @@ export function installLogitsRewrite(): void {
     }
     if (withStatistics) {
       try {
-        return await create(withStatistics, options);
+        return await createBlocked(withStatistics, options, current);
       } catch (error) {
         current.statistics = { kind: 'session-refused', detail: error instanceof Error ? error.message : String(error) };
       }
     }
-    if (!keep.rewritten) return create(model, options);
+    if (!keep.rewritten) return createOrInline(model, options, original, originalOptions, current);
     try {
-      return await create(keep.bytes, options);
+      return await createBlocked(keep.bytes, options, current);
     } catch (error) {
       // The original is still held by transformers.js for this call, so falling back costs nothing more.
       current.outcome = { kind: 'session-refused', detail: error instanceof Error ? error.message : String(error) };
-      return create(model, options);
+      return createOrInline(model, options, original, originalOptions, current);
     }
   };
 }
@@ -142,12 +231,23 @@ export function installLogitsRewrite(): void {
  * The request's faults go to the rewrites as they are (tests only: LoadParams.logitsRewriteFault,
  * LoadParams.statisticsFault).
  */
-export async function withLogitsRewrite<T>(load: () => Promise<T>, request: RewriteRequest = { keep: {}, statistics: null }): Promise<{ value: T; outcome: RewriteOutcome; statistics: StatisticsOutcome | null; lens: LensOutcome | null }> {
-  const current: Active = { request, outcome: { kind: 'not-seen' }, statistics: request.statistics ? { kind: 'not-seen' } : null, lens: request.lens ? { kind: 'not-seen' } : null, seen: false };
+export async function withLogitsRewrite<T>(
+  load: () => Promise<T>,
+  request: RewriteRequest = { keep: {}, statistics: null },
+): Promise<{ value: T; outcome: RewriteOutcome; statistics: StatisticsOutcome | null; lens: LensOutcome | null; weights: WeightsOutcome; headBlocks: number }> {
+  const current: Active = {
+    request,
+    outcome: { kind: 'not-seen' },
+    statistics: request.statistics ? { kind: 'not-seen' } : null,
+    lens: request.lens ? { kind: 'not-seen' } : null,
+    weights: { kind: 'not-seen' },
+    headBlocks: 0,
+    seen: false,
+  };
   active = current;
   try {
     const value = await load();
-    return { value, outcome: current.outcome, statistics: current.statistics, lens: current.lens };
+    return { value, outcome: current.outcome, statistics: current.statistics, lens: current.lens, weights: current.weights, headBlocks: current.headBlocks };
   } finally {
     active = null;
   }

@@ -31,7 +31,7 @@ import type {
 import { classifyLoadError, classifyRunError, modelError, modelFileFor, type LoadContext } from '../src/lib/engine/model-errors.ts';
 import { findExternalData } from './external-data.ts';
 import { guardSessionCreation } from './session-guard.ts';
-import { applyChatTemplate, encode, GQA_WEBGPU_PASS_ROWS, idsTensor, onesTensor, prefillRowsFor, RequestError, type Loaded } from './loaded-model.ts';
+import { applyChatTemplate, encode, GQA_WEBGPU_PASS_ROWS, idsTensor, keptPrefixBudget, onesTensor, prefillRowsFor, RequestError, type Loaded } from './loaded-model.ts';
 import { buildItemPrompt, disposePrefixes, prefill, refuseOverLimit, score, scoreItem } from './scoring.ts';
 import { scoreClozeItem } from './cloze.ts';
 import { modelContextOf } from '../src/lib/core/protocols/context-limit.ts';
@@ -40,6 +40,7 @@ import { decodingOptions } from '../src/lib/core/protocols/decoding.ts';
 import { resolveHubRevision } from './hub-revision.ts';
 import { checkLoadedModel } from './model-check.ts';
 import type { StatisticsPath } from '../src/lib/core/models/model-check.ts';
+import { countWasmWith, markStage, memoryMarks, ortSessionOptions } from './memory-marks.ts';
 import { installLogitsRewrite, statisticsRefusalDetail, withLogitsRewrite } from './logits-rewrite-hook.ts';
 import { checkStatistics, statisticsTolerance } from './statistics-check.ts';
 import { installFetchControl, textStatistics } from './statistics.ts';
@@ -51,6 +52,7 @@ import { ReadAhead } from './read-ahead.ts';
 import { chooseBackend } from './backend-choice.ts';
 import { FetchWatch } from './fetch-watch.ts';
 import { WasmThreads } from './wasm-threads.ts';
+import { MemoryFaults } from './memory-fault.ts';
 
 declare const self: DedicatedWorkerGlobalScope;
 
@@ -98,6 +100,7 @@ if (typeof GPUDevice !== 'undefined') {
 // ORT's threaded wasm build creates its Memory in JS (new WebAssembly.Memory), so this subclass sees
 // it. A wasm Memory only grows: its size now is its peak so far. The memory bench reads it via stats.
 const wasmMemories: WebAssembly.Memory[] = [];
+countWasmWith(() => wasmMemories.reduce((sum, m) => sum + m.buffer.byteLength, 0));
 WebAssembly.Memory = class extends WebAssembly.Memory {
   constructor(descriptor: WebAssembly.MemoryDescriptor) {
     super(descriptor);
@@ -116,6 +119,9 @@ if (typeof Worker !== 'undefined') {
     }
   };
 }
+
+// A test's memory fault (LoadParams.memoryFault), armed by each load.
+const memoryFaults = new MemoryFaults();
 
 let loaded: Loaded | null = null;
 /** Whether forward passes go to stats.generateForwards: only during a generate. */
@@ -173,7 +179,9 @@ async function load(id: number, params: LoadParams): Promise<LoadResult> {
   installLogitsRewrite();
   guardSessionCreation();
   await unload();
+  memoryFaults.arm(params.memoryFault);
   const started = performance.now();
+  markStage('load-start');
   fetchWatch.reset();
   wasmThreads.apply(params.wasmThreads);
   const backendInfo = await chooseBackend(params, (navigator as Navigator & { gpu?: GPU }).gpu, {
@@ -220,6 +228,7 @@ async function load(id: number, params: LoadParams): Promise<LoadResult> {
     };
     const externalData = await findExternalData(folderUrl, onnxFile, config as unknown as Record<string, unknown>, lookup, backendInfo.backend);
     context.externalFiles = externalData?.files;
+    await memoryFaults.at('load');
     const open = () => {
       wasmThreads.fix();
       return AutoModelForCausalLM.from_pretrained(modelId, {
@@ -228,6 +237,7 @@ async function load(id: number, params: LoadParams): Promise<LoadResult> {
         dtype: params.dtype,
         device: backendInfo.backend,
         progress_callback,
+        session_options: ortSessionOptions(params.ortMemoryOptions),
         ...(externalData?.how === 'detected' ? { use_external_data_format: { [onnxFile]: externalData.files.length } } : {}),
       });
     };
@@ -240,8 +250,9 @@ async function load(id: number, params: LoadParams): Promise<LoadResult> {
     const statisticsRequest = params.statistics ? (params.statisticsFault ? { fault: params.statisticsFault } : {}) : null;
     // The logit lens (lens-rewrite.ts) goes on only a load that asks for it: the lens view's own.
     const lens = params.lens ? (params.lensFault ? { lensFault: params.lensFault } : {}) : null;
-    const openWith = (keep: typeof keepRequest, statistics: typeof statisticsRequest) =>
-      keep || statistics || lens ? withLogitsRewrite(open, { keep, statistics, lens }) : open().then((value) => ({ value, outcome: null, statistics: null, lens: null }));
+    // Every load goes through the hook, rewrites or none: it also leaves the weights in the file
+    // transformers.js read, mounted as external data (external-weights.ts), instead of copies.
+    const openWith = (keep: typeof keepRequest, statistics: typeof statisticsRequest) => withLogitsRewrite(open, { keep, statistics, lens, externalWeights: params.externalWeights, headBlocks: params.headBlocks });
     let opened = await openWith(keepRequest, statisticsRequest);
     let model = opened.value;
     const sessionOf = (m: PreTrainedModel) => (m as unknown as { sessions: Record<string, { inputNames: string[]; outputNames: string[]; run: (...args: unknown[]) => Promise<unknown> }> }).sessions.model;
@@ -291,6 +302,8 @@ async function load(id: number, params: LoadParams): Promise<LoadResult> {
       externalData,
       logitsPath,
       ...(opened.outcome?.kind === 'rewritten' ? { rewriteMs: opened.outcome.ms } : {}),
+      weights: opened.weights,
+      headBlocks: opened.headBlocks,
       ...(statisticsPath ? { statisticsPath } : {}),
       ...(lensPath ? { lensPath } : {}),
     };
@@ -314,7 +327,11 @@ async function load(id: number, params: LoadParams): Promise<LoadResult> {
     // See GQA_WEBGPU_PASS_ROWS: a whole prompt in one GroupQueryAttention pass is wrong on WebGPU.
     const maxPassRows = backendInfo.backend === 'webgpu' && info.modelCheck.attention === 'GroupQueryAttention' ? GQA_WEBGPU_PASS_ROWS : null;
     if (maxPassRows !== null && info.prefillRows === null) info.prefillRows = maxPassRows;
-    loaded = { model, tokenizer, context, info, prefixCache: null, answerCueCache: null, mergeChecks: new Map(), recentEncodings: new Map(), maxLogitsRows, maxPassRows };
+    // The kept 5-shot prefixes fit this device beside the weights (keptPrefixBudget).
+    const keptPrefixBytes = keptPrefixBudget((self.navigator as { deviceMemory?: number }).deviceMemory, info.modelCheck.memory?.weightsBytes ?? null);
+    info.keptPrefixBytes = keptPrefixBytes;
+    loaded = { keptPrefixBytes, model, tokenizer, context, info, prefixCache: null, answerCueCache: null, mergeChecks: new Map(), recentEncodings: new Map(), maxLogitsRows, maxPassRows };
+    markStage('load-done');
     return info;
   } catch (error) {
     const unreachable = await fetchWatch.unreachable(folderUrl);
@@ -468,7 +485,7 @@ const handlers: { [K in RequestKind]: (id: number, params: RequestMap[K]['params
     };
   },
   unload: async () => ({ unloaded: await unload() }),
-  stats: async () => ({ ...stats, ...(stats.generateForwards ? { generateForwards: [...stats.generateForwards] } : {}), wasmMemoryBytes: wasmMemories.reduce((sum, m) => sum + m.buffer.byteLength, 0), readAhead: { ...readAhead.counts }, wasmThreadWorkers }),
+  stats: async () => ({ ...stats, ...(stats.generateForwards ? { generateForwards: [...stats.generateForwards] } : {}), wasmMemoryBytes: wasmMemories.reduce((sum, m) => sum + m.buffer.byteLength, 0), memoryMarks: memoryMarks(), readAhead: { ...readAhead.counts }, wasmThreadWorkers }),
 };
 
 const queue: WorkerRequest[] = [];
@@ -489,6 +506,7 @@ async function drain(): Promise<void> {
       continue;
     }
     try {
+      await memoryFaults.at('request', request.kind);
       const handler = handlers[request.kind] as (id: number, params: unknown) => Promise<WireResult<RequestKind>>;
       let result: WireResult<RequestKind>;
       if (guessed) {
@@ -509,7 +527,7 @@ async function drain(): Promise<void> {
           ? error.info
           : error instanceof JianguError
             ? { code: 'bad-request' as const, notice: error.notice, message: error.message }
-            : classifyRunError(error, loaded ? { backend: loaded.context.backend } : undefined);
+            : classifyRunError(error, loaded?.context);
       reply({ id: request.id, kind: 'error', error: info });
     } finally {
       cancelled.delete(request.id);

@@ -88,7 +88,7 @@ const samePrefix = (entry: PrefixCacheEntry, ids: readonly number[]) => entry.id
  * Makes `entry` the current prefix, keeping the one it replaces among m.keptPrefixes (least
  * recently used dropped first) while they fit in `budget` bytes; one too large to keep is disposed.
  */
-export async function keepPrefix(m: Pick<Loaded, 'prefixCache' | 'keptPrefixes'>, entry: PrefixCacheEntry, budget = KEPT_PREFIX_BYTES): Promise<void> {
+export async function keepPrefix(m: Pick<Loaded, 'prefixCache' | 'keptPrefixes' | 'keptPrefixBytes'>, entry: PrefixCacheEntry, budget = m.keptPrefixBytes ?? KEPT_PREFIX_BYTES): Promise<void> {
   const previous = m.prefixCache;
   m.prefixCache = entry;
   if (!previous || previous === entry) return;

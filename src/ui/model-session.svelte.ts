@@ -16,6 +16,11 @@ export class ModelSession {
   errorDuring = $state<'load' | 'request'>('load');
   /** What was asked for in the last load, for labels. */
   params = $state<LoadParams | null>(null);
+  /**
+   * The last load asked for, even one the user declined at the memory check: `params` then stays the
+   * model still loaded, and this is the one the memory note and the way on speak of.
+   */
+  asked = $state<LoadParams | null>(null);
   private clientInstance: ModelClient | null = null;
 
   get client(): ModelClient | null {
@@ -23,6 +28,8 @@ export class ModelSession {
   }
 
   async load(params: LoadParams): Promise<void> {
+    const before = { status: this.status, files: this.files, info: this.info, params: this.params };
+    this.asked = params;
     this.status = 'loading';
     this.files = {};
     this.error = null;
@@ -36,7 +43,13 @@ export class ModelSession {
       });
       this.status = 'ready';
     } catch (error) {
-      this.fail(error);
+      // Declined at the memory check, the load never reached the worker: the model loaded before is
+      // still there and still usable, and the page says why the new one was not loaded.
+      if (error instanceof ModelError && error.notice.code === 'model.memory-declined') {
+        ({ status: this.status, files: this.files, info: this.info, params: this.params } = before);
+        this.error = error;
+        this.errorDuring = 'load';
+      } else this.fail(error);
     }
   }
 
@@ -44,7 +57,9 @@ export class ModelSession {
   fail(error: unknown): void {
     this.error = error instanceof ModelError ? error : new ModelError(modelError('internal', 'internal', [{ detail: String(error) }]));
     this.errorDuring = this.status === 'loading' ? 'load' : 'request';
-    if (this.error.code === 'internal' || this.status === 'loading') {
+    // After running out of memory the worker's wasm heap is not to be trusted (ORT's wasm aborts on a
+    // failed allocation): the model is loaded again, in a fresh worker, as the message says to.
+    if (this.error.code === 'internal' || this.error.code === 'out-of-memory' || this.status === 'loading') {
       this.clientInstance?.terminate();
       this.clientInstance = null;
       this.status = 'failed';

@@ -10,6 +10,7 @@ import type { ModelContext } from '../core/protocols/context-limit.ts';
 import type { DecodingOptions } from '../core/protocols/decoding.ts';
 import type { LensPath, LogitsPath, ModelCheck, StatisticsPath } from '../core/models/model-check.ts';
 import type { LensFault } from '../core/models/lens-rewrite.ts';
+import type { WeightsOutcome } from '../core/models/external-weights.ts';
 import type { StatsRewriteFault } from '../core/models/stats-rewrite.ts';
 import type { WasmThreadsSetting } from '../core/models/wasm-threads.ts';
 import type { PassagePiece, PassageReading } from '../core/reading/passage.ts';
@@ -33,6 +34,23 @@ export interface LoadParams {
    */
   logitsRewrite?: boolean;
   /**
+   * Leave the weights in the downloaded file, mounted as the session's external data, instead of
+   * handing ORT the whole file to copy (src/lib/core/models/external-weights.ts). Default true;
+   * false is the bench's "before" and the tests' comparison.
+   */
+  externalWeights?: boolean;
+  /**
+   * Compute a dequantized tied head (the hub's q8 files) in blocks of the vocabulary instead of
+   * expanding the whole embedding every forward (src/lib/core/models/head-blocks.ts). Default true;
+   * false is the bench's "before".
+   */
+  headBlocks?: boolean;
+  /**
+   * onnxruntime-web session options that change where memory goes, for the memory bench's
+   * comparisons (scripts/bench/memory-stages.ts); absent: the worker's defaults (ORT_MEMORY_OPTIONS).
+   */
+  ortMemoryOptions?: OrtMemoryOptions;
+  /**
    * For tests only: makes the load-time rewrite slice the wrong row (`previous-row`: the row before
    * the last), so the load check must fail and the author's graph be loaded again (chunked prefill).
    * Never set by the site itself.
@@ -55,6 +73,8 @@ export interface LoadParams {
   lens?: boolean;
   /** For tests only: a deliberately wrong lens graph, which the load check must catch. */
   lensFault?: LensFault;
+  /** For tests only: the worker really runs out of memory at this point (workers/memory-fault.ts). Never set by the site itself. */
+  memoryFault?: MemoryFault;
   /**
    * ORT's wasm thread count: a number asks for that many (the bench sets it), `auto` leaves ORT's own
    * rule (ortDefaultThreads). Absent: ModelClient.load fills in the user's setting of this device.
@@ -62,6 +82,18 @@ export interface LoadParams {
    * at its first session (see workers/wasm-threads.ts), so the client starts a fresh worker when it changes.
    */
   wasmThreads?: WasmThreadsSetting;
+}
+
+/**
+ * Where a test makes the worker run out of memory: during the load (after the tokenizer, where the
+ * model's file is read), or in the model request after the first `after` ones (0: the first).
+ * `uncaught`: the failure escapes every handler, as an allocation in a callback of ORT's would, so
+ * the worker's 'error' event reports it and the request is never answered.
+ */
+export interface MemoryFault {
+  stage: 'load' | 'request';
+  after?: number;
+  uncaught?: boolean;
 }
 
 export interface LoadResult {
@@ -89,6 +121,17 @@ export interface LoadResult {
   logitsPath?: LogitsPath;
   /** The rewrite's own time at load, when the graph was rewritten (for the bench). */
   rewriteMs?: number;
+  /**
+   * Where the session read the weights from: `external`, from the file as downloaded, mounted as
+   * external data (src/lib/core/models/external-weights.ts: no copy of them in JS or in a
+   * ModelProto); `inline`, from the graph's own bytes; `session-refused`, ORT refused the first and
+   * the file as it came was loaded.
+   */
+  weights?: WeightsOutcome;
+  /** Blocks the head was computed in (src/lib/core/models/head-blocks.ts); 0 when the head was left whole. */
+  headBlocks?: number;
+  /** Bytes the worker keeps earlier 5-shot prefixes' KV caches in, from this device's memory (workers/loaded-model.ts keptPrefixBudget). */
+  keptPrefixBytes?: number;
   /** Set when the load asked for statistics: where they come from (see StatisticsPath). */
   statisticsPath?: StatisticsPath;
   /** Set when the load asked for the logit lens: whether it can be shown (see LensPath). */
@@ -238,6 +281,22 @@ export interface WorkerStats {
    * cache runs one token on a past of everything before it.
    */
   generateForwards?: { tokens: number; past: number; logitsRows: number }[];
+  /** The stages loads passed through, in order (workers/memory-marks.ts), for the memory bench. */
+  memoryMarks?: MemoryMark[];
+}
+
+/** ORT's memory-related session options: weight prepacking, the CPU arena, memory patterns. */
+export interface OrtMemoryOptions {
+  prepacking?: boolean;
+  cpuArena?: boolean;
+  memPattern?: boolean;
+}
+
+/** A moment of a load: its stage, when (epoch ms), and the worker's wasm Memory bytes then. */
+export interface MemoryMark {
+  stage: string;
+  at: number;
+  wasmBytes: number;
 }
 
 /** Multiple choice by generation: the item's prompt built as for scoring, then a greedy answer. */

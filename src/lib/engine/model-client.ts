@@ -39,7 +39,7 @@ import { isSiteModelName } from '../core/models/model-names.ts';
 import { assertHostAllowed, savedWasmThreads } from '../data/settings.ts';
 import { clampWasmThreads, type ThreadFacts, type WasmThreadsSetting } from '../core/models/wasm-threads.ts';
 import type { ModelSource } from './messages.ts';
-import { modelError } from './model-errors.ts';
+import { modelError, workerCrashError, type LoadContext } from './model-errors.ts';
 import { logSoftmaxPick } from '../core/logprobs.ts';
 
 /** A failure the worker reported (or the worker's death), with a code the page can act on. */
@@ -68,6 +68,20 @@ export interface RequestOptions {
   signal?: AbortSignal;
 }
 
+/**
+ * Asked before every load that any client starts, before anything is fetched for it: it resolves to
+ * let the load go on and rejects (with a ModelError) to refuse it. The page sets the memory check here
+ * (src/ui/models/memory-check.svelte.ts), so every page's loads pass the same check; the test harness
+ * sets none.
+ */
+export type LoadCheck = (params: LoadParams) => Promise<void>;
+let loadCheck: LoadCheck | null = null;
+
+/** Sets (or, with null, removes) the check every load waits for. */
+export function setLoadCheck(check: LoadCheck | null): void {
+  loadCheck = check;
+}
+
 /** Workers are created by the page; tests may pass their own factory. */
 export type WorkerFactory = () => Worker;
 
@@ -87,6 +101,8 @@ export class ModelClient {
   private dead: ModelError | null = null;
   /** The wasm threads of the first load this worker was sent (ORT fixes them there); null before one. */
   private workerThreads: WasmThreadsSetting | null = null;
+  /** The model the worker was last asked to load (its backend once known), to name it if the worker is lost. */
+  private lastLoad: Partial<Pick<LoadContext, 'source' | 'dtype' | 'backend'>> | null = null;
 
   constructor(private readonly factory: WorkerFactory = defaultWorkerFactory) {
     this.worker = this.start();
@@ -99,7 +115,8 @@ export class ModelClient {
     worker.addEventListener('message', (event: MessageEvent<WorkerReply>) => current() && this.receive(event.data));
     worker.addEventListener('error', (event: ErrorEvent) => {
       event.preventDefault();
-      if (current()) this.fail(modelError('internal', 'model.worker-crashed', [], event.message));
+      // An allocation that failed where nothing caught it is a memory failure, told as one.
+      if (current()) this.fail(workerCrashError(event.message, this.lastLoad));
     });
     worker.addEventListener('messageerror', () => {
       if (current()) this.fail(modelError('internal', 'model.worker-bad-message', []));
@@ -128,16 +145,28 @@ export class ModelClient {
    * Loads a model, replacing the one loaded before. Refused before the worker is asked when the source
    * breaks the host rule (src/lib/data/hosts.ts): a model host from a link or the page address that
    * the user has not agreed to, a non-http host, or a site folder name that is not one path segment.
+   * Then the page's load check (setLoadCheck), which may ask the user, and may refuse.
    */
   load(params: LoadParams, options: RequestOptions & { onProgress?: (p: LoadProgress) => void } = {}): Promise<LoadResult> {
     const refused = refusal(params.source);
     if (refused) return Promise.reject(refused);
     if (this.dead) return Promise.reject(this.dead);
+    // The page's check first, when it set one; without one the load is sent at once, as before.
+    return loadCheck ? loadCheck(params).then(() => this.sendLoad(params, options)) : this.sendLoad(params, options);
+  }
+
+  private sendLoad(params: LoadParams, options: RequestOptions & { onProgress?: (p: LoadProgress) => void }): Promise<LoadResult> {
+    if (this.dead) return Promise.reject(this.dead);
     // The caller's count (the bench's), else the user's setting; never more than the browser allows.
     const wasmThreads = clampWasmThreads(params.wasmThreads ?? savedWasmThreads(), pageThreadFacts());
     if (this.workerThreads !== null && this.workerThreads !== wasmThreads) this.restart();
     this.workerThreads = wasmThreads;
-    return this.request('load', { ...params, wasmThreads }, options, { onProgress: options.onProgress });
+    const last = { source: params.source, dtype: params.dtype, ...(params.backend === 'auto' ? {} : { backend: params.backend }) };
+    this.lastLoad = last;
+    return this.request('load', { ...params, wasmThreads }, options, { onProgress: options.onProgress }).then((result) => {
+      if (this.lastLoad === last) this.lastLoad = { ...last, backend: result.backendInfo.backend };
+      return result;
+    });
   }
 
   /** Log-probabilities of each candidate as the next token after the prompt. */

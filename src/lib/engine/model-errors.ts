@@ -3,6 +3,7 @@
 import type { Dtype, ModelErrorCode, ModelErrorInfo, ModelSource } from './messages.ts';
 import { notice, renderNotice, type NoticeCode, type ParamArgs } from '../core/notices/index.ts';
 import type { ModelWhere } from '../core/notices/catalog-model.ts';
+import { ranOutOfMemory } from './memory-failure.ts';
 
 /** A worker error: its code for the page to act on, its notice for the page to word, English for logs. */
 export function modelError<C extends NoticeCode>(code: ModelErrorCode, noticeCode: C, params: ParamArgs<C>, detail?: string): ModelErrorInfo {
@@ -107,7 +108,7 @@ function classifyLoadDetail(error: unknown, detail: string, ctx: LoadContext): M
   }
   // Before "damaged": ORT's wasm says "Can't create a session … std::bad_alloc" when a file and its
   // weights outgrow the 4 GB a wasm Memory can hold (real-shaped fp32 and fp16 0.5B files do, issue 35).
-  if (MEMORY_RAN_OUT.test(detail)) {
+  if (ranOutOfMemory(detail)) {
     return modelError('out-of-memory', 'model.load-out-of-memory', [{ ...where, file, dtype: ctx.dtype, on: ctx.backend === 'webgpu' ? 'gpu' : 'tab' }], detail);
   }
   if (/create a session|failed to load model|protobuf parsing failed|Unexpected token .* in JSON|is not valid JSON|invalid model|reading 'tokenizer_class'/i.test(detail)) {
@@ -138,20 +139,30 @@ function classifyExternalDataError(detail: string, ctx: LoadContext, where: Mode
   return modelError('invalid-model', 'load.external-data-damaged', [{ ...where, file: dataFile }], detail);
 }
 
-/** What onnxruntime-web, the wasm runtime and the browser say when memory runs out. */
-const MEMORY_RAN_OUT = /out of memory|Array buffer allocation failed|bad_alloc|Cannot allocate|OOM|maxBufferSize|exceeds the max buffer size|Aborted\(\)/i;
-
 /** Classifies an error thrown while running a loaded model (or one no other rule matched). */
-export function classifyRunError(error: unknown, ctx?: Pick<LoadContext, 'backend'>): ModelErrorInfo {
+export function classifyRunError(error: unknown, ctx?: Partial<Pick<LoadContext, 'source' | 'dtype' | 'backend'>>): ModelErrorInfo {
   const detail = textOf(error);
   if (/No available adapters|webgpu.*(not|un)(available|supported)|requestAdapter|navigator\.gpu/i.test(detail)) {
     return modelError('webgpu-unavailable', 'model.webgpu-unavailable', [], detail);
   }
-  if (MEMORY_RAN_OUT.test(detail)) {
-    return modelError('out-of-memory', 'model.out-of-memory', [{ on: ctx?.backend === 'webgpu' ? 'gpu' : 'tab' }], detail);
-  }
+  if (ranOutOfMemory(detail)) return outOfMemory(detail, ctx);
   if (/Failed to fetch|NetworkError|ERR_|net::|network|Load failed|TypeError: fetch/i.test(detail)) {
     return modelError('network', 'model.network', [], detail);
   }
   return modelError('internal', 'model.failed', [{ detail }], detail);
+}
+
+/** A memory failure of the model `ctx` names (as far as it is known), with what to try. */
+function outOfMemory(detail: string, ctx?: Partial<Pick<LoadContext, 'source' | 'dtype' | 'backend'>>): ModelErrorInfo {
+  const model = ctx?.source ? whereOf(ctx.source) : {};
+  return modelError('out-of-memory', 'model.out-of-memory', [{ on: ctx?.backend === 'webgpu' ? 'gpu' : 'tab', ...model, ...(ctx?.dtype ? { dtype: ctx.dtype } : {}) }], detail);
+}
+
+/**
+ * The worker's 'error' event (an exception nothing in the worker caught; the page gives the worker up):
+ * a memory failure of the model last loaded (`last`: its source, dtype and backend as far as known),
+ * else a crash.
+ */
+export function workerCrashError(message: string, last?: Partial<Pick<LoadContext, 'source' | 'dtype' | 'backend'>> | null): ModelErrorInfo {
+  return ranOutOfMemory(message) ? outOfMemory(message, last ?? undefined) : modelError('internal', 'model.worker-crashed', [], message);
 }

@@ -18,9 +18,11 @@ import type { UnreadableRecord } from '../../lib/core/record/stored-check.ts';
 import { openJianguDb, type JianguDatabase } from '../../lib/store/schema.ts';
 import { requestPersistenceBeforeModelLoad } from '../../lib/store/storage.ts';
 import type { DatasetRecord } from '../../lib/core/benchmarks/types.ts';
+import type { Dtype } from '../../lib/core/models/model-types.ts';
 import { notice, noticeOf, type Notice } from '../../lib/core/notices/index.ts';
 import { say } from '../i18n/say.ts';
 import { LiveResults, type ResultsView } from './live-results.ts';
+import { memoryCheck, type ModelChoice } from '../models/memory-check.svelte.ts';
 import { DrawThrottle } from './draw-throttle.ts';
 
 /**
@@ -157,16 +159,31 @@ export class RunState {
   }
 
   start(request: NewMcRun): Promise<string | null> {
-    return this.launch((db) => createMcRun(db, request));
+    return this.launch(request.model, (db) => createMcRun(db, request));
   }
 
   startGeneration(request: NewGenRun): Promise<string | null> {
-    return this.launch((db) => createGenRun(db, request));
+    return this.launch(request.model, (db) => createGenRun(db, request));
+  }
+
+  /**
+   * The memory check (memory-check.svelte.ts) for a run's model, asked before the run is stored or
+   * marked running: a load the user declines leaves no run behind and a stored one as it was.
+   */
+  private async memoryAllows(runId: string | null, model: ModelChoice): Promise<boolean> {
+    try {
+      await memoryCheck.check(model);
+      return true;
+    } catch (error) {
+      this.failure = { runId, notice: noticeOf(error) };
+      return false;
+    }
   }
 
   /** Stores a new run, starts it in the background, and returns its id (null, with `error` set, if it could not be created). */
-  private async launch(create: (db: JianguDatabase) => Promise<RunRecord>): Promise<string | null> {
+  private async launch(model: ModelChoice, create: (db: JianguDatabase) => Promise<RunRecord>): Promise<string | null> {
     this.failure = null;
+    if (!(await this.memoryAllows(null, model))) return null;
     try {
       const run = await create(await this.db());
       await this.refresh();
@@ -187,6 +204,7 @@ export class RunState {
       this.failure = { runId, notice: notice('run.not-stored', { runId }) };
       return null;
     }
+    if (!(await this.memoryAllows(runId, record.config.model)) || this.live) return null;
     // Shown as running from the first moment: the stored status follows as soon as the scheduler starts.
     const results = new LiveResults(record.config.kind, record.datasetId, await loadResults(db, runId));
     this.live = { id: runId, record: { ...record, status: 'running' }, results, view: results.view(), progress: null, phase: null, streaming: null };
@@ -285,6 +303,14 @@ export class RunState {
     if (!run || run.config.kind !== 'multiple-choice' || !('check' in run) || !run.check) return;
     await updateRun(await this.db(), runId, { check: { ...run.check, overridden: true } });
     await this.execute(runId);
+  }
+
+  /** After the run's model ran out of memory: the same configuration as a new run with a smaller dtype, on the run's own backend. */
+  async rerunWithDtype(runId: string, dtype: Dtype): Promise<void> {
+    const run = await getRun(await this.db(), runId);
+    if (!run || run.config.kind !== 'multiple-choice') return;
+    const id = await this.start({ ...wasmRerunRequest(run as McRunRecord), model: { ...run.config.model, dtype } });
+    if (id) location.hash = `#/run/${id}`;
   }
 
   /** After a failed WebGPU check: the same configuration as a new run on WASM. */

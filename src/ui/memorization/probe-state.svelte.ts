@@ -11,6 +11,7 @@ import { getProbeRun, listProbeRuns, loadProbeResults } from '../../lib/store/pr
 import { openJianguDb, type JianguDatabase } from '../../lib/store/schema.ts';
 import { requestPersistenceBeforeModelLoad } from '../../lib/store/storage.ts';
 import { notice, noticeOf, type Notice } from '../../lib/core/notices/index.ts';
+import { memoryCheck, type ModelChoice } from '../models/memory-check.svelte.ts';
 
 export interface ProbeView {
   record: ProbeRunRecord;
@@ -66,6 +67,7 @@ export class ProbeState {
   /** Stores a new run, starts it in the background, and returns its id (null, with `failure` set, if it could not be created). */
   async start(request: NewProbeRun): Promise<string | null> {
     this.failure = null;
+    if (!(await this.memoryAllows(null, request.model))) return null;
     try {
       const run = await createProbeRunRecord(await this.db(), request);
       await this.refresh();
@@ -81,7 +83,7 @@ export class ProbeState {
     if (this.liveId) return;
     const db = await this.db();
     const record = await getProbeRun(db, runId);
-    if (!record) return;
+    if (!record || !(await this.memoryAllows(runId, record.config.model)) || this.liveId) return;
     this.liveId = runId;
     this.shownId = runId;
     const results = await loadProbeResults(db, runId);
@@ -119,6 +121,17 @@ export class ProbeState {
       this.liveId = null;
       if (this.shownId === runId) await this.show(runId);
       await this.refresh();
+    }
+  }
+
+  /** The memory check for a run's model, before the run is stored or marked running (as run-state.svelte.ts asks it). */
+  private async memoryAllows(runId: string | null, model: ModelChoice): Promise<boolean> {
+    try {
+      await memoryCheck.check(model);
+      return true;
+    } catch (error) {
+      this.failure = { runId, notice: noticeOf(error) };
+      return false;
     }
   }
 

@@ -5,7 +5,7 @@
 import { DynamicCache, Tensor } from '@huggingface/transformers';
 import { describe, expect, it } from 'vitest';
 import type { Loaded } from '../../../workers/loaded-model.ts';
-import { cacheBytes } from '../../../workers/loaded-model.ts';
+import { cacheBytes, KEPT_PREFIX_BYTES, keptPrefixBudget, MIN_KEPT_PREFIX_BYTES } from '../../../workers/loaded-model.ts';
 import { disposePrefixes, keepPrefix, prefixCacheFor } from '../../../workers/scoring.ts';
 
 const VOCAB = 3;
@@ -71,5 +71,29 @@ describe('prefix caches', () => {
     m.keptPrefixes = [];
     await prefixCacheFor(m, prefix(1));
     expect(calls).toHaveLength(3);
+  });
+});
+
+describe('the kept prefixes’ budget follows the device', () => {
+  const GiB = 2 ** 30;
+  const qwen3Int8 = 627e6;
+  it('is the fixed 256 MiB without a device figure, and on an 8 GB laptop beside a 0.6B model', () => {
+    expect(keptPrefixBudget(undefined, qwen3Int8)).toBe(KEPT_PREFIX_BYTES);
+    expect(keptPrefixBudget(0, qwen3Int8)).toBe(KEPT_PREFIX_BYTES);
+    expect(keptPrefixBudget(8, qwen3Int8)).toBe(KEPT_PREFIX_BYTES);
+  });
+  it('is a quarter of the tab’s half of the device beside the weights on a small one, never under the floor', () => {
+    expect(keptPrefixBudget(2, qwen3Int8)).toBe(Math.floor((GiB - qwen3Int8) / 4));
+    expect(keptPrefixBudget(2, qwen3Int8)).toBeLessThan(KEPT_PREFIX_BYTES / 2);
+    expect(keptPrefixBudget(1, qwen3Int8)).toBe(MIN_KEPT_PREFIX_BYTES);
+    expect(keptPrefixBudget(0.5, null)).toBe(GiB / 16);
+  });
+  it('keepPrefix uses the loaded model’s budget when none is given', async () => {
+    const { m } = fakeModel();
+    const one = 1000;
+    m.keptPrefixBytes = 2 * one;
+    const entries = [1, 2, 3, 4].map((task) => ({ ids: [task], cache: { dispose: async () => {} } as unknown as DynamicCache, bytes: one }));
+    for (const e of entries) await keepPrefix(m, e);
+    expect(m.keptPrefixes?.map((e) => e.ids[0])).toEqual([2, 3]);
   });
 });

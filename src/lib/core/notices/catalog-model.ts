@@ -1,5 +1,6 @@
 // Messages about loading and running a model (workers/model.worker.ts, src/lib/engine/model-errors.ts).
 import type { LogitsRefusalParams } from '../models/logits-rewrite.ts';
+import { formatBytes } from '../benchmarks/byte-text.ts';
 
 /** Which model: a hub id (with its revision) or one of the site's folders. */
 export interface ModelWhere {
@@ -120,6 +121,26 @@ const unreachableWhy = {
         : '（服务器未运行、地址有误，或拒绝本站访问）。请检查地址，或在该服务器可以连接时加载一次此模型',
 };
 
+/** A sentence's first letter in capitals, for a site folder's name ("the site's …"); a hub id is an identifier, kept as it is. */
+const capital = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
+/** Whether a dtype is already 4-bit, so no smaller dtype is left to suggest. */
+const fourBit = (dtype: string | undefined) => dtype === 'q4' || dtype === 'q4f16';
+
+/** The model and dtype that ran out of memory, where known, and which memory: the GPU's or the tab's. */
+export interface OutOfMemoryParams {
+  on: 'gpu' | 'tab';
+  source?: ModelWhere['source'];
+  name?: string;
+  dtype?: string;
+}
+
+/** What a memory failure leaves untouched: IndexedDB is not the tab's memory, and a run resumes from its last stored item. */
+const KEPT = {
+  en: 'Stored runs and data are kept; a stopped run resumes from its last stored item.',
+  zh: '已保存的评测和数据都不会丢失；中断的评测可从最后保存的题目继续。',
+};
+
 export const modelNotices = {
   'model.not-found': {
     en: (p: ModelWhere) => `No model found at ${where.en(p)}: check the model id (for example onnx-community/Qwen3-0.6B-ONNX) or the folder name.`,
@@ -166,19 +187,31 @@ export const modelNotices = {
     en: (p: { reason: string }) => `WebGPU was requested but is not available here (${p.reason}). Choose WASM or Auto, or enable WebGPU in the browser.`,
     zh: (p: { reason: string }) => `选择了 WebGPU，但此处不可用（${p.reason}）。请选择 WASM 或“自动”，或在浏览器中启用 WebGPU。`,
   },
+  // A model that ran out of memory while it ran (or whose worker an uncaught allocation failure took
+  // down). Records from before this version stored `{ on }` alone: the model and dtype are optional.
   'model.out-of-memory': {
-    en: (p: { on: 'gpu' | 'tab' }) => `The model does not fit in this ${p.on === 'gpu' ? 'GPU' : 'tab'}'s memory. Try a smaller model or a smaller dtype (q4), close other tabs, or switch backend.`,
-    zh: (p: { on: 'gpu' | 'tab' }) => `模型放不进这个${p.on === 'gpu' ? ' GPU ' : '标签页'}的内存。请换更小的模型或更小的量化精度（q4）、关闭其他标签页，或换一个后端。`,
+    en: (p: OutOfMemoryParams) =>
+      `${p.name === undefined ? 'The model' : `${p.source === 'site' ? capital(where.en({ source: 'site', name: p.name })) : p.name}${p.dtype ? ` (${p.dtype})` : ''}`} ran out of ${p.on === 'gpu' ? 'GPU memory' : 'this tab’s memory'}. ${fourBit(p.dtype) ? 'Load a smaller model' : 'Load it again with a smaller dtype (q4 instead of fp32, or q8)'}, keep one model loaded at a time and close other tabs${p.on === 'gpu' ? ', or run it on WASM' : ''}. ${KEPT.en}`,
+    zh: (p: OutOfMemoryParams) =>
+      `${p.name === undefined ? '模型' : `${where.zh({ source: p.source ?? 'hub', name: p.name })}${p.dtype ? `（${p.dtype}）` : ''}`}运行时${p.on === 'gpu' ? ' GPU ' : '本标签页'}内存不足。${fourBit(p.dtype) ? '请换更小的模型' : '请换更小的量化精度重新加载（用 q4 代替 fp32，或用 q8）'}，同一时间只加载一个模型，并关闭其他标签页${p.on === 'gpu' ? '，或改在 WASM 上运行' : ''}。${KEPT.zh}`,
   },
   'model.load-out-of-memory': {
     en: (p: ModelWhere & { file: string; dtype: string; on: 'gpu' | 'tab' }) =>
       p.on === 'gpu'
-        ? `Loading ${p.file} (${p.dtype}) of ${where.en(p)} ran out of GPU memory. Pick a smaller dtype (q4), close other tabs, or run on WASM.`
-        : `Loading ${p.file} (${p.dtype}) of ${where.en(p)} ran out of this tab's memory: on WASM the file and its weights must fit in 4 GB together. Pick q4 or q8 (a 0.5B model's fp32 and fp16 files do not fit), or WebGPU.`,
+        ? `Loading ${p.file} (${p.dtype}) of ${where.en(p)} ran out of GPU memory. Pick a smaller dtype (q4), close other tabs, or run on WASM. ${KEPT.en}`
+        : `Loading ${p.file} (${p.dtype}) of ${where.en(p)} ran out of this tab's memory: on WASM the file and its weights must fit in 4 GB together. Pick q4 or q8 (a 0.5B model's fp32 and fp16 files do not fit), or WebGPU; keep one model loaded at a time and close other tabs. ${KEPT.en}`,
     zh: (p: ModelWhere & { file: string; dtype: string; on: 'gpu' | 'tab' }) =>
       p.on === 'gpu'
-        ? `加载 ${where.zh(p)} 的 ${p.file}（${p.dtype}）时 GPU 内存不足。请换更小的精度（q4）、关闭其他标签页，或改用 WASM。`
-        : `加载 ${where.zh(p)} 的 ${p.file}（${p.dtype}）时本标签页内存不足：在 WASM 上，文件和权重合起来须放进 4 GB。请改用 q4 或 q8（0.5B 模型的 fp32、fp16 文件放不下），或改用 WebGPU。`,
+        ? `加载 ${where.zh(p)} 的 ${p.file}（${p.dtype}）时 GPU 内存不足。请换更小的精度（q4）、关闭其他标签页，或改用 WASM。${KEPT.zh}`
+        : `加载 ${where.zh(p)} 的 ${p.file}（${p.dtype}）时本标签页内存不足：在 WASM 上，文件和权重合起来须放进 4 GB。请改用 q4 或 q8（0.5B 模型的 fp32、fp16 文件放不下），或改用 WebGPU；同一时间只加载一个模型，并关闭其他标签页。${KEPT.zh}`,
+  },
+  // The user chose not to load after the memory check (src/ui/models/memory-check.svelte.ts) said the
+  // model needs more than the device reports room for: nothing was fetched but the files' sizes.
+  'model.memory-declined': {
+    en: (p: ModelWhere & { dtype: string; need: number; room: number; smaller: string | null }) =>
+      `Not loaded: ${where.en(p)} (${p.dtype}) needs about ${formatBytes(p.need)} of memory, more than the about ${formatBytes(p.room)} this device has room for in a tab. Nothing was downloaded. ${p.smaller ? `Choose a smaller dtype (${p.smaller}) or a smaller model` : 'Choose a smaller model'}, or load it anyway.`,
+    zh: (p: ModelWhere & { dtype: string; need: number; room: number; smaller: string | null }) =>
+      `未加载：${where.zh(p)}（${p.dtype}）约需 ${formatBytes(p.need)} 内存，超过此设备留给一个标签页的约 ${formatBytes(p.room)}。没有下载任何文件。${p.smaller ? `请换更小的量化精度（${p.smaller}）或更小的模型` : '请换更小的模型'}，或仍然加载。`,
   },
   'model.network': {
     en: () => 'A download failed (network error). Check the connection, or use a model folder served by this site.',

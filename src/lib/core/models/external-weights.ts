@@ -1,0 +1,118 @@
+// A model file's weights, left where they are: the graph is rewritten so that each large initializer
+// names its own bytes in the original file as external data (location, offset, length), and the
+// session is created from the small graph with the original file mounted as that external data.
+//
+// Why: onnxruntime-web copies model bytes into the wasm heap, parses them into a ModelProto (a second
+// copy of every raw_data), then copies each initializer into its tensor (a third), while the page's
+// JS still holds the file (a fourth) and each rewrite's output (a fifth). With the weights external,
+// ORT reads each initializer straight from the mounted bytes into its tensor's own buffer (on WebGPU
+// straight into a GPU buffer): the weights cross into the wasm heap once, and the graph every
+// rewrite copies is a few hundred kilobytes. Measured in scripts/bench/memory-stages.ts.
+//
+// Only the main graph's initializers with raw_data move. Typed fields (float_data, int64_data, …)
+// and tensors inside node attributes (Constant, subgraphs) stay inline: exporters write weights as
+// raw_data, and the rest are small. Initializers already external (an .onnx_data file) keep their
+// own location.
+
+import { fieldString, joinPieces, lenField, readFields, stringField, subFields, varintField, type Pieces } from './onnx-bytes.ts';
+
+/** The name the weights are mounted under: one path segment ORT accepts as a relative location. */
+export const EXTERNAL_WEIGHTS_LOCATION = 'jiangu-weights.bin';
+
+/** Initializers smaller than this stay inline (ORT reads small constants such as shapes at load). */
+export const EXTERNAL_MIN_BYTES = 1024;
+
+// onnx.proto field numbers.
+const MODEL_GRAPH = 7;
+const GRAPH_INITIALIZER = 5;
+const TENSOR_RAW_DATA = 9;
+const TENSOR_EXTERNAL_DATA = 13;
+const TENSOR_DATA_LOCATION = 14;
+const DATA_LOCATION_EXTERNAL = 1;
+const ENTRY_KEY = 1;
+const ENTRY_VALUE = 2;
+
+/** Where the session read the weights from (workers/logits-rewrite-hook.ts records it). */
+export type WeightsOutcome =
+  /** From the file transformers.js read, mounted as external data: `moved` initializers, `movedBytes` bytes. */
+  | { kind: 'external'; moved: number; movedBytes: number; ms: number }
+  /** From the graph's own bytes: nothing to move (weights already in .onnx_data, or a tiny model), or the graph unreadable. */
+  | { kind: 'inline' }
+  /** ORT would not create a session with the weights external; the file as it came was used. */
+  | { kind: 'session-refused'; detail: string }
+  | { kind: 'not-seen' };
+
+export interface ExternalizedWeights {
+  /** The model with the moved initializers' raw_data replaced by references into the original bytes. */
+  graph: Uint8Array;
+  /** Initializers moved, and their bytes. */
+  moved: number;
+  movedBytes: number;
+}
+
+function entry(key: string, value: string): Pieces {
+  return lenField(TENSOR_EXTERNAL_DATA, [...stringField(ENTRY_KEY, key), ...stringField(ENTRY_VALUE, value)]);
+}
+
+/** One TensorProto's pieces: as it is, or with its raw_data replaced by a reference to where it lies. */
+function tensorPieces(buf: Uint8Array, start: number, end: number, location: string, minBytes: number): { pieces: Pieces; movedBytes: number } {
+  const fields = readFields(buf, start, end);
+  const raw = fields.find((f) => f.no === TENSOR_RAW_DATA);
+  const alreadyExternal = fields.some((f) => f.no === TENSOR_DATA_LOCATION && f.varint === DATA_LOCATION_EXTERNAL);
+  if (!raw || alreadyExternal || raw.valueEnd - raw.valueStart < minBytes) return { pieces: [buf.subarray(start, end)], movedBytes: 0 };
+  const length = raw.valueEnd - raw.valueStart;
+  const pieces: Pieces = [];
+  for (const f of fields) if (f.no !== TENSOR_RAW_DATA) pieces.push(buf.subarray(f.start, f.end));
+  pieces.push(...entry('location', location), ...entry('offset', String(raw.valueStart)), ...entry('length', String(length)));
+  pieces.push(...varintField(TENSOR_DATA_LOCATION, DATA_LOCATION_EXTERNAL));
+  return { pieces, movedBytes: length };
+}
+
+/**
+ * The model in `buf` with every main-graph initializer of at least `minBytes` of raw_data turned into
+ * a reference to its own bytes in `buf` under `location`; null when there is nothing to move (a
+ * model whose weights are already external, or a tiny one). Throws ProtoBytesError on bytes that
+ * are not a protobuf message. Mount `buf` itself as `location` when creating the session.
+ */
+export function externalizeWeights(buf: Uint8Array, location = EXTERNAL_WEIGHTS_LOCATION, minBytes = EXTERNAL_MIN_BYTES): ExternalizedWeights | null {
+  const modelFields = readFields(buf);
+  const graphs = modelFields.filter((f) => f.no === MODEL_GRAPH);
+  if (graphs.length !== 1) return null;
+  const graphPieces: Pieces = [];
+  let moved = 0;
+  let movedBytes = 0;
+  for (const f of subFields(buf, graphs[0])) {
+    if (f.no !== GRAPH_INITIALIZER) {
+      graphPieces.push(buf.subarray(f.start, f.end));
+      continue;
+    }
+    const tensor = tensorPieces(buf, f.valueStart, f.valueEnd, location, minBytes);
+    if (tensor.movedBytes > 0) {
+      moved++;
+      movedBytes += tensor.movedBytes;
+    }
+    graphPieces.push(...lenField(GRAPH_INITIALIZER, tensor.pieces));
+  }
+  if (moved === 0) return null;
+  const pieces: Pieces = [];
+  for (const f of modelFields) pieces.push(...(f === graphs[0] ? lenField(MODEL_GRAPH, graphPieces) : [buf.subarray(f.start, f.end)]));
+  return { graph: joinPieces(pieces), moved, movedBytes };
+}
+
+/** The external-data locations a model's main-graph initializers name (for checks and tests). */
+export function externalLocations(buf: Uint8Array): Set<string> {
+  const out = new Set<string>();
+  const graph = readFields(buf).find((f) => f.no === MODEL_GRAPH);
+  if (!graph) return out;
+  for (const f of subFields(buf, graph)) {
+    if (f.no !== GRAPH_INITIALIZER) continue;
+    for (const t of subFields(buf, f)) {
+      if (t.no !== TENSOR_EXTERNAL_DATA) continue;
+      const kv = subFields(buf, t);
+      const key = kv.find((e) => e.no === ENTRY_KEY);
+      const value = kv.find((e) => e.no === ENTRY_VALUE);
+      if (key && value && fieldString(buf, key) === 'location') out.add(fieldString(buf, value));
+    }
+  }
+  return out;
+}

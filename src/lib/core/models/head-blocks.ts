@@ -1,0 +1,194 @@
+// A tied head computed in blocks of the vocabulary, so the embedding is never expanded whole.
+//
+// The hub's q8 files (transformers.js's quantize_dynamic over a tied embedding) compute the head as
+//   logits = MatMul(x, DequantizeLinear(Transpose(embedding_uint8), scale, zero_point))
+// (scripts/fixtures/hub-quant.ts builds the same): every forward pass dequantizes the whole
+// vocabulary to fp32 first, 545 MB for Qwen2.5-0.5B and 622 MB for Qwen3-0.6B, and a wasm Memory
+// keeps its peak for good; ORT also folds the Transpose into a second, transposed copy at load.
+// Measured on the real shapes (scripts/bench/memory-stages.ts): the first forward grew the wasm
+// Memory from 743 to 1,322 MB (Qwen2.5, a 511 MB file) and from 882 to 1,526 MB (Qwen3).
+//
+// Rewritten, the same numbers come from blocks of rows of the embedding:
+//   x2      = Reshape(x, [-1, H])
+//   for each block b of the vocabulary [v0, v1):
+//     rows_b = Slice(embedding, v0 + zero, v1 + zero, axes [0])   (zero: 0 computed from x's shape)
+//     w_b    = DequantizeLinear(rows_b, scale, zero_point)          ([v1 − v0, H] fp32)
+//     y_b    = Gemm(x2, w_b, transB 1)                               ([rows, v1 − v0])
+//   logits  = Reshape(Concat(y_0 … y_n, axis 1), [batch, sequence, V])
+// Each logit is the same dot product of x with the same dequantized row, so the blocked graph gives
+// the author's logits (test/unit/models/head-blocks.test.ts runs both in onnxruntime-web). The
+// slice bounds depend on the input (a 0 taken from x's shape), so ORT cannot fold the blocks into
+// constants at load: that would store the embedding a second time, which is what this avoids. A
+// block's fp32 rows are at most BLOCK_BYTES, freed before the next.
+//
+// Only this exact head is rewritten; anything else is left as it is (null).
+
+import { joinPieces, lenField, readFields, stringField, subFields, varintField, type Pieces } from './onnx-bytes.ts';
+import { GRAPH_INITIALIZER, intAttribute, MODEL_GRAPH, nodeField, parseModel, type GraphNode, type ParsedModel } from './logits-rewrite.ts';
+
+/** Most bytes of one block's dequantized rows. */
+export const BLOCK_BYTES = 32 * 1024 * 1024;
+
+const TENSOR_DIMS = 1;
+const TENSOR_NAME = 8;
+const TENSOR_DATA_TYPE = 2;
+const UINT8 = 2;
+const INT8 = 3;
+const INT64 = 7;
+const FLOAT = 1;
+const TENSOR_RAW_DATA = 9;
+
+export interface BlockedHead {
+  bytes: Uint8Array;
+  /** The blocks the vocabulary was cut into. */
+  blocks: number;
+  /** The embedding's name and shape [V, H]. */
+  embedding: string;
+  vocab: number;
+  hidden: number;
+}
+
+interface InitializerFacts {
+  dims: number[];
+  dataType: number;
+}
+
+function initializerFacts(buf: Uint8Array, parsed: ParsedModel): Map<string, InitializerFacts> {
+  const out = new Map<string, InitializerFacts>();
+  for (const f of parsed.graphFields) {
+    if (f.no !== GRAPH_INITIALIZER) continue;
+    let name = '';
+    let dataType = 0;
+    const dims: number[] = [];
+    for (const g of subFields(buf, f)) {
+      if (g.no === TENSOR_NAME) name = new TextDecoder().decode(buf.subarray(g.valueStart, g.valueEnd));
+      else if (g.no === TENSOR_DATA_TYPE) dataType = g.varint;
+      else if (g.no === TENSOR_DIMS) {
+        // dims may be packed (one length-delimited run of varints) or one varint per field.
+        if (g.wire === 0) dims.push(g.varint);
+        else for (const v of readPackedVarints(buf, g.valueStart, g.valueEnd)) dims.push(v);
+      }
+    }
+    out.set(name, { dims, dataType });
+  }
+  return out;
+}
+
+function readPackedVarints(buf: Uint8Array, start: number, end: number): number[] {
+  const out: number[] = [];
+  let value = 0;
+  let scale = 1;
+  for (let pos = start; pos < end; pos++) {
+    const b = buf[pos];
+    value += (b & 0x7f) * scale;
+    if (b < 0x80) {
+      out.push(value);
+      value = 0;
+      scale = 1;
+    } else scale *= 128;
+  }
+  return out;
+}
+
+function int64VectorInitializer(name: string, values: readonly bigint[]): Pieces {
+  const raw = new Uint8Array(8 * values.length);
+  const view = new DataView(raw.buffer);
+  values.forEach((v, i) => view.setBigInt64(8 * i, v, true));
+  return lenField(GRAPH_INITIALIZER, [...varintField(TENSOR_DIMS, values.length), ...varintField(TENSOR_DATA_TYPE, INT64), ...stringField(TENSOR_NAME, name), ...lenField(TENSOR_RAW_DATA, [raw])]);
+}
+
+/** The head's MatMul, DequantizeLinear and Transpose, when they are exactly the pattern above. */
+function findDequantizedHead(parsed: ParsedModel, facts: Map<string, InitializerFacts>): { matmul: GraphNode; dq: GraphNode; transpose: GraphNode; embedding: string; vocab: number; hidden: number } | null {
+  const producer = new Map<string, GraphNode>();
+  for (const n of parsed.nodes) for (const o of n.outputs) producer.set(o, n);
+  const logitsNode = producer.get('logits');
+  if (!logitsNode || logitsNode.opType !== 'MatMul' || logitsNode.domain !== '' || logitsNode.inputs.length !== 2) return null;
+  const dq = producer.get(logitsNode.inputs[1]);
+  if (!dq || dq.opType !== 'DequantizeLinear' || dq.domain !== '') return null;
+  const transpose = producer.get(dq.inputs[0]);
+  if (!transpose || transpose.opType !== 'Transpose' || transpose.inputs.length !== 1) return null;
+  const embedding = transpose.inputs[0];
+  const w = facts.get(embedding);
+  if (!w || w.dims.length !== 2 || (w.dataType !== UINT8 && w.dataType !== INT8)) return null;
+  // Per-tensor scale and zero point (scalars): a per-axis one would need slicing along with the rows.
+  for (const q of dq.inputs.slice(1)) {
+    if (q === '') continue;
+    const f = facts.get(q);
+    if (!f || f.dims.length !== 0) return null;
+  }
+  if (facts.get(dq.inputs[1])?.dataType !== FLOAT) return null;
+  const [vocab, hidden] = w.dims;
+  return { matmul: logitsNode, dq, transpose, embedding, vocab, hidden };
+}
+
+/** The graph with the dequantized tied head computed in blocks, or null when its head is not that one. */
+export function blockDequantizedHead(buf: Uint8Array, blockBytes = BLOCK_BYTES): BlockedHead | null {
+  const parsed = parseModel(buf);
+  const facts = initializerFacts(buf, parsed);
+  const head = findDequantizedHead(parsed, facts);
+  if (!head) return null;
+  const { matmul, dq, transpose, embedding, vocab, hidden } = head;
+  const rowsPerBlock = Math.max(1, Math.floor(blockBytes / (4 * hidden)));
+  const blocks = Math.ceil(vocab / rowsPerBlock);
+  const p = 'jiangu_head_blocks';
+  if (parsed.nodes.some((n) => n.name.startsWith(p) || n.outputs.some((o) => o.startsWith(p)))) return null;
+  const x = matmul.inputs[0];
+  const added: Pieces = [
+    ...nodeField('Shape', `${p}/shape`, [x], `${p}/x_shape`),
+    ...nodeField('Slice', `${p}/lead`, [`${p}/x_shape`, `${p}/c0`, `${p}/c2`], `${p}/lead_dims`),
+    ...nodeField('Slice', `${p}/batch`, [`${p}/x_shape`, `${p}/c0`, `${p}/c1`], `${p}/batch_dim`),
+    ...nodeField('Mul', `${p}/zero`, [`${p}/batch_dim`, `${p}/c0`], `${p}/zero`),
+    ...nodeField('Reshape', `${p}/rows`, [x, `${p}/rows_shape`], `${p}/x2`),
+  ];
+  const graphTail: Pieces = [
+    ...int64VectorInitializer(`${p}/c0`, [0n]),
+    ...int64VectorInitializer(`${p}/c1`, [1n]),
+    ...int64VectorInitializer(`${p}/c2`, [2n]),
+    ...int64VectorInitializer(`${p}/rows_shape`, [-1n, BigInt(hidden)]),
+    ...int64VectorInitializer(`${p}/vocab`, [BigInt(vocab)]),
+  ];
+  const parts: string[] = [];
+  for (let b = 0; b < blocks; b++) {
+    const v0 = b * rowsPerBlock;
+    const v1 = Math.min(vocab, v0 + rowsPerBlock);
+    graphTail.push(...int64VectorInitializer(`${p}/${b}/v0`, [BigInt(v0)]), ...int64VectorInitializer(`${p}/${b}/v1`, [BigInt(v1)]));
+    added.push(
+      ...nodeField('Add', `${p}/${b}/start`, [`${p}/${b}/v0`, `${p}/zero`], `${p}/${b}/start`),
+      ...nodeField('Add', `${p}/${b}/end`, [`${p}/${b}/v1`, `${p}/zero`], `${p}/${b}/end`),
+      ...nodeField('Slice', `${p}/${b}/slice`, [embedding, `${p}/${b}/start`, `${p}/${b}/end`, `${p}/c0`], `${p}/${b}/rows`),
+      ...nodeField('DequantizeLinear', `${p}/${b}/dequantize`, [`${p}/${b}/rows`, ...dq.inputs.slice(1)], `${p}/${b}/w`),
+      ...gemmTransB(`${p}/${b}/gemm`, [`${p}/x2`, `${p}/${b}/w`], `${p}/${b}/y`),
+    );
+    parts.push(`${p}/${b}/y`);
+  }
+  added.push(
+    ...concatNode(`${p}/concat`, parts, `${p}/y`, 1),
+    ...concatNode(`${p}/out_shape`, [`${p}/lead_dims`, `${p}/vocab`], `${p}/logits_shape`, 0),
+    ...nodeField('Reshape', `${p}/logits`, [`${p}/y`, `${p}/logits_shape`], matmul.outputs[0]),
+  );
+  // The DequantizeLinear and the Transpose go with the MatMul unless something else reads them (a
+  // lens's layers): a node nobody reads would still run, expanding the whole vocabulary again.
+  const readers = (tensor: string, except: GraphNode) => parsed.nodes.filter((n) => n !== except && n.inputs.includes(tensor)).length;
+  const dropped = new Set([matmul.field]);
+  if (readers(dq.outputs[0], matmul) === 0 && !parsed.outputs.has(dq.outputs[0])) {
+    dropped.add(dq.field);
+    if (readers(transpose.outputs[0], dq) === 0 && !parsed.outputs.has(transpose.outputs[0])) dropped.add(transpose.field);
+  }
+  const graph: Pieces = [];
+  for (const f of parsed.graphFields) {
+    if (f === matmul.field) graph.push(...added);
+    else if (!dropped.has(f)) graph.push(buf.subarray(f.start, f.end));
+  }
+  graph.push(...graphTail);
+  const model: Pieces = [];
+  for (const f of readFields(buf)) model.push(...(f.no === MODEL_GRAPH ? lenField(MODEL_GRAPH, graph) : [buf.subarray(f.start, f.end)]));
+  return { bytes: joinPieces(model), blocks, embedding, vocab, hidden };
+}
+
+function gemmTransB(name: string, inputs: string[], output: string): Pieces {
+  return nodeField('Gemm', name, inputs, output, intAttribute('transB', 1));
+}
+
+function concatNode(name: string, inputs: string[], output: string, axis: number): Pieces {
+  return nodeField('Concat', name, inputs, output, intAttribute('axis', axis));
+}
