@@ -17,7 +17,8 @@ import { markStage } from './memory-marks.ts';
 import { refusalOf, rewriteForLastLogits, type LogitsRewriteRefusal, type RewriteOptions } from '../src/lib/core/models/logits-rewrite.ts';
 import { rewriteForStatistics, statsRefusalOf, type StatsRewriteOptions, type StatsRewriteRefusal } from '../src/lib/core/models/stats-rewrite.ts';
 import { blockDequantizedHead } from '../src/lib/core/models/head-blocks.ts';
-import { externalizeWeights, EXTERNAL_WEIGHTS_LOCATION, type WeightsOutcome } from '../src/lib/core/models/external-weights.ts';
+import { externalizeWeights, externalLocations, EXTERNAL_WEIGHTS_LOCATION, type WeightsOutcome } from '../src/lib/core/models/external-weights.ts';
+import { takeMount, type MountedWeights } from './streamed-weights.ts';
 import { lensRefusalOf, rewriteForLens, type LensRewriteOptions, type LensRewriteRefusal } from '../src/lib/core/models/lens-rewrite.ts';
 
 /** What the wrapped create did with the model file of one load. */
@@ -72,7 +73,25 @@ interface Active {
   weights: WeightsOutcome;
   /** Blocks the session's head was computed in (head-blocks.ts): 0 when left whole. */
   headBlocks: number;
+  /** A streamed file's weights, mounted for this load's session (released once it is created). */
+  mount: MountedWeights | null;
   seen: boolean;
+}
+
+/** The streamed weights a graph names (streamed-weights.ts), or null. */
+function streamedMount(model: Uint8Array): { location: string; mount: MountedWeights } | null {
+  let locations: Set<string>;
+  try {
+    locations = externalLocations(model);
+  } catch {
+    return null;
+  }
+  return locations.size > 0 ? takeMount(locations) : null;
+}
+
+function withMount(options: unknown, location: string, mount: MountedWeights): unknown {
+  const given = (options ?? {}) as SessionOptionsWithData;
+  return { ...given, externalData: [...(given.externalData ?? []), { path: location, data: mount }] };
 }
 
 interface SessionOptionsWithData {
@@ -157,9 +176,17 @@ export function installLogitsRewrite(): void {
     }
   };
   session.create = async (model: unknown, options?: unknown) => {
+    const current = active;
     try {
       return await createRewritten(model, options);
     } finally {
+      // Whatever became of the session, the streamed blocks are released (those ORT read already are).
+      const mount = current?.mount;
+      if (mount && current) {
+        mount.releaseAll();
+        if (current.weights.kind === 'streamed') current.weights = { ...current.weights, given: mount.counts.given };
+        current.mount = null;
+      }
       markStage('session-created');
     }
   };
@@ -171,12 +198,20 @@ export function installLogitsRewrite(): void {
     if (!current || current.seen || !(model instanceof Uint8Array)) return create(model, options);
     current.seen = true;
     markStage('bytes-fetched');
-    // The weights stay in the file transformers.js read; every rewrite below works on the small graph.
-    const external = current.request.externalWeights === false ? null : externalizeFor(model, options);
-    current.weights = external ? { kind: 'external', moved: external.moved, movedBytes: external.movedBytes, ms: external.ms } : { kind: 'inline' };
-    if (external) {
-      model = external.graph;
-      options = external.options;
+    // A streamed file's graph names its weights' mount; any other file's weights stay in the bytes
+    // transformers.js read. Every rewrite below works on the small graph.
+    const streamed = streamedMount(model);
+    if (streamed) {
+      options = withMount(options, streamed.location, streamed.mount);
+      current.mount = streamed.mount;
+      current.weights = { kind: 'streamed', moved: streamed.mount.moved, movedBytes: streamed.mount.movedBytes, given: 0 };
+    } else {
+      const external = current.request.externalWeights === false ? null : externalizeFor(model, options);
+      current.weights = external ? { kind: 'external', moved: external.moved, movedBytes: external.movedBytes, ms: external.ms } : { kind: 'inline' };
+      if (external) {
+        model = external.graph;
+        options = external.options;
+      }
     }
     const keep = keepRewrite(model as Uint8Array, current.request);
     markStage('graph-rewritten');
@@ -242,6 +277,7 @@ export async function withLogitsRewrite<T>(
     lens: request.lens ? { kind: 'not-seen' } : null,
     weights: { kind: 'not-seen' },
     headBlocks: 0,
+    mount: null,
     seen: false,
   };
   active = current;

@@ -40,6 +40,7 @@ import { decodingOptions } from '../src/lib/core/protocols/decoding.ts';
 import { resolveHubRevision } from './hub-revision.ts';
 import { checkLoadedModel } from './model-check.ts';
 import type { StatisticsPath } from '../src/lib/core/models/model-check.ts';
+import { streamingCache, streamingFetch, streamNext } from './streamed-weights.ts';
 import { countWasmWith, markStage, memoryMarks, ortSessionOptions } from './memory-marks.ts';
 import { installLogitsRewrite, statisticsRefusalDetail, withLogitsRewrite } from './logits-rewrite-hook.ts';
 import { checkStatistics, statisticsTolerance } from './statistics-check.ts';
@@ -73,7 +74,8 @@ const fetchWatch = new FetchWatch({
   stored: async (url) => typeof caches !== 'undefined' && (await caches.match(url)) !== undefined,
   base: self.location.href,
 });
-env.fetch = fetchWatch.fetch;
+// The load's model file is split as it arrives (streamed-weights.ts); every other fetch passes through.
+env.fetch = streamingFetch(fetchWatch.fetch);
 
 // Counts the GPU buffers ORT creates and destroys. ORT pools buffers, so a steady workload stops
 // creating new ones; a request that leaks its GPU outputs keeps creating them. Tests read this.
@@ -174,6 +176,19 @@ async function unload(): Promise<boolean> {
   return true;
 }
 
+/** Progress of a streamed model file, as transformers.js reports a download's (at most every 1 %). */
+function streamProgress(id: number, file: string): (loaded: number, total: number) => void {
+  let last = -1;
+  return (loaded, total) => {
+    const progress = total > 0 ? (loaded / total) * 100 : 0;
+    // Without a length, a report every 16 MiB.
+    const step = total > 0 ? Math.floor(progress) : Math.floor(loaded / 2 ** 24);
+    if (step === last && loaded < total) return;
+    last = step;
+    reply({ id, kind: 'progress', progress: { file, status: 'progress', loaded, total, progress } });
+  };
+}
+
 async function load(id: number, params: LoadParams): Promise<LoadResult> {
   // A failed load must not stop the next one (see session-guard.ts).
   installLogitsRewrite();
@@ -229,6 +244,13 @@ async function load(id: number, params: LoadParams): Promise<LoadResult> {
     const externalData = await findExternalData(folderUrl, onnxFile, config as unknown as Record<string, unknown>, lookup, backendInfo.backend);
     context.externalFiles = externalData?.files;
     await memoryFaults.at('load');
+    // The model file streams into the worker (streamed-weights.ts) unless the load asks for the
+    // whole file (the bench's and a test's "before"); a hub file found in Cache Storage streams too.
+    const streaming = params.externalWeights !== false;
+    const progressOf = streamProgress(id, `onnx/${onnxFile}`);
+    streamNext(streaming ? { url: `${folderUrl}onnx/${onnxFile}`, onProgress: progressOf, ...(onSite || typeof caches === 'undefined' ? {} : { cache: () => caches.open(env.cacheKey) }) } : null);
+    env.useCustomCache = streaming && !onSite && typeof caches !== 'undefined';
+    env.customCache = env.useCustomCache ? streamingCache(() => caches.open(env.cacheKey)) : null;
     const open = () => {
       wasmThreads.fix();
       return AutoModelForCausalLM.from_pretrained(modelId, {
@@ -332,8 +354,10 @@ async function load(id: number, params: LoadParams): Promise<LoadResult> {
     info.keptPrefixBytes = keptPrefixBytes;
     loaded = { keptPrefixBytes, model, tokenizer, context, info, prefixCache: null, answerCueCache: null, mergeChecks: new Map(), recentEncodings: new Map(), maxLogitsRows, maxPassRows };
     markStage('load-done');
+    streamNext(null);
     return info;
   } catch (error) {
+    streamNext(null);
     const unreachable = await fetchWatch.unreachable(folderUrl);
     throw new RequestError(classifyLoadError(error, unreachable ? { ...context, unreachable } : context));
   }

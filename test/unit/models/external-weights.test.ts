@@ -13,6 +13,7 @@ import { generateFixtures } from '../../../scripts/fixtures/generate.ts';
 import { ONNX_FILE, TINY, type FixtureDtype } from '../../../scripts/fixtures/specs.ts';
 import { EXTERNAL_MIN_BYTES, EXTERNAL_WEIGHTS_LOCATION, externalizeWeights, externalLocations } from '../../../src/lib/core/models/external-weights.ts';
 import { fieldString, readFields, subFields } from '../../../src/lib/core/models/onnx-bytes.ts';
+import { splitOnnxStream, WeightsStreamError } from '../../../src/lib/core/models/weights-stream.ts';
 
 const dirs: Record<string, string> = {};
 beforeAll(() => {
@@ -88,5 +89,39 @@ describe('externalizeWeights', () => {
 
   it('moves nothing from a graph whose weights are already in its .onnx_data file', () => {
     expect(externalizeWeights(bytesOf('jiangu-tiny-external', 'fp32'))).toBeNull();
+  });
+});
+
+describe('splitOnnxStream', () => {
+  /** The file in chunks of uneven sizes (a varint or a field header split across two chunks too). */
+  async function* chunked(file: Uint8Array, seed: number): AsyncGenerator<Uint8Array> {
+    let at = 0;
+    let s = seed;
+    while (at < file.length) {
+      s = (s * 1103515245 + 12345) % 2 ** 31;
+      const n = 1 + (s % 7919);
+      yield file.slice(at, at + n);
+      at += n;
+    }
+  }
+
+  it.each(['fp32', 'q8', 'q4'] as const)('%s: streamed in uneven chunks, the same graph as externalizeWeights, each block the file’s bytes at its offset', async (dtype) => {
+    const file = bytesOf('jiangu-tiny', dtype);
+    const whole = externalizeWeights(file)!;
+    const split = await splitOnnxStream(chunked(file, 7));
+    expect(Buffer.from(split.graph).equals(Buffer.from(whole.graph))).toBe(true);
+    expect(split.fileBytes).toBe(file.length);
+    expect(split.movedBytes).toBe(whole.movedBytes);
+    expect(split.blocks).toHaveLength(whole.moved);
+    for (const b of split.blocks) expect(Buffer.from(b.data).equals(Buffer.from(file.subarray(b.offset, b.offset + b.data.length)))).toBe(true);
+  });
+
+  it('a file with nothing to move comes back whole; a cut file is refused with where it ended', async () => {
+    const external = bytesOf('jiangu-tiny-external', 'fp32');
+    const split = await splitOnnxStream(chunked(external, 3));
+    expect(split.blocks).toEqual([]);
+    expect(Buffer.from(split.graph).equals(Buffer.from(external))).toBe(true);
+    const file = bytesOf('jiangu-tiny', 'q8');
+    await expect(splitOnnxStream(chunked(file.subarray(0, file.length - 100), 5))).rejects.toThrow(WeightsStreamError);
   });
 });

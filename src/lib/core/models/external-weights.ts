@@ -36,6 +36,11 @@ const ENTRY_VALUE = 2;
 export type WeightsOutcome =
   /** From the file transformers.js read, mounted as external data: `moved` initializers, `movedBytes` bytes. */
   | { kind: 'external'; moved: number; movedBytes: number; ms: number }
+  /**
+   * Streamed (workers/streamed-weights.ts): the file split as it arrived, `moved` initializers of
+   * `movedBytes` held one buffer each and released as ORT copied them; `given` of them were read.
+   */
+  | { kind: 'streamed'; moved: number; movedBytes: number; given: number }
   /** From the graph's own bytes: nothing to move (weights already in .onnx_data, or a tiny model), or the graph unreadable. */
   | { kind: 'inline' }
   /** ORT would not create a session with the weights external; the file as it came was used. */
