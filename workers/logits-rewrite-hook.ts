@@ -17,7 +17,7 @@ import { markStage } from './memory-marks.ts';
 import { refusalOf, rewriteForLastLogits, type LogitsRewriteRefusal, type RewriteOptions } from '../src/lib/core/models/logits-rewrite.ts';
 import { rewriteForStatistics, statsRefusalOf, type StatsRewriteOptions, type StatsRewriteRefusal } from '../src/lib/core/models/stats-rewrite.ts';
 import { blockDequantizedHead } from '../src/lib/core/models/head-blocks.ts';
-import { externalizeWeights, externalLocations, EXTERNAL_WEIGHTS_LOCATION, type WeightsOutcome } from '../src/lib/core/models/external-weights.ts';
+import { externalizeWeights, externalLocations, foldedInputOffsets, EXTERNAL_WEIGHTS_LOCATION, type WeightsOutcome } from '../src/lib/core/models/external-weights.ts';
 import { takeMount, type MountedWeights } from './streamed-weights.ts';
 import { lensRefusalOf, rewriteForLens, type LensRewriteOptions, type LensRewriteRefusal } from '../src/lib/core/models/lens-rewrite.ts';
 
@@ -75,6 +75,7 @@ interface Active {
   headBlocks: number;
   /** A streamed file's weights, mounted for this load's session (released once it is created). */
   mount: MountedWeights | null;
+  mountLocation?: string;
   seen: boolean;
 }
 
@@ -141,7 +142,19 @@ export function installLogitsRewrite(): void {
   if (installed) return;
   installed = true;
   const session = InferenceSession as unknown as { create: Create };
-  const create: Create = session.create.bind(InferenceSession);
+  const createSession: Create = session.create.bind(InferenceSession);
+  // Every session this load creates from a streamed file keeps the tensors its optimizer may read twice.
+  const create: Create = (model, options) => {
+    const mount = active?.mount;
+    if (mount && active?.mountLocation && model instanceof Uint8Array) {
+      try {
+        mount.keepUntilCreated(foldedInputOffsets(model, active.mountLocation));
+      } catch {
+        // An unreadable graph: ORT's own error will say so.
+      }
+    }
+    return createSession(model, options);
+  };
   /**
    * A session from `graph` with a dequantized tied head computed in blocks (head-blocks.ts) when it
    * has one, else from `graph` itself; a session refused with the blocks is made without them.
@@ -204,6 +217,7 @@ export function installLogitsRewrite(): void {
     if (streamed) {
       options = withMount(options, streamed.location, streamed.mount);
       current.mount = streamed.mount;
+      current.mountLocation = streamed.location;
       current.weights = { kind: 'streamed', moved: streamed.mount.moved, movedBytes: streamed.mount.movedBytes, given: 0 };
     } else {
       const external = current.request.externalWeights === false ? null : externalizeFor(model, options);

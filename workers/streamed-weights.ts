@@ -47,10 +47,24 @@ export class MountedWeights extends Uint8Array {
     const start = begin ?? 0;
     const data = this.blocks.get(start);
     if (!data || end === undefined || data.length !== end - start) throw new Error(`no weights at bytes ${start}–${end} of the mounted file (already read, or not a tensor)`);
+    this.counts.given++;
+    // A tensor ORT may read twice stays until the session exists (see keepUntilCreated).
+    if (this.kept.has(start)) return data as Uint8Array<ArrayBuffer>;
     this.blocks.delete(start);
     this.given = data;
-    this.counts.given++;
     return data as Uint8Array<ArrayBuffer>;
+  }
+
+  private readonly kept = new Set<number>();
+
+  /**
+   * Keeps the tensors at these offsets until releaseAll. ORT reads a tensor twice when its graph
+   * optimizer folds a node of constants that reads it (a tied head's Transpose of the embedding):
+   * once to fold, once for the session's own copy. Measured: Qwen2.5's q4 failed to load when its
+   * embedding was released after the first read.
+   */
+  keepUntilCreated(offsets: Iterable<number>): void {
+    for (const o of offsets) if (this.blocks.has(o)) this.kept.add(o);
   }
 
   /** Whether ORT has taken any block (after which the file cannot be mounted again). */

@@ -15,6 +15,7 @@
 // own location.
 
 import { fieldString, joinPieces, lenField, readFields, stringField, subFields, varintField, type Pieces } from './onnx-bytes.ts';
+import { constantTensors, parseModel } from './logits-rewrite.ts';
 
 /** The name the weights are mounted under: one path segment ORT accepts as a relative location. */
 export const EXTERNAL_WEIGHTS_LOCATION = 'jiangu-weights.bin';
@@ -25,6 +26,7 @@ export const EXTERNAL_MIN_BYTES = 1024;
 // onnx.proto field numbers.
 const MODEL_GRAPH = 7;
 const GRAPH_INITIALIZER = 5;
+const TENSOR_NAME = 8;
 const TENSOR_RAW_DATA = 9;
 const TENSOR_EXTERNAL_DATA = 13;
 const TENSOR_DATA_LOCATION = 14;
@@ -120,4 +122,39 @@ export function externalLocations(buf: Uint8Array): Set<string> {
     }
   }
   return out;
+}
+
+/**
+ * The offsets (in the file mounted as `location`) of the initializers ORT's graph optimizer may read
+ * before the session reads them again: those a node reads whose inputs are all constants (the
+ * optimizer folds such nodes, e.g. a tied head's Transpose of the embedding).
+ */
+export function foldedInputOffsets(buf: Uint8Array, location: string): Set<number> {
+  const parsed = parseModel(buf);
+  const constant = constantTensors(parsed);
+  const foldedInputs = new Set<string>();
+  for (const node of parsed.nodes) {
+    const used = node.inputs.filter((i) => i !== '');
+    if (node.opType === 'Constant' || used.length === 0 || !used.every((i) => constant.has(i))) continue;
+    for (const i of used) if (parsed.initializers.has(i)) foldedInputs.add(i);
+  }
+  const offsets = new Set<number>();
+  const graph = readFields(buf).find((f) => f.no === MODEL_GRAPH);
+  if (!graph) return offsets;
+  for (const f of subFields(buf, graph)) {
+    if (f.no !== GRAPH_INITIALIZER) continue;
+    const fields = subFields(buf, f);
+    const name = fields.find((t) => t.no === TENSOR_NAME);
+    if (!name || !foldedInputs.has(fieldString(buf, name))) continue;
+    const entries = new Map<string, string>();
+    for (const t of fields) {
+      if (t.no !== TENSOR_EXTERNAL_DATA) continue;
+      const kv = subFields(buf, t);
+      const key = kv.find((e) => e.no === ENTRY_KEY);
+      const value = kv.find((e) => e.no === ENTRY_VALUE);
+      if (key && value) entries.set(fieldString(buf, key), fieldString(buf, value));
+    }
+    if (entries.get('location') === location && entries.has('offset')) offsets.add(Number(entries.get('offset')));
+  }
+  return offsets;
 }
