@@ -217,8 +217,12 @@ async function load(id: number, params: LoadParams): Promise<LoadResult> {
   const folderUrl = onSite
     ? new URL(`${env.localModelPath}${modelId}/`, self.location.origin).href
     : `${env.remoteHost}${modelId}/resolve/${encodeURIComponent(revision)}/`;
+  // A streamed model file's progress is the worker's own (streamProgress, with the file's length);
+  // transformers.js only sees the graph, of no announced length.
+  let streamedFile: string | null = null;
   const progress_callback = (p: { status: string; file?: string; loaded?: number; total?: number; progress?: number }) => {
     if (!p.file || !['initiate', 'download', 'progress', 'done'].includes(p.status)) return;
+    if (p.status === 'progress' && p.file === streamedFile) return;
     const progress: LoadProgress = {
       file: p.file,
       status: p.status as LoadProgress['status'],
@@ -248,6 +252,7 @@ async function load(id: number, params: LoadParams): Promise<LoadResult> {
     // whole file (the bench's and a test's "before"); a hub file found in Cache Storage streams too.
     const streaming = params.externalWeights !== false;
     const progressOf = streamProgress(id, `onnx/${onnxFile}`);
+    streamedFile = streaming ? `onnx/${onnxFile}` : null;
     streamNext(streaming ? { url: `${folderUrl}onnx/${onnxFile}`, onProgress: progressOf, ...(onSite || typeof caches === 'undefined' ? {} : { cache: () => caches.open(env.cacheKey) }) } : null);
     env.useCustomCache = streaming && !onSite && typeof caches !== 'undefined';
     env.customCache = env.useCustomCache ? streamingCache(() => caches.open(env.cacheKey)) : null;

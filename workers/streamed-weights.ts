@@ -117,22 +117,14 @@ export function dropPending(): void {
   pending.clear();
 }
 
-/** Whether a file for `key` (its URL) was split and waits for its session. */
-export function isPending(key: string): boolean {
-  for (const p of pending.values()) if (p.key === key) return true;
-  return false;
-}
-
 export type StreamProgress = (loaded: number, total: number) => void;
 
 /**
- * The response with its body split: a response of the graph alone, the weights pending for the
- * session. A body with nothing to move comes back as it was read (the graph is the whole file).
+ * The body split (splitOnnxStream): the graph alone, the weights pending for the session. A body
+ * with nothing to move gives the whole file back as its graph.
  */
-export async function splitResponse(response: Response, key: string, onProgress?: StreamProgress): Promise<Response> {
-  if (!response.body) return response;
-  const total = Number(response.headers.get('content-length')) || 0;
-  const reader = response.body.getReader();
+async function splitBody(body: ReadableStream<Uint8Array>, total: number, key: string, onProgress: StreamProgress | undefined, ownChunks: boolean): Promise<Uint8Array> {
+  const reader = body.getReader();
   let loaded = 0;
   const chunks = {
     async *[Symbol.asyncIterator]() {
@@ -150,11 +142,51 @@ export async function splitResponse(response: Response, key: string, onProgress?
     },
   };
   const location = `jiangu-stream-${++counter}.bin`;
-  const split = await splitOnnxStream(chunks, location);
+  const split = await splitOnnxStream(chunks, location, undefined, ownChunks);
   if (split.blocks.length > 0) pending.set(location, { mount: new MountedWeights(split.blocks, split.fileBytes), key });
+  return split.graph;
+}
+
+/**
+ * The response as one whose body, when read, is the graph alone (the split happens on that first
+ * read, not before: transformers.js also GETs a site file only to read its headers, and never reads
+ * that body). Its length is unknown until then, so it carries no Content-Length; transformers.js
+ * then grows its buffer to what arrives. `store`, when given, keeps the whole file (a hub file, in
+ * Cache Storage) as it is read.
+ */
+export function splitResponse(response: Response, key: string, onProgress?: StreamProgress, store?: (whole: Response) => Promise<void>): Response {
+  const source = response.body;
+  if (!source) return response;
+  const total = Number(response.headers.get('content-length')) || 0;
+  let started = false;
+  const body = new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        if (started) return;
+        started = true;
+        try {
+          let graph: Uint8Array;
+          if (store) {
+            const [forStore, forSplit] = source.tee();
+            // A tee may hand both branches the same chunk objects: this branch's are not freed early.
+            [graph] = await Promise.all([splitBody(forSplit, total, key, onProgress, false), store(new Response(forStore, { status: response.status, statusText: response.statusText, headers: response.headers }))]);
+          } else graph = await splitBody(source, total, key, onProgress, true);
+          controller.enqueue(graph);
+          controller.close();
+        } catch (error) {
+          controller.error(error);
+        }
+      },
+      cancel(reason) {
+        return source.cancel(reason);
+      },
+    },
+    // Nothing is pulled before a reader asks.
+    { highWaterMark: 0 },
+  );
   const headers = new Headers(response.headers);
-  headers.set('content-length', String(split.graph.length));
-  return new Response(split.graph as Uint8Array<ArrayBuffer>, { status: response.status, statusText: response.statusText, headers });
+  headers.delete('content-length');
+  return new Response(body, { status: response.status, statusText: response.statusText, headers });
 }
 
 /** What the worker streams: the load's model file URL, and where its progress goes. */
@@ -187,34 +219,39 @@ function isPlainGet(init?: RequestInit): boolean {
   return !headers.has('range');
 }
 
-/** env.fetch: the target file split as it arrives (kept whole in Cache Storage first for a hub file). */
+/** env.fetch: the target file split as it is read (kept whole in Cache Storage as it is, for a hub file). */
 export function streamingFetch(inner: typeof fetch): typeof fetch {
   return async (input: RequestInfo | URL, init?: RequestInit) => {
     const response = await inner(input, init);
     const t = target;
     const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
-    if (!t || !response.ok || !response.body || !isPlainGet(init) || !sameUrl(url, t.url)) return response;
-    if (!t.cache) return splitResponse(response, t.url, t.onProgress);
-    const [forCache, forSplit] = response.body.tee();
-    const stored = t.cache().then((c) => c.put(t.url, new Response(forCache, { status: response.status, statusText: response.statusText, headers: response.headers })));
-    const [split] = await Promise.all([splitResponse(new Response(forSplit, { status: response.status, statusText: response.statusText, headers: response.headers }), t.url, t.onProgress), stored]);
-    return split;
+    if (!t || !response.ok || !response.body || !sameUrl(url, t.url)) return response;
+    // transformers.js reads a hub file's size from a one-byte Range GET and sizes its buffer by it
+    // when the response itself says no length: the target's size is the graph's, known only once read.
+    if (!isPlainGet(init)) return withoutLength(response);
+    const cache = t.cache;
+    return splitResponse(response, t.url, t.onProgress, cache ? async (whole) => (await cache()).put(t.url, whole) : undefined);
   };
+}
+
+function withoutLength(response: Response): Response {
+  const headers = new Headers(response.headers);
+  headers.delete('content-range');
+  headers.delete('content-length');
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
 }
 
 /**
  * env.customCache over the real Cache Storage: the target file found there is split as it is read;
- * transformers.js's put of the graph it got is skipped (the whole file is what the cache keeps), and
- * its check whether the file is stored, right after a download split it, is answered without reading it.
+ * transformers.js's put of the graph it got is skipped (the cache keeps the whole file, stored as the
+ * download was read).
  */
 export function streamingCache(open: () => Promise<Cache>): { match(key: string): Promise<Response | undefined>; put(key: string, response: Response): Promise<void> } {
   return {
     async match(key: string) {
       const t = target;
-      const isTarget = !!t && sameUrl(key, t.url);
-      if (isTarget && isPending(t.url)) return new Response(null, { status: 200 });
       const found = await (await open()).match(key);
-      if (!found || !isTarget) return found;
+      if (!found || !t || !sameUrl(key, t.url)) return found;
       return splitResponse(found, t.url, t.onProgress);
     },
     async put(key: string, response: Response) {

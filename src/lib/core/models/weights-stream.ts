@@ -48,10 +48,14 @@ class Cursor {
   pos = 0;
   private chunk: Uint8Array = new Uint8Array(0);
   private at = 0;
-  constructor(private readonly source: AsyncIterator<Uint8Array>) {}
+  constructor(
+    private readonly source: AsyncIterator<Uint8Array>,
+    private readonly releaseChunks: boolean,
+  ) {}
 
   private async fill(): Promise<boolean> {
     while (this.at >= this.chunk.length) {
+      if (this.releaseChunks) releaseChunk(this.chunk);
       const next = await this.source.next();
       if (next.done) return false;
       this.chunk = next.value;
@@ -95,6 +99,19 @@ class Cursor {
     }
     return out;
   }
+}
+
+/**
+ * Frees a chunk the stream handed over once its bytes are copied: a network chunk is garbage then,
+ * but V8 collects the old generation seldom, and a 511 MB download left about as much garbage in the
+ * worker as the file itself until after the session was made (measured with
+ * scripts/bench/memory-stages.ts). Only a chunk that owns its whole buffer is detached.
+ */
+function releaseChunk(chunk: Uint8Array): void {
+  const buffer = chunk.buffer as ArrayBuffer & { transfer?: (length: number) => ArrayBuffer; detached?: boolean };
+  if (chunk.byteLength === 0 || buffer.detached || chunk.byteOffset !== 0 || chunk.byteLength !== buffer.byteLength) return;
+  if (typeof SharedArrayBuffer !== 'undefined' && (buffer as unknown) instanceof SharedArrayBuffer) return;
+  buffer.transfer?.(0);
 }
 
 interface Field {
@@ -166,9 +183,15 @@ async function readTensor(c: Cursor, length: number, location: string, minBytes:
  * graph is the file itself and `blocks` is empty. Throws WeightsStreamError on bytes that are not a
  * protobuf message.
  */
-export async function splitOnnxStream(chunks: AsyncIterable<Uint8Array>, location = EXTERNAL_WEIGHTS_LOCATION, minBytes = EXTERNAL_MIN_BYTES): Promise<SplitModel> {
+export async function splitOnnxStream(
+  chunks: AsyncIterable<Uint8Array>,
+  location = EXTERNAL_WEIGHTS_LOCATION,
+  minBytes = EXTERNAL_MIN_BYTES,
+  /** The chunks are this reader's alone (not shared with a tee's other branch): free each once read. */
+  releaseChunks = false,
+): Promise<SplitModel> {
   const iterator = chunks[Symbol.asyncIterator]();
-  const c = new Cursor(iterator);
+  const c = new Cursor(iterator, releaseChunks);
   const blocks: WeightBlock[] = [];
   const top: Pieces = [];
   let movedBytes = 0;
