@@ -178,9 +178,12 @@ export function installLogitsRewrite(): void {
       return create(graph, options);
     }
   };
-  /** The graph as it came, else (weights external and refused) the file as it came. */
+  /**
+   * The graph as it came, else (weights external and refused) the file as it came. A streamed file
+   * has no such fallback once ORT has read from it (its blocks are gone): its refusal is the load's.
+   */
   const createOrInline = async (model: unknown, options: unknown, original: unknown, originalOptions: unknown, current: Active): Promise<unknown> => {
-    if (model === original) return create(model, options);
+    if (model === original) return createBlocked(model as Uint8Array, options, current);
     try {
       return await createBlocked(model as Uint8Array, options, current);
     } catch (error) {

@@ -95,7 +95,7 @@ describe('the memory check before a load', () => {
       await page.getByTestId('lang-en').click();
       expect(fetched).toContain('/models/jiangu-tiny/onnx/model.onnx');
       expect(await page.getByTestId('memory-note').getAttribute('data-agreed')).toBe('true');
-      expect(await page.getByTestId('memory-note').textContent()).toMatch(/^Memory: this load needs about 4\d\d\.\d MB \(its files, [\d.]+ KB, × 2\.0, \+ 400\.0 MB for the runtime\); this device reports 0\.25 GB, about 128\.0 MB of it for this tab: more than that, loaded anyway as you chose\./);
+      expect(await page.getByTestId('memory-note').textContent()).toMatch(/^Memory: this load needs about 4\d\d\.\d MB \(its files, [\d.]+ KB, × 2\.5 for fp32, \+ 450\.0 MB for the page and runtime\); this device reports 0\.25 GB, about 128\.0 MB of it for this tab: more than that, loaded anyway as you chose\./);
       // Agreed once for this model and dtype: the same load is not asked again on this page.
       const onnx = () => fetched.filter((path) => path.endsWith('/onnx/model.onnx')).length;
       const loadedOnce = onnx();
@@ -169,7 +169,7 @@ describe('a model worker that runs out of memory', () => {
     const error = page.getByTestId('model-error');
     await error.waitFor();
     expect(await error.textContent()).toContain(
-      "Could not load the model: Loading onnx/model.onnx (fp32) of the site's model folder /models/jiangu-tiny/ ran out of this tab's memory: on WASM the file and its weights must fit in 4 GB together. Pick q4 or q8",
+      "Could not load the model: Loading onnx/model.onnx (fp32) of the site's model folder /models/jiangu-tiny/ ran out of this tab's memory: on WASM its weights and what onnxruntime builds from them must fit in 4 GB. Pick q4 or q8",
     );
     expect(await error.textContent()).toContain('keep one model loaded at a time and close other tabs. Stored runs and data are kept; a stopped run resumes from its last stored item.');
     expect(await page.getByTestId('memory-load-smaller').textContent()).toBe('Load q8 instead');

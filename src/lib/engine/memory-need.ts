@@ -5,19 +5,29 @@ import type { Dtype } from '../core/models/model-types.ts';
 import type { ModelPreset } from '../core/models/presets.ts';
 
 /**
- * A load's peak memory per byte of the model's files: the downloaded bytes, the copy ORT builds its
- * session from and the weights it keeps. From `npm run bench`'s memory table (scripts/bench/
- * memory-*.ts: the worker's peak over the files' size, per backend and dtype); a first round figure
- * until that table sets the measured one.
+ * A load's peak memory per byte of the model's files, by dtype: the renderer's peak resident memory
+ * while the site's worker loads the file and scores 5-shot items, less RUNTIME_BYTES, over the
+ * files' bytes. Measured on the hub-sized Qwen2.5-0.5B and Qwen3-0.6B shapes, WASM, one thread
+ * (`npx tsx scripts/bench/memory-stages.ts`, the README's memory table), the larger of the two,
+ * rounded up:
+ * - q8: the weights held once (streamed, head in blocks): 2.5.
+ * - q4: the tied fp32 embedding is read by a Transpose that onnxruntime folds into a second, transposed
+ *   copy, and MatMulNBits' wasm kernel expands its weights per pass: 4.5.
+ * - fp32 and fp16 (and the fp16 side of q4f16): their heads read the embedding the same way.
  */
-export const LOAD_FACTOR = 2.0;
+export const LOAD_FACTORS: Readonly<Record<Dtype, number>> = { q8: 2.5, q4: 4.5, q4f16: 4.5, fp32: 2.5, fp16: 3.5 };
+
+/** The factor of `dtype` (LOAD_FACTORS). */
+export function loadFactor(dtype: Dtype): number {
+  return LOAD_FACTORS[dtype];
+}
 
 /**
- * What a load needs whatever the model's size: transformers.js, onnxruntime-web's wasm module and its
- * threads, the tokenizer and the KV cache of a short prompt. From the same memory table (the peak of
- * the smallest fixture, whose files are a few kB); 400 MB until the measured value is set.
+ * What a load needs whatever the model's size: the page, transformers.js, onnxruntime-web's wasm
+ * module, the tokenizer and a short prompt's activations. The harness page alone measured 340–380
+ * MB of resident memory in the same bench, the site's pages about as much.
  */
-export const RUNTIME_BYTES = 400 * 1024 ** 2;
+export const RUNTIME_BYTES = 450 * 1024 ** 2;
 
 /**
  * What the system and the browser keep of the device's memory, so not this tab's: 1 GiB (a desktop
@@ -26,9 +36,9 @@ export const RUNTIME_BYTES = 400 * 1024 ** 2;
  */
 export const SYSTEM_MARGIN_BYTES = 1024 ** 3;
 
-/** The memory a load of files totalling `fileBytes` needs: LOAD_FACTOR × files + RUNTIME_BYTES. */
-export function memoryNeed(fileBytes: number): number {
-  return Math.round(fileBytes * LOAD_FACTOR + RUNTIME_BYTES);
+/** The memory a load of `dtype` files totalling `fileBytes` needs: loadFactor(dtype) × files + RUNTIME_BYTES. */
+export function memoryNeed(fileBytes: number, dtype: Dtype): number {
+  return Math.round(fileBytes * loadFactor(dtype) + RUNTIME_BYTES);
 }
 
 /**
@@ -55,9 +65,9 @@ export type MemoryVerdict =
   | { kind: 'size-unknown'; deviceGiB: number | null };
 
 /** The need of files totalling `fileBytes` (null: not known) against a device that reports `deviceGiB` (null: nothing). */
-export function memoryVerdict(fileBytes: number | null, deviceGiB: number | null): MemoryVerdict {
+export function memoryVerdict(fileBytes: number | null, deviceGiB: number | null, dtype: Dtype): MemoryVerdict {
   if (fileBytes === null) return { kind: 'size-unknown', deviceGiB };
-  const need = memoryNeed(fileBytes);
+  const need = memoryNeed(fileBytes, dtype);
   if (deviceGiB === null) return { kind: 'device-unknown', need };
   const room = roomForTab(deviceGiB);
   return { kind: need > room ? 'exceeds' : 'fits', need, room, deviceGiB };

@@ -101,7 +101,7 @@ class MemoryCheck {
     // Read at every check: nothing caches it, and a test stubs it.
     const device = reportedDeviceGiB((navigator as Navigator & { deviceMemory?: unknown }).deviceMemory);
     const preset = model.source.kind === 'hub' ? presetById(model.source.id) : undefined;
-    const estimate: MemoryEstimate = { key, source: $state.snapshot(model.source) as ModelSource, dtype: model.dtype, files, verdict: memoryVerdict(files?.bytes ?? null, device), smaller: smallerDtype(model.dtype, preset), agreed: false };
+    const estimate: MemoryEstimate = { key, source: $state.snapshot(model.source) as ModelSource, dtype: model.dtype, files, verdict: memoryVerdict(files?.bytes ?? null, device, model.dtype), smaller: smallerDtype(model.dtype, preset), agreed: false };
     this.estimates[key] = estimate;
     if (estimate.verdict.kind !== 'exceeds') return true;
     this.asking = estimate;

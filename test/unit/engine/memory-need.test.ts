@@ -2,7 +2,7 @@
 // device's report leaves a tab, the verdict, the dtype suggested, and the files' sizes as the lookup
 // reads them from Cache Storage or the host, against a fake host that records what it is asked.
 import { describe, expect, it } from 'vitest';
-import { LOAD_FACTOR, RUNTIME_BYTES, memoryNeed, memoryVerdict, reportedDeviceGiB, roomForTab, smallerDtype } from '../../../src/lib/engine/memory-need.ts';
+import { loadFactor, LOAD_FACTORS, RUNTIME_BYTES, memoryNeed, memoryVerdict, reportedDeviceGiB, roomForTab, smallerDtype } from '../../../src/lib/engine/memory-need.ts';
 import { modelFilesSize, modelFolderUrl } from '../../../src/lib/engine/model-size.ts';
 import { presetById } from '../../../src/lib/core/models/presets.ts';
 
@@ -10,9 +10,10 @@ const GiB = 1024 ** 3;
 const MiB = 1024 ** 2;
 
 describe('memoryNeed and the verdict', () => {
-  it('is the files × LOAD_FACTOR + RUNTIME_BYTES', () => {
-    expect(memoryNeed(0)).toBe(RUNTIME_BYTES);
-    expect(memoryNeed(512 * MiB)).toBe(Math.round(512 * MiB * LOAD_FACTOR + RUNTIME_BYTES));
+  it('is the files × the dtype’s load factor + RUNTIME_BYTES; q4 costs more per byte than q8', () => {
+    expect(memoryNeed(0, 'q8')).toBe(RUNTIME_BYTES);
+    expect(memoryNeed(512 * MiB, 'q8')).toBe(Math.round(512 * MiB * LOAD_FACTORS.q8 + RUNTIME_BYTES));
+    expect(loadFactor('q4')).toBeGreaterThan(loadFactor('q8'));
   });
 
   it('leaves a tab the reported memory less 1 GiB, or half of a small device', () => {
@@ -24,12 +25,12 @@ describe('memoryNeed and the verdict', () => {
 
   it('asks only when the need exceeds the room; says nothing can be told without a size or a report', () => {
     // Qwen2.5-0.5B's q8 file (512 MB) on a 2 GB phone: 1.4 GB against 1 GB.
-    expect(memoryVerdict(512 * MiB, 2)).toMatchObject({ kind: 'exceeds', deviceGiB: 2, room: GiB });
-    expect(memoryVerdict(512 * MiB, 8)).toMatchObject({ kind: 'fits', room: 7 * GiB });
-    expect(memoryVerdict(512 * MiB, null)).toEqual({ kind: 'device-unknown', need: memoryNeed(512 * MiB) });
-    expect(memoryVerdict(null, 2)).toEqual({ kind: 'size-unknown', deviceGiB: 2 });
+    expect(memoryVerdict(512 * MiB, 2, 'q8')).toMatchObject({ kind: 'exceeds', deviceGiB: 2, room: GiB });
+    expect(memoryVerdict(512 * MiB, 8, 'q8')).toMatchObject({ kind: 'fits', room: 7 * GiB });
+    expect(memoryVerdict(512 * MiB, null, 'q8')).toEqual({ kind: 'device-unknown', need: memoryNeed(512 * MiB, 'q8') });
+    expect(memoryVerdict(null, 2, 'q8')).toEqual({ kind: 'size-unknown', deviceGiB: 2 });
     // The runtime alone does not fit a quarter-gigabyte report (what the browser test stubs).
-    expect(memoryVerdict(10_000, 0.25).kind).toBe('exceeds');
+    expect(memoryVerdict(10_000, 0.25, 'q8').kind).toBe('exceeds');
   });
 
   it('reads navigator.deviceMemory only when it is a positive number', () => {

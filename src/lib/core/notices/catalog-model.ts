@@ -199,11 +199,11 @@ export const modelNotices = {
     en: (p: ModelWhere & { file: string; dtype: string; on: 'gpu' | 'tab' }) =>
       p.on === 'gpu'
         ? `Loading ${p.file} (${p.dtype}) of ${where.en(p)} ran out of GPU memory. Pick a smaller dtype (q4), close other tabs, or run on WASM. ${KEPT.en}`
-        : `Loading ${p.file} (${p.dtype}) of ${where.en(p)} ran out of this tab's memory: on WASM the file and its weights must fit in 4 GB together. Pick q4 or q8 (a 0.5B model's fp32 and fp16 files do not fit), or WebGPU; keep one model loaded at a time and close other tabs. ${KEPT.en}`,
+        : `Loading ${p.file} (${p.dtype}) of ${where.en(p)} ran out of this tab's memory: on WASM its weights and what onnxruntime builds from them must fit in 4 GB. Pick q4 or q8 (a 0.5B model's fp32 and fp16 files may not fit), or WebGPU; keep one model loaded at a time and close other tabs. ${KEPT.en}`,
     zh: (p: ModelWhere & { file: string; dtype: string; on: 'gpu' | 'tab' }) =>
       p.on === 'gpu'
         ? `加载 ${where.zh(p)} 的 ${p.file}（${p.dtype}）时 GPU 内存不足。请换更小的精度（q4）、关闭其他标签页，或改用 WASM。${KEPT.zh}`
-        : `加载 ${where.zh(p)} 的 ${p.file}（${p.dtype}）时本标签页内存不足：在 WASM 上，文件和权重合起来须放进 4 GB。请改用 q4 或 q8（0.5B 模型的 fp32、fp16 文件放不下），或改用 WebGPU；同一时间只加载一个模型，并关闭其他标签页。${KEPT.zh}`,
+        : `加载 ${where.zh(p)} 的 ${p.file}（${p.dtype}）时本标签页内存不足：在 WASM 上，权重及 onnxruntime 由其生成的数据须放进 4 GB。请改用 q4 或 q8（0.5B 模型的 fp32、fp16 文件可能放不下），或改用 WebGPU；同一时间只加载一个模型，并关闭其他标签页。${KEPT.zh}`,
   },
   // The user chose not to load after the memory check (src/ui/models/memory-check.svelte.ts) said the
   // model needs more than the device reports room for: nothing was fetched but the files' sizes.
