@@ -95,7 +95,7 @@ describe('the memory check before a load', () => {
       await page.getByTestId('lang-en').click();
       expect(fetched).toContain('/models/jiangu-tiny/onnx/model.onnx');
       expect(await page.getByTestId('memory-note').getAttribute('data-agreed')).toBe('true');
-      expect(await page.getByTestId('memory-note').textContent()).toMatch(/^Memory: this load needs about 4\d\d\.\d MB \(its files, [\d.]+ KB, × 2\.5 for fp32, \+ 450\.0 MB for the page and runtime\); this device reports 0\.25 GB, about 128\.0 MB of it for this tab: more than that, loaded anyway as you chose\./);
+      expect(await page.getByTestId('memory-note').textContent()).toMatch(/^Memory: this load needs about 4\d\d\.\d MB \(its files, [\d.]+ KB, × 4\.0 for fp32, \+ 450\.0 MB for the page and runtime\); this device reports 0\.25 GB, about 128\.0 MB of it for this tab: more than that, loaded anyway as you chose\./);
       // Agreed once for this model and dtype: the same load is not asked again on this page.
       const onnx = () => fetched.filter((path) => path.endsWith('/onnx/model.onnx')).length;
       const loadedOnce = onnx();

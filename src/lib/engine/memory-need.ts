@@ -6,16 +6,18 @@ import type { ModelPreset } from '../core/models/presets.ts';
 
 /**
  * A load's peak memory per byte of the model's files, by dtype: the renderer's peak resident memory
- * while the site's worker loads the file and scores 5-shot items, less RUNTIME_BYTES, over the
+ * while the site's worker loads the file and scores 5-shot items, less the page alone, over the
  * files' bytes. Measured on the hub-sized Qwen2.5-0.5B and Qwen3-0.6B shapes, WASM, one thread
- * (`npx tsx scripts/bench/memory-stages.ts`, the README's memory table), the larger of the two,
- * rounded up:
- * - q8: the weights held once (streamed, head in blocks): 2.5.
- * - q4: the tied fp32 embedding is read by a Transpose that onnxruntime folds into a second, transposed
- *   copy, and MatMulNBits' wasm kernel expands its weights per pass: 4.5.
- * - fp32 and fp16 (and the fp16 side of q4f16): their heads read the embedding the same way.
+ * (`npx tsx scripts/bench/memory-stages.ts`, the README's memory table, 2026-12-06), the larger of
+ * the two, rounded up:
+ * - q8: 2.5 (2.5 and 2.4 measured): the weights held once (streamed, the head in blocks), ORT's
+ *   runtime, and the 5-shot items' KV caches.
+ * - q4: 4.0 (3.8 and 3.7): the tied fp32 embedding is read by a Transpose that onnxruntime folds into
+ *   a second, transposed copy, and MatMulNBits' wasm kernel expands its weights in each pass.
+ * - fp32, fp16 and q4f16: not measured since the weights are streamed; their heads read the embedding
+ *   as q4's does, so q4's factor, and fp16's ops run in fp32 on WASM (twice its bytes).
  */
-export const LOAD_FACTORS: Readonly<Record<Dtype, number>> = { q8: 2.5, q4: 4.5, q4f16: 4.5, fp32: 2.5, fp16: 3.5 };
+export const LOAD_FACTORS: Readonly<Record<Dtype, number>> = { q8: 2.5, q4: 4.0, q4f16: 4.0, fp32: 4.0, fp16: 6.0 };
 
 /** The factor of `dtype` (LOAD_FACTORS). */
 export function loadFactor(dtype: Dtype): number {
@@ -23,9 +25,9 @@ export function loadFactor(dtype: Dtype): number {
 }
 
 /**
- * What a load needs whatever the model's size: the page, transformers.js, onnxruntime-web's wasm
- * module, the tokenizer and a short prompt's activations. The harness page alone measured 340–380
- * MB of resident memory in the same bench, the site's pages about as much.
+ * What a load needs whatever the model's size: the page itself (the harness page alone measured
+ * 347–378 MB of resident memory in the same bench, the site's pages about as much), with room for
+ * transformers.js and onnxruntime-web's module before the file arrives.
  */
 export const RUNTIME_BYTES = 450 * 1024 ** 2;
 

@@ -24,12 +24,16 @@ export interface SplitModel {
   movedBytes: number;
 }
 
+/**
+ * Bytes that are not an ONNX model. The message says "invalid model", as onnxruntime's own refusal
+ * of such bytes does, so the load's error is the damaged-file one (model-errors.ts classifyLoadError).
+ */
 export class WeightsStreamError extends Error {
   constructor(
     message: string,
     readonly offset: number,
   ) {
-    super(`${message} (at byte ${offset})`);
+    super(`invalid model: ${message} (at byte ${offset})`);
   }
 }
 
