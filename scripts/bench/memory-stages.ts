@@ -18,7 +18,8 @@
 // forward (LoadParams.headBlocks false); "inline": the whole file handed to ORT and the head whole
 // (LoadParams.externalWeights false), as before issue 43.
 //
-//   npx tsx scripts/bench/memory-stages.ts [--models jiangu-large,real-qwen3-0.6b] [--dtypes q8,q4]
+//   npx tsx scripts/bench/memory-stages.ts [--models jiangu-large,real-qwen2.5-0.5b,real-qwen3-0.6b]
+//     [--dtypes q8,q4] (the defaults; a model not generated is left out)
 //     [--modes external,inline] [--threads 1] [--skip statistics,lens]
 //     [--ort 'default:;noprepack:prepacking=0;noarena:cpuArena=0;nopattern:memPattern=0']
 import { existsSync, statSync } from 'node:fs';
@@ -217,8 +218,8 @@ export function stagesTable(rows: readonly Row[]): string {
 
 async function main(): Promise<void> {
   const { values } = parseArgs({ args: process.argv.slice(2), options: { ort: { type: 'string' }, models: { type: 'string' }, dtypes: { type: 'string' }, modes: { type: 'string' }, threads: { type: 'string' }, skip: { type: 'string' } }, strict: true });
-  const models = (values.models ?? 'jiangu-large').split(',');
-  const dtypes = (values.dtypes ?? 'fp32,q8,q4').split(',') as FixtureDtype[];
+  const models = (values.models ?? 'jiangu-large,real-qwen2.5-0.5b,real-qwen3-0.6b').split(',');
+  const dtypes = (values.dtypes ?? 'q8,q4').split(',') as FixtureDtype[];
   const modes = (values.modes ?? 'external,inline').split(',') as Mode[];
   const threads = Number(values.threads ?? 1);
   const variants = parseVariants(values.ort ?? 'default:');
