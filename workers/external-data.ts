@@ -3,6 +3,7 @@
 // are, and many hub configs (Qwen3-0.6B-ONNX's) say nothing, so without this the session fails on a
 // model that is complete on its host. Pure apart from the injected fetch, so Node tests drive it.
 import type { ExternalDataInfo } from '../src/lib/engine/messages.ts';
+import { probeHost } from '../src/lib/engine/host-probe.ts';
 
 /** transformers.js' MAX_EXTERNAL_DATA_CHUNKS: it refuses more, so looking further is pointless. */
 export const MAX_CHUNKS = 100;
@@ -48,12 +49,7 @@ async function exists(url: string, lookup: ExternalDataLookup): Promise<boolean>
     // Cache Storage can be unavailable (opaque origins, storage off): ask the host.
   }
   try {
-    let response = await lookup.fetch(url, { method: 'HEAD' });
-    if (response.status === 405 || response.status === 501) {
-      response = await lookup.fetch(url, { headers: { Range: 'bytes=0-0' } });
-      await response.body?.cancel();
-    }
-    return response.ok;
+    return (await probeHost(url, lookup.fetch)).ok;
   } catch {
     // Offline with a cached model that has no external data: no answer is "none"; were there
     // external data after all, the session's own failure names the file.

@@ -4,6 +4,7 @@
 // asked of the host the load itself will fetch from (this site, the hub or the user's mirror): a HEAD,
 // or a one-byte GET where a static host refuses HEAD, as workers/external-data.ts asks. Nothing is
 // downloaded. Pure apart from the injected fetch and cache, so Node tests drive it.
+import { probeHost } from './host-probe.ts';
 import type { Dtype, ModelSource } from './messages.ts';
 import { modelFileFor } from './model-errors.ts';
 
@@ -61,13 +62,11 @@ async function sizeOf(url: string, lookup: SizeLookup): Promise<{ bytes: number;
     // Cache Storage can be unavailable (storage off, an opaque origin): ask the host.
   }
   try {
-    let response = await lookup.fetch(url, { method: 'HEAD' });
-    if (response.status === 405 || response.status === 501) {
-      response = await lookup.fetch(url, { headers: { Range: 'bytes=0-0' } });
-      await response.body?.cancel();
+    const response = await probeHost(url, lookup.fetch);
+    if (response.status === 206) {
       // "bytes 0-0/TOTAL"; a host that ignores Range answers 200 with the whole length.
       const total = /\/(\d+)\s*$/.exec(response.headers.get('content-range') ?? '')?.[1];
-      if (response.status === 206) return total === undefined ? null : { bytes: Number(total), from: 'host' };
+      return total === undefined ? null : { bytes: Number(total), from: 'host' };
     }
     if (response.status === 404) return 'absent';
     if (!response.ok) return null;

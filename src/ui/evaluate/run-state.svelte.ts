@@ -171,13 +171,9 @@ export class RunState {
    * marked running: a load the user declines leaves no run behind and a stored one as it was.
    */
   private async memoryAllows(runId: string | null, model: ModelChoice): Promise<boolean> {
-    try {
-      await memoryCheck.check(model);
-      return true;
-    } catch (error) {
-      this.failure = { runId, notice: noticeOf(error) };
-      return false;
-    }
+    const refused = await memoryCheck.refusal(model);
+    if (refused) this.failure = { runId, notice: refused };
+    return refused === null;
   }
 
   /** Stores a new run, starts it in the background, and returns its id (null, with `error` set, if it could not be created). */

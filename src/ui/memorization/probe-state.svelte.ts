@@ -126,13 +126,9 @@ export class ProbeState {
 
   /** The memory check for a run's model, before the run is stored or marked running (as run-state.svelte.ts asks it). */
   private async memoryAllows(runId: string | null, model: ModelChoice): Promise<boolean> {
-    try {
-      await memoryCheck.check(model);
-      return true;
-    } catch (error) {
-      this.failure = { runId, notice: noticeOf(error) };
-      return false;
-    }
+    const refused = await memoryCheck.refusal(model);
+    if (refused) this.failure = { runId, notice: refused };
+    return refused === null;
   }
 
   pause(runId: string): void {

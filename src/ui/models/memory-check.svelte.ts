@@ -6,6 +6,7 @@
 // pace probe all pass it; the run and probe states ask it before a run is even stored, so a declined
 // load leaves no run behind.
 import { ModelError } from '../../lib/engine/model-client.ts';
+import { noticeOf, type Notice } from '../../lib/core/notices/index.ts';
 import { modelError, whereOf } from '../../lib/engine/model-errors.ts';
 import { memoryVerdict, reportedDeviceGiB, smallerDtype, type MemoryVerdict } from '../../lib/engine/memory-need.ts';
 import { modelFilesSize, modelFolderUrl, type ModelFilesSize } from '../../lib/engine/model-size.ts';
@@ -69,6 +70,16 @@ class MemoryCheck {
   }
 
   /** ModelClient's load check: resolves when the load may go on, rejects with `model.memory-declined` when the user declined. */
+  /** null when a load of `params` may go ahead, else why not (the user declined, or the check failed), as a notice. */
+  async refusal(params: ModelChoice): Promise<Notice | null> {
+    try {
+      await this.check(params);
+      return null;
+    } catch (error) {
+      return noticeOf(error);
+    }
+  }
+
   async check(params: ModelChoice): Promise<void> {
     if (await this.confirm(params)) return;
     const estimate = this.estimateFor(params);

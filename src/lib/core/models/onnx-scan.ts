@@ -5,6 +5,8 @@
 // occurs: protobuf writers put a graph's nodes (1) before its initializers (5) and inputs (11),
 // but nothing here relies on that order.
 
+import { ChunkReader } from './chunk-reader.ts';
+
 /** One graph input or output. `dims` holds fixed sizes and symbolic names ('batch_size'); '?' when unnamed. */
 export interface OnnxValue {
   name: string;
@@ -68,85 +70,6 @@ export class OnnxScanError extends Error {
   }
 }
 
-/** Pulls bytes from the chunks as fields need them; `pos` counts every byte consumed. */
-class ChunkReader {
-  pos = 0;
-  private chunk: Uint8Array = new Uint8Array(0);
-  private at = 0;
-  private readonly decoder = new TextDecoder();
-
-  constructor(private readonly source: AsyncIterator<Uint8Array>) {}
-
-  /** Makes at least one byte available; false at the end of the stream. */
-  private async fill(): Promise<boolean> {
-    while (this.at >= this.chunk.length) {
-      const next = await this.source.next();
-      if (next.done) return false;
-      this.chunk = next.value;
-      this.at = 0;
-    }
-    return true;
-  }
-
-  async atEnd(): Promise<boolean> {
-    return !(await this.fill());
-  }
-
-  async byte(): Promise<number> {
-    if (this.at >= this.chunk.length && !(await this.fill())) throw new OnnxScanError('the file ends inside a field', this.pos);
-    this.pos++;
-    return this.chunk[this.at++];
-  }
-
-  /** A varint as a number: exact up to 2^53, which every length and dimension is. */
-  async varint(): Promise<number> {
-    let value = 0;
-    let scale = 1;
-    for (let i = 0; i < 10; i++) {
-      const b = await this.byte();
-      value += (b & 0x7f) * scale;
-      if (b < 0x80) return value;
-      scale *= 128;
-    }
-    throw new OnnxScanError('a varint is longer than 10 bytes', this.pos);
-  }
-
-  async skip(n: number): Promise<void> {
-    let left = n;
-    while (left > 0) {
-      if (!(await this.fill())) throw new OnnxScanError(`the file ends ${left} bytes before a field's end`, this.pos);
-      const step = Math.min(left, this.chunk.length - this.at);
-      this.at += step;
-      this.pos += step;
-      left -= step;
-    }
-  }
-
-  async bytes(n: number): Promise<Uint8Array> {
-    const out = new Uint8Array(n);
-    let got = 0;
-    while (got < n) {
-      if (!(await this.fill())) throw new OnnxScanError('the file ends inside a field', this.pos);
-      const step = Math.min(n - got, this.chunk.length - this.at);
-      out.set(this.chunk.subarray(this.at, this.at + step), got);
-      this.at += step;
-      this.pos += step;
-      got += step;
-    }
-    return out;
-  }
-
-  /** A length-delimited string field's value (its length read here); '' when absurdly long (skipped). */
-  async string(): Promise<string> {
-    const n = await this.varint();
-    if (n > MAX_STRING) {
-      await this.skip(n);
-      return '';
-    }
-    return this.decoder.decode(await this.bytes(n));
-  }
-}
-
 /** Skips a field's value of any wire type. */
 async function skipValue(r: ChunkReader, wire: number): Promise<void> {
   if (wire === WIRE_VARINT) await r.varint();
@@ -186,7 +109,7 @@ interface ScanState {
 async function readValueInfo(r: ChunkReader, end: number): Promise<OnnxValue> {
   const value: OnnxValue = { name: '', elemType: 'unknown', dims: [] };
   await fields(r, end, async (field, wire) => {
-    if (field === 1 && wire === WIRE_LEN) value.name = await r.string();
+    if (field === 1 && wire === WIRE_LEN) value.name = await r.string(MAX_STRING);
     else if (field === 2 && wire === WIRE_LEN) {
       // TypeProto → tensor_type (1) → elem_type (1), shape (2) → dim (1) → dim_value (1) | dim_param (2)
       await fields(r, await messageEnd(r), async (typeField, typeWire) => {
@@ -199,7 +122,7 @@ async function readValueInfo(r: ChunkReader, end: number): Promise<OnnxValue> {
               let dim: number | string = '?';
               await fields(r, await messageEnd(r), async (dimField, dimWire) => {
                 if (dimField === 1 && dimWire === WIRE_VARINT) dim = await r.varint();
-                else if (dimField === 2 && dimWire === WIRE_LEN) dim = (await r.string()) || '?';
+                else if (dimField === 2 && dimWire === WIRE_LEN) dim = (await r.string(MAX_STRING)) || '?';
                 else return false;
                 return true;
               });
@@ -222,8 +145,8 @@ async function readNode(r: ChunkReader, end: number, state: ScanState): Promise<
   let domain = '';
   // Attributes (5) are skipped whole: a Constant's tensor can be large, and no fact here needs them.
   await fields(r, end, async (field, wire) => {
-    if (field === 4 && wire === WIRE_LEN) opType = await r.string();
-    else if (field === 7 && wire === WIRE_LEN) domain = await r.string();
+    if (field === 4 && wire === WIRE_LEN) opType = await r.string(MAX_STRING);
+    else if (field === 7 && wire === WIRE_LEN) domain = await r.string(MAX_STRING);
     else return false;
     return true;
   });
@@ -249,8 +172,8 @@ async function readInitializer(r: ChunkReader, end: number, state: ScanState): P
       let key = '';
       let value = '';
       await fields(r, await messageEnd(r), async (entryField, entryWire) => {
-        if (entryField === 1 && entryWire === WIRE_LEN) key = await r.string();
-        else if (entryField === 2 && entryWire === WIRE_LEN) value = await r.string();
+        if (entryField === 1 && entryWire === WIRE_LEN) key = await r.string(MAX_STRING);
+        else if (entryField === 2 && entryWire === WIRE_LEN) value = await r.string(MAX_STRING);
         else return false;
         return true;
       });
@@ -282,7 +205,7 @@ async function readGraph(r: ChunkReader, end: number, state: ScanState): Promise
  */
 export async function scanOnnx(chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array>): Promise<OnnxScan> {
   const iterator = Symbol.asyncIterator in chunks ? chunks[Symbol.asyncIterator]() : toAsync(chunks[Symbol.iterator]());
-  const r = new ChunkReader(iterator);
+  const r = new ChunkReader(iterator, (message, offset) => new OnnxScanError(message, offset));
   const scan: OnnxScan = {
     irVersion: null,
     producer: '',
@@ -301,15 +224,15 @@ export async function scanOnnx(chunks: AsyncIterable<Uint8Array> | Iterable<Uint
   try {
     await fields(r, Infinity, async (field, wire) => {
       if (field === 1 && wire === WIRE_VARINT) scan.irVersion = await r.varint();
-      else if (field === 2 && wire === WIRE_LEN) scan.producer = await r.string();
-      else if (field === 3 && wire === WIRE_LEN) scan.producerVersion = await r.string();
+      else if (field === 2 && wire === WIRE_LEN) scan.producer = await r.string(MAX_STRING);
+      else if (field === 3 && wire === WIRE_LEN) scan.producerVersion = await r.string(MAX_STRING);
       else if (field === 7 && wire === WIRE_LEN) {
         await readGraph(r, await messageEnd(r), state);
         sawGraph = true;
       } else if (field === 8 && wire === WIRE_LEN) {
         const opset = { domain: '', version: 0 };
         await fields(r, await messageEnd(r), async (opField, opWire) => {
-          if (opField === 1 && opWire === WIRE_LEN) opset.domain = await r.string();
+          if (opField === 1 && opWire === WIRE_LEN) opset.domain = await r.string(MAX_STRING);
           else if (opField === 2 && opWire === WIRE_VARINT) opset.version = await r.varint();
           else return false;
           return true;

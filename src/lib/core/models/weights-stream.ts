@@ -10,6 +10,7 @@
 
 import { encodeVarint, joinPieces, lenField, type Pieces } from './onnx-bytes.ts';
 import { EXTERNAL_MIN_BYTES, EXTERNAL_WEIGHTS_LOCATION } from './external-weights.ts';
+import { ChunkReader } from './chunk-reader.ts';
 
 /** One moved initializer's bytes and where they lie in the file. */
 export interface WeightBlock {
@@ -47,77 +48,6 @@ const TENSOR_RAW_DATA = 9;
 const TENSOR_DATA_LOCATION = 14;
 const DATA_LOCATION_EXTERNAL = 1;
 
-/** Reads a stream of chunks; small values are gathered, large ones copied straight into their own buffer. */
-class Cursor {
-  pos = 0;
-  private chunk: Uint8Array = new Uint8Array(0);
-  private at = 0;
-  constructor(
-    private readonly source: AsyncIterator<Uint8Array>,
-    private readonly releaseChunks: boolean,
-  ) {}
-
-  private async fill(): Promise<boolean> {
-    while (this.at >= this.chunk.length) {
-      if (this.releaseChunks) releaseChunk(this.chunk);
-      const next = await this.source.next();
-      if (next.done) return false;
-      this.chunk = next.value;
-      this.at = 0;
-    }
-    return true;
-  }
-
-  async atEnd(): Promise<boolean> {
-    return !(await this.fill());
-  }
-
-  /** A varint's value and its bytes as written. */
-  async varint(): Promise<{ value: number; raw: Uint8Array }> {
-    const raw: number[] = [];
-    let value = 0;
-    let scale = 1;
-    for (let i = 0; i < 10; i++) {
-      if (!(await this.fill())) throw new WeightsStreamError('the file ends inside a varint', this.pos);
-      const b = this.chunk[this.at++];
-      this.pos++;
-      raw.push(b);
-      value += (b & 0x7f) * scale;
-      if (b < 0x80) return { value, raw: Uint8Array.from(raw) };
-      scale *= 128;
-    }
-    throw new WeightsStreamError('a varint is longer than 10 bytes', this.pos);
-  }
-
-  /** The next `n` bytes, copied into a buffer of their own. */
-  async bytes(n: number): Promise<Uint8Array> {
-    const out = new Uint8Array(n);
-    let got = 0;
-    while (got < n) {
-      if (!(await this.fill())) throw new WeightsStreamError(`the file ends ${n - got} bytes before a field's end`, this.pos);
-      const step = Math.min(n - got, this.chunk.length - this.at);
-      out.set(this.chunk.subarray(this.at, this.at + step), got);
-      this.at += step;
-      this.pos += step;
-      got += step;
-    }
-    return out;
-  }
-}
-
-/**
- * Frees a chunk the stream handed over once its bytes are copied: a network chunk is garbage then,
- * but V8 collects the old generation seldom, and a 511 MB download left about as much garbage in the
- * worker as the file itself until after the session was made (measured with
- * scripts/bench/memory-stages.ts). Only a chunk that owns its whole buffer is detached.
- */
-function releaseChunk(chunk: Uint8Array): void {
-  const buffer = chunk.buffer as ArrayBuffer & { transfer?: (length: number) => ArrayBuffer; detached?: boolean };
-  if (chunk.byteLength === 0 || buffer.detached || chunk.byteOffset !== 0 || chunk.byteLength !== buffer.byteLength) return;
-  if (typeof SharedArrayBuffer !== 'undefined' && (buffer as unknown) instanceof SharedArrayBuffer) return;
-  buffer.transfer?.(0);
-}
-
 interface Field {
   no: number;
   wire: number;
@@ -125,21 +55,21 @@ interface Field {
   key: Uint8Array;
 }
 
-async function readKey(c: Cursor): Promise<Field> {
+async function readKey(c: ChunkReader): Promise<Field> {
   const start = c.pos;
-  const { value, raw } = await c.varint();
+  const { value, raw } = await c.varintRaw();
   const no = Math.floor(value / 8);
   if (no === 0) throw new WeightsStreamError('field number 0: this is not an ONNX file', start);
   return { no, wire: value % 8, key: raw };
 }
 
 /** A field's value as written (after its key): varint, fixed or length-delimited with its length. */
-async function rawValue(c: Cursor, f: Field): Promise<Pieces> {
-  if (f.wire === WIRE_VARINT) return [(await c.varint()).raw];
+async function rawValue(c: ChunkReader, f: Field): Promise<Pieces> {
+  if (f.wire === WIRE_VARINT) return [(await c.varintRaw()).raw];
   if (f.wire === WIRE_FIXED64) return [await c.bytes(8)];
   if (f.wire === WIRE_FIXED32) return [await c.bytes(4)];
   if (f.wire === WIRE_LEN) {
-    const n = await c.varint();
+    const n = await c.varintRaw();
     return [n.raw, await c.bytes(n.value)];
   }
   throw new WeightsStreamError(`wire type ${f.wire} is not used by ONNX`, c.pos);
@@ -152,7 +82,7 @@ function entry(key: string, value: string): Pieces {
 }
 
 /** A TensorProto of `length` bytes: as it is, or with a large raw_data moved to its own block. */
-async function readTensor(c: Cursor, length: number, location: string, minBytes: number, blocks: WeightBlock[]): Promise<{ pieces: Pieces; moved: number }> {
+async function readTensor(c: ChunkReader, length: number, location: string, minBytes: number, blocks: WeightBlock[]): Promise<{ pieces: Pieces; moved: number }> {
   const end = c.pos + length;
   const pieces: Pieces = [];
   let moved = 0;
@@ -161,7 +91,7 @@ async function readTensor(c: Cursor, length: number, location: string, minBytes:
   while (c.pos < end) {
     const f = await readKey(c);
     if (f.no === TENSOR_RAW_DATA && f.wire === WIRE_LEN) {
-      const n = await c.varint();
+      const n = await c.varintRaw();
       if (n.value >= minBytes) {
         raw = { offset: c.pos, length: n.value };
         blocks.push({ offset: c.pos, data: await c.bytes(n.value) });
@@ -195,7 +125,7 @@ export async function splitOnnxStream(
   releaseChunks = false,
 ): Promise<SplitModel> {
   const iterator = chunks[Symbol.asyncIterator]();
-  const c = new Cursor(iterator, releaseChunks);
+  const c = new ChunkReader(iterator, (message, offset) => new WeightsStreamError(message, offset), releaseChunks);
   const blocks: WeightBlock[] = [];
   const top: Pieces = [];
   let movedBytes = 0;
@@ -206,13 +136,13 @@ export async function splitOnnxStream(
         top.push(f.key, ...(await rawValue(c, f)));
         continue;
       }
-      const graphLength = (await c.varint()).value;
+      const graphLength = await c.varint();
       const graphEnd = c.pos + graphLength;
       const graph: Pieces = [];
       while (c.pos < graphEnd) {
         const g = await readKey(c);
         if (g.no === GRAPH_INITIALIZER && g.wire === WIRE_LEN) {
-          const length = (await c.varint()).value;
+          const length = await c.varint();
           const tensor = await readTensor(c, length, location, minBytes, blocks);
           movedBytes += tensor.moved;
           graph.push(...lenField(GRAPH_INITIALIZER, tensor.pieces));
