@@ -34,7 +34,7 @@ import { join } from 'node:path';
 import type { CDPSession, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { ancientBenchOfItems } from './big-ancientbench.ts';
-import { allowScoreItems, gateScoreItems, pauseScoreItems, readStoredRun, startFixtureRun, waitForStatus } from './runs.ts';
+import { readStoredRun, startFixtureRun, waitForStatus } from './runs.ts';
 import { useBrowserSession } from './session.ts';
 
 /** Three tasks of 800 items (two of them dev each): a task as long as the paper-size ones, sampled to its end. */
@@ -77,23 +77,7 @@ interface Take {
  * took in the results the page stored while the answers came back, and a loaded machine's window
  * counted work for a third more items than it said (the same ratio in every function).
  */
-/**
- * One coverage take, with the run held while it is read: a take of the page's blocks under
- * --max-opt=0 takes long on a loaded machine, and a run going on meanwhile drew snapshots across the
- * window's edges until the windows ran out of items (a clean-clone run with a bench beside it: "the
- * run ended before the run page drew 42 snapshots"). Held, the run adds at most the one item already
- * asked for during a take, whatever the machine's load.
- */
-async function take(cdp: CDPSession, origin: string, page?: Page): Promise<Take> {
-  if (page) await pauseScoreItems(page);
-  try {
-    return await takeNow(cdp, origin);
-  } finally {
-    if (page) await allowScoreItems(page, Infinity);
-  }
-}
-
-async function takeNow(cdp: CDPSession, origin: string): Promise<Take> {
+async function take(cdp: CDPSession, origin: string): Promise<Take> {
   const { result } = (await cdp.send('Profiler.takePreciseCoverage')) as unknown as Coverage;
   const counted: Take = { blocks: 0, stored: 0, timers: 0, snapshots: 0 };
   for (const script of result) {
@@ -226,9 +210,9 @@ const windowOf = (w: Take): Window => ({ perItem: w.blocks / w.stored, items: w.
 async function blocksPerItem(page: Page, cdp: CDPSession, origin: string, from: number, size: number): Promise<Window> {
   // The run goes on while the page moves: a window may start past `from`, and never runs past the end.
   await untilStored(page, from);
-  await take(cdp, origin, page);
+  await take(cdp, origin);
   await untilStored(page, Math.min((await storedSoFar(page)) + size, ITEMS - DEV));
-  return windowOf(await take(cdp, origin, page));
+  return windowOf(await take(cdp, origin));
 }
 
 /**
@@ -268,9 +252,9 @@ async function snapshotWindow(page: Page, cdp: CDPSession, origin: string, from:
   await untilStored(page, from);
   for (let attempt = 0; attempt < 3; attempt++) {
     await untilSnapshots(page, (await snapshotsSoFar(page)) + 1);
-    await take(cdp, origin, page);
+    await take(cdp, origin);
     await untilSnapshots(page, (await snapshotsSoFar(page)) + SNAPSHOTS);
-    const window = windowOf(await take(cdp, origin, page));
+    const window = windowOf(await take(cdp, origin));
     if (window.snapshots === SNAPSHOTS) return window;
     console.log(`a window from ${from} held ${window.snapshots} snapshots, not ${SNAPSHOTS}: taken again`);
   }
@@ -289,8 +273,6 @@ describe('a long run on its run page', () => {
     await page.getByTestId('file-input').setInputFiles(path);
     await page.locator('[data-testid=dataset-ancientbench][data-stored=yes]').waitFor({ timeout: 120_000 });
 
-    // Every request let through, but held while a coverage take is read (take).
-    await gateScoreItems(page, Infinity);
     const runId = await startFixtureRun(page, { dataset: 'ancientbench', shots: 0, allItems: true });
     await page.evaluate(pageClockOfResults, { msPerItem: MS_PER_ITEM, stored: await done(page, runId) });
     await page.evaluate(watchSnapshots);

@@ -160,8 +160,6 @@ export async function startProbeRun(page: Page, siteUrl: string, options: { data
 
 interface ScoreGate {
   allow(n: number): void;
-  /** Holds every request from now on (allow lets them go again). */
-  pause(): void;
 }
 
 /**
@@ -185,9 +183,6 @@ export async function gateScoreItems(page: Page, allowed: number): Promise<void>
       post.apply(this, args);
     } as typeof Worker.prototype.postMessage;
     const gate: ScoreGate = {
-      pause() {
-        limit = sent;
-      },
       allow(n) {
         limit = n;
         while (held.length > 0 && sent < limit) {
@@ -199,11 +194,6 @@ export async function gateScoreItems(page: Page, allowed: number): Promise<void>
     };
     (globalThis as unknown as { __jianguScoreGate: ScoreGate }).__jianguScoreGate = gate;
   }, allowed);
-}
-
-/** Holds the page's requests to score items from now on, until allowScoreItems. */
-export async function pauseScoreItems(page: Page): Promise<void> {
-  await page.evaluate(() => (globalThis as unknown as { __jianguScoreGate: ScoreGate }).__jianguScoreGate.pause());
 }
 
 /** Lets the page send its requests to score items up to `n` in all since the gate was set (Infinity: all). */
