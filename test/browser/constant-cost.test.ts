@@ -34,7 +34,7 @@ import { join } from 'node:path';
 import type { CDPSession, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { ancientBenchOfItems } from './big-ancientbench.ts';
-import { readStoredRun, startFixtureRun, waitForStatus } from './runs.ts';
+import { allowScoreItems, gateScoreItems, readStoredRun, startFixtureRun, waitForStatus } from './runs.ts';
 import { useBrowserSession } from './session.ts';
 
 /** Three tasks of 800 items (two of them dev each): a task as long as the paper-size ones, sampled to its end. */
@@ -273,6 +273,11 @@ describe('a long run on its run page', () => {
     await page.getByTestId('file-input').setInputFiles(path);
     await page.locator('[data-testid=dataset-ancientbench][data-stored=yes]').waitFor({ timeout: 120_000 });
 
+    // The run waits at each window's start until the test is there (gateScoreItems): run ahead of the
+    // test, its windows fell later in the run, where the estimate's exact refinement costs less per
+    // item (an idle clean-clone run read the run page 1.135 × as costly late as early, early 3,265
+    // blocks an item where a run held to the test's pace reads about 3,800).
+    await gateScoreItems(page, RUN_PAGE_FROM);
     const runId = await startFixtureRun(page, { dataset: 'ancientbench', shots: 0, allItems: true });
     await page.evaluate(pageClockOfResults, { msPerItem: MS_PER_ITEM, stored: await done(page, runId) });
     await page.evaluate(watchSnapshots);
@@ -290,6 +295,7 @@ describe('a long run on its run page', () => {
     // EXACT_REFINE_UNTIL (sample-estimate/grid.ts), and an early window there would hide a cost growing beside it.
     await page.goto(runPage);
     await page.getByTestId('run-progress').waitFor();
+    await allowScoreItems(page, RUN_PAGE_LATE);
     const early = await snapshotWindow(page, cdp, origin, RUN_PAGE_FROM);
     // The page drew within the window, on the run's clock.
     expect(Number(await page.getByTestId('run-progress-text').getAttribute('data-done'))).toBeGreaterThan(RUN_PAGE_FROM);
@@ -298,6 +304,7 @@ describe('a long run on its run page', () => {
     const dataLate = await blocksPerItem(page, cdp, origin, DATA_LATE, WINDOW);
     await page.goto(runPage);
     await page.getByTestId('run-progress').waitFor();
+    await allowScoreItems(page, Infinity);
     const late = await snapshotWindow(page, cdp, origin, RUN_PAGE_LATE);
     expect(Number(await page.getByTestId('run-progress-text').getAttribute('data-done'))).toBeGreaterThan(RUN_PAGE_LATE);
     await cdp.send('Profiler.stopPreciseCoverage');
