@@ -14,7 +14,7 @@
 // raw_data, and the rest are small. Initializers already external (an .onnx_data file) keep their
 // own location.
 
-import { fieldString, joinPieces, lenField, readFields, stringField, subFields, varintField, type Pieces } from './onnx-bytes.ts';
+import { fieldString, joinPieces, lenField, readFields, stringField, subFields, varintField, type Pieces, type ProtoField } from './onnx-bytes.ts';
 import { constantTensors, parseModel } from './logits-rewrite.ts';
 
 /** The name the weights are mounted under: one path segment ORT accepts as a relative location. */
@@ -61,6 +61,27 @@ function entry(key: string, value: string): Pieces {
   return lenField(TENSOR_EXTERNAL_DATA, [...stringField(ENTRY_KEY, key), ...stringField(ENTRY_VALUE, value)]);
 }
 
+/**
+ * The fields a moved TensorProto ends with in place of its raw_data: its location, offset and length
+ * (external_data entries) and data_location EXTERNAL. Shared with the streamed split (weights-stream.ts).
+ */
+export function externalReference(location: string, offset: number, length: number): Pieces {
+  return [...entry('location', location), ...entry('offset', String(offset)), ...entry('length', String(length)), ...varintField(TENSOR_DATA_LOCATION, DATA_LOCATION_EXTERNAL)];
+}
+
+/** A TensorProto's external_data entries (key → value), read from its fields. */
+function externalEntries(buf: Uint8Array, fields: readonly ProtoField[]): Map<string, string> {
+  const entries = new Map<string, string>();
+  for (const t of fields) {
+    if (t.no !== TENSOR_EXTERNAL_DATA) continue;
+    const kv = subFields(buf, t);
+    const key = kv.find((e) => e.no === ENTRY_KEY);
+    const value = kv.find((e) => e.no === ENTRY_VALUE);
+    if (key && value) entries.set(fieldString(buf, key), fieldString(buf, value));
+  }
+  return entries;
+}
+
 /** One TensorProto's pieces: as it is, or with its raw_data replaced by a reference to where it lies. */
 function tensorPieces(buf: Uint8Array, start: number, end: number, location: string, minBytes: number): { pieces: Pieces; movedBytes: number } {
   const fields = readFields(buf, start, end);
@@ -70,8 +91,7 @@ function tensorPieces(buf: Uint8Array, start: number, end: number, location: str
   const length = raw.valueEnd - raw.valueStart;
   const pieces: Pieces = [];
   for (const f of fields) if (f.no !== TENSOR_RAW_DATA) pieces.push(buf.subarray(f.start, f.end));
-  pieces.push(...entry('location', location), ...entry('offset', String(raw.valueStart)), ...entry('length', String(length)));
-  pieces.push(...varintField(TENSOR_DATA_LOCATION, DATA_LOCATION_EXTERNAL));
+  pieces.push(...externalReference(location, raw.valueStart, length));
   return { pieces, movedBytes: length };
 }
 
@@ -113,13 +133,8 @@ export function externalLocations(buf: Uint8Array): Set<string> {
   if (!graph) return out;
   for (const f of subFields(buf, graph)) {
     if (f.no !== GRAPH_INITIALIZER) continue;
-    for (const t of subFields(buf, f)) {
-      if (t.no !== TENSOR_EXTERNAL_DATA) continue;
-      const kv = subFields(buf, t);
-      const key = kv.find((e) => e.no === ENTRY_KEY);
-      const value = kv.find((e) => e.no === ENTRY_VALUE);
-      if (key && value && fieldString(buf, key) === 'location') out.add(fieldString(buf, value));
-    }
+    const location = externalEntries(buf, subFields(buf, f)).get('location');
+    if (location !== undefined) out.add(location);
   }
   return out;
 }
@@ -146,14 +161,7 @@ export function foldedInputOffsets(buf: Uint8Array, location: string): Set<numbe
     const fields = subFields(buf, f);
     const name = fields.find((t) => t.no === TENSOR_NAME);
     if (!name || !foldedInputs.has(fieldString(buf, name))) continue;
-    const entries = new Map<string, string>();
-    for (const t of fields) {
-      if (t.no !== TENSOR_EXTERNAL_DATA) continue;
-      const kv = subFields(buf, t);
-      const key = kv.find((e) => e.no === ENTRY_KEY);
-      const value = kv.find((e) => e.no === ENTRY_VALUE);
-      if (key && value) entries.set(fieldString(buf, key), fieldString(buf, value));
-    }
+    const entries = externalEntries(buf, fields);
     if (entries.get('location') === location && entries.has('offset')) offsets.add(Number(entries.get('offset')));
   }
   return offsets;

@@ -8,8 +8,8 @@
 // heap while they enter ORT's, and the tab never holds the file twice. One contiguous buffer (what
 // transformers.js reads a response into) can only be freed whole, after the session exists.
 
-import { encodeVarint, joinPieces, lenField, type Pieces } from './onnx-bytes.ts';
-import { EXTERNAL_MIN_BYTES, EXTERNAL_WEIGHTS_LOCATION } from './external-weights.ts';
+import { joinPieces, lenField, type Pieces } from './onnx-bytes.ts';
+import { EXTERNAL_MIN_BYTES, EXTERNAL_WEIGHTS_LOCATION, externalReference } from './external-weights.ts';
 import { ChunkReader } from './chunk-reader.ts';
 
 /** One moved initializer's bytes and where they lie in the file. */
@@ -75,12 +75,6 @@ async function rawValue(c: ChunkReader, f: Field): Promise<Pieces> {
   throw new WeightsStreamError(`wire type ${f.wire} is not used by ONNX`, c.pos);
 }
 
-function entry(key: string, value: string): Pieces {
-  const text = (s: string) => new TextEncoder().encode(s);
-  const field = (no: number, s: string) => [encodeVarint(no * 8 + WIRE_LEN), encodeVarint(text(s).length), text(s)];
-  return lenField(13, [...field(1, key), ...field(2, value)]);
-}
-
 /** A TensorProto of `length` bytes: as it is, or with a large raw_data moved to its own block. */
 async function readTensor(c: ChunkReader, length: number, location: string, minBytes: number, blocks: WeightBlock[]): Promise<{ pieces: Pieces; moved: number }> {
   const end = c.pos + length;
@@ -107,7 +101,7 @@ async function readTensor(c: ChunkReader, length: number, location: string, minB
   }
   if (c.pos !== end) throw new WeightsStreamError('a tensor runs past its length', c.pos);
   if (raw && external) throw new WeightsStreamError('a tensor has both raw_data and external data', c.pos);
-  if (raw) pieces.push(...entry('location', location), ...entry('offset', String(raw.offset)), ...entry('length', String(raw.length)), encodeVarint(TENSOR_DATA_LOCATION * 8 + WIRE_VARINT), encodeVarint(DATA_LOCATION_EXTERNAL));
+  if (raw) pieces.push(...externalReference(location, raw.offset, raw.length));
   return { pieces, moved };
 }
 
