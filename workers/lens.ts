@@ -16,32 +16,18 @@ import { modelError } from '../src/lib/engine/model-errors.ts';
 import type { LogitLensParams, LogitLensResult } from '../src/lib/engine/messages.ts';
 import type { LensOutcome } from './logits-rewrite-hook.ts';
 import { piecesOf, tokenText } from './reading.ts';
+import { installLensGate, withLensPass } from './lens-gate.ts';
 import { cacheOf, disposeOutputs, forward } from './scoring.ts';
 import { rowsPerPass } from './statistics.ts';
 
 interface RunnableSession {
-  run: (feeds: unknown, ...rest: unknown[]) => Promise<unknown>;
+  run: (feeds: Record<string, unknown>, ...rest: unknown[]) => Promise<unknown>;
+  readonly inputNames: readonly string[];
   outputNames: readonly string[];
 }
 
-/** Outputs the lens pass in progress fetches (null: whatever the caller asks for). */
-let fetching: string[] | null = null;
-const controlled = new WeakSet<object>();
-
-/**
- * Lets a lens pass fetch only the lens outputs and the cache. Composes with statistics.ts'
- * installFetchControl in either order: each wrapper passes the call through when its own pass is not
- * running.
- */
-export function installLensFetchControl(session: RunnableSession): void {
-  if (controlled.has(session)) return;
-  controlled.add(session);
-  const run = session.run.bind(session);
-  session.run = (feeds: unknown, ...rest: unknown[]) => (fetching ? run(feeds, fetching) : run(feeds, ...rest));
-}
-
-function sessionOf(m: Loaded): RunnableSession {
-  return (m.model as unknown as { sessions: Record<string, RunnableSession> }).sessions.model;
+function sessionOf(model: PreTrainedModel): RunnableSession {
+  return (model as unknown as { sessions: Record<string, RunnableSession> }).sessions.model;
 }
 
 /** A lens pass's outputs as a grid (ids as int32: every vocabulary fits). */
@@ -63,9 +49,9 @@ export function lensGridOf(outputs: Record<string, Tensor>): LensGrid | null {
  */
 export async function logitLens(m: Loaded, ids: readonly number[]): Promise<LensGrid & { passes: number; forwardMs: number }> {
   const started = performance.now();
-  const session = sessionOf(m);
+  const session = sessionOf(m.model);
   if (!session.outputNames.includes(LENS_OUTPUTS.topIds)) throw new RangeError('the model was loaded without the logit lens');
-  installLensFetchControl(session);
+  installLensGate(session);
   const fetches = session.outputNames.filter((n) => n.startsWith('present') || n === LENS_OUTPUTS.topIds || n === LENS_OUTPUTS.topProbs);
   const step = rowsPerPass(m);
   const total = ids.length;
@@ -75,13 +61,7 @@ export async function logitLens(m: Loaded, ids: readonly number[]): Promise<Lens
   for (let start = 0; start < total; start += step) {
     const chunk = ids.slice(start, start + step);
     const last = start + step >= total;
-    fetching = fetches;
-    let outputs: Record<string, Tensor>;
-    try {
-      outputs = await forward(m, chunk, cache, start, 0);
-    } finally {
-      fetching = null;
-    }
+    const outputs: Record<string, Tensor> = await withLensPass(fetches, () => forward(m, chunk, cache, start, 0));
     const next = last ? null : cacheOf(outputs);
     try {
       const part = lensGridOf(outputs);
@@ -124,7 +104,8 @@ export async function lensLoadCheck(model: PreTrainedModel, tokenizer: PreTraine
   const failed = (problem: string): LensLoadCheck => ({ passed: false, rows: 0, maxProbDiff: Number.MAX_VALUE, idMismatches: 0, tolerance, tokens: ids.length, problem });
   let outputs: Record<string, Tensor>;
   try {
-    outputs = (await model.forward(inputs)) as Record<string, Tensor>;
+    installLensGate(sessionOf(model));
+    outputs = (await withLensPass([], () => model.forward(inputs))) as Record<string, Tensor>;
   } catch (error) {
     return failed(`the lens pass failed: ${error instanceof Error ? error.message : String(error)}`);
   }
@@ -142,8 +123,8 @@ export async function lensLoadCheck(model: PreTrainedModel, tokenizer: PreTraine
 
 /**
  * The lens path of a load that asked for it: the outcome of the rewrite at create, then, when the
- * outputs went on, the load check; a failed check leaves the session as it is (the lens session is
- * the lens view's own) and says the lens cannot be shown.
+ * outputs went on, the load check; a failed check leaves the session serving everything else (the
+ * gate stays off) and says the lens cannot be shown.
  */
 export async function lensPathAfterLoad(outcome: LensOutcome | null, model: PreTrainedModel, tokenizer: PreTrainedTokenizer, dtype: string, declaresKeep: boolean): Promise<LensPath> {
   if (!outcome || outcome.kind === 'not-seen') return { kind: 'unavailable', refusal: notice('model.lens-unrecognised', { detail: 'the model file did not reach the session as bytes' }) };

@@ -19,6 +19,7 @@ import { rewriteForStatistics, statsRefusalOf, type StatsRewriteOptions, type St
 import { blockDequantizedHead } from '../src/lib/core/models/head-blocks.ts';
 import { externalizeWeights, externalLocations, foldedInputOffsets, EXTERNAL_WEIGHTS_LOCATION, type WeightsOutcome } from '../src/lib/core/models/external-weights.ts';
 import { takeMount, type MountedWeights } from './streamed-weights.ts';
+import { installLensGate } from './lens-gate.ts';
 import { lensRefusalOf, rewriteForLens, type LensRewriteOptions, type LensRewriteRefusal } from '../src/lib/core/models/lens-rewrite.ts';
 
 /** What the wrapped create did with the model file of one load. */
@@ -55,7 +56,7 @@ export interface RewriteRequest {
   keep: RewriteOptions | null;
   /** The statistics outputs (rewriteForStatistics), with a test's deliberate fault; null: not asked. */
   statistics: StatsRewriteOptions | null;
-  /** The logit lens outputs (rewriteForLens), on a load of its own (they cost every pass); null or absent: not asked. */
+  /** The logit lens outputs (rewriteForLens) behind their gate (lens-gate.ts); null or absent: not asked. */
   lens?: LensRewriteOptions | null;
   /** false: the session reads the weights from the graph's own bytes (the bench's "before"); default true. */
   externalWeights?: boolean;
@@ -254,7 +255,10 @@ export function installLogitsRewrite(): void {
       if (result.kind === 'rewritten') {
         current.lens = { kind: 'added', ms: performance.now() - started, layers: result.layers, addedBytes: result.addedBytes };
         try {
-          return await createBlocked(result.bytes, options, current);
+          const lensSession = await createBlocked(result.bytes, options, current);
+          // Every pass of this session feeds the lens gate; only a lens pass feeds it true (lens-gate.ts).
+          installLensGate(lensSession as Parameters<typeof installLensGate>[0]);
+          return lensSession;
         } catch (error) {
           current.lens = { kind: 'session-refused', detail: error instanceof Error ? error.message : String(error) };
         }

@@ -275,7 +275,8 @@ async function load(id: number, params: LoadParams): Promise<LoadResult> {
     const rewriteOn = params.logitsRewrite !== false;
     const keepRequest = rewriteOn ? (params.logitsRewriteFault === 'previous-row' ? { fault: params.logitsRewriteFault } : {}) : null;
     const statisticsRequest = params.statistics ? (params.statisticsFault ? { fault: params.statisticsFault } : {}) : null;
-    // The logit lens (lens-rewrite.ts) goes on only a load that asks for it: the lens view's own.
+    // The logit lens (lens-rewrite.ts) goes on a load that asks for it (the Reading page's lens view),
+    // behind its gate: the session serves every other request as a plain load does (lens-gate.ts).
     const lens = params.lens ? (params.lensFault ? { lensFault: params.lensFault } : {}) : null;
     // Every load goes through the hook, rewrites or none: it also leaves the weights in the file
     // transformers.js read, mounted as external data (external-weights.ts), instead of copies.

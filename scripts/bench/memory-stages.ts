@@ -10,7 +10,9 @@
 //   load check       → the load's first forwards (the rewrite's and the model check's) are done
 //   5-shot items     three 5-shot CMMLU items, the prefix kept (prefix caches)
 //   statistics       the same worker loads the statistics graph and reads a text's statistics
-//   lens beside      a second worker loads the lens graph beside the first (the Reading page today)
+//   one session      the same worker loads the model once more with the statistics and the lens (the
+//                    Reading page's lens view: one session serves every view), reads a text's lens,
+//                    then scores a 5-shot item on that session (the lens gated off)
 // Columns: the renderer's peak RSS in the stage (sampled every 50 ms from /proc, and the kernel's
 // VmHWM over the whole row as a check), and the first worker's wasm Memory at the stage's end.
 // "external": the weights stay in the downloaded file, mounted as external data (the default);
@@ -39,7 +41,7 @@ import { withTimeout } from './steps.ts';
 
 const STEP_TIMEOUT_MS = 900_000;
 const LOAD_STAGES = ['fetch', 'rewrite', 'session', 'load check'] as const;
-const STAGES = [...LOAD_STAGES, '5-shot items', 'statistics', 'lens beside'] as const;
+const STAGES = [...LOAD_STAGES, '5-shot items', 'statistics', 'one session'] as const;
 type Stage = (typeof STAGES)[number];
 type Mode = 'external' | 'whole-head' | 'inline';
 
@@ -74,6 +76,7 @@ type Call =
   | { kind: 'load'; client: 'a' | 'b'; model: string; dtype: FixtureDtype; external: boolean; threads: number; ort: OrtMemoryOptions; headBlocks: boolean; statistics?: boolean; lens?: boolean }
   | { kind: 'items'; item: FiveShotItem; count: number }
   | { kind: 'statistics'; text: string }
+  | { kind: 'lens'; text: string }
   | { kind: 'stats' };
 
 interface BenchWindow {
@@ -96,6 +99,10 @@ async function inPage<T>(opened: OpenedPage, call: Call): Promise<T> {
         const a = clients.a;
         if (c.kind === 'stats') return { result: await a.stats() };
         if (c.kind === 'statistics') return { result: await a.textStatistics({ text: c.text, moments: true }) };
+        if (c.kind === 'lens') {
+          const lens = await a.logitLens({ text: c.text });
+          return { result: { layers: lens.layers, rows: lens.rows } };
+        }
         for (let i = 0; i < c.count; i++) {
           await a.scoreItem({ protocolId: c.item.protocolId, item: c.item.item, exemplars: c.item.exemplars, shots: 5, contextLimit: 4096, chatTemplate: false, reusePrefix: true });
         }
@@ -183,8 +190,11 @@ async function measure(browser: Browser, siteUrl: string, model: string, dtype: 
     }
     if (!skip.has('lens')) {
       t = Date.now();
-      await inPage(opened, { kind: 'load', client: 'b', model, dtype, external: mode !== 'inline', headBlocks: mode === 'external', threads, ort, lens: true });
-      stage('lens beside', t, Date.now() + 100, null);
+      const withLens = await inPage<LoadResult>(opened, { kind: 'load', client: 'a', model, dtype, external: mode !== 'inline', headBlocks: mode === 'external', threads, ort, statistics: true, lens: true });
+      if (withLens.lensPath?.kind !== 'graph') throw new Error(`the lens did not load: ${JSON.stringify(withLens.lensPath)}`);
+      await inPage(opened, { kind: 'lens', text: item.item.question });
+      await inPage(opened, { kind: 'items', item, count: 1 });
+      stage('one session', t, Date.now() + 100, (await inPage<WorkerStats>(opened, { kind: 'stats' })).wasmMemoryBytes ?? null);
     }
     sampler.stop();
     row.highWater = sampler.highWater();
@@ -209,7 +219,7 @@ export function stagesTable(rows: readonly Row[]): string {
   for (const r of rows) {
     const by = new Map(r.stages.map((s) => [s.stage, s]));
     const cells = STAGES.map((s) => mb(by.get(s)?.peakRss || null));
-    const loadPeak = Math.max(0, ...r.stages.filter((s) => s.stage !== 'lens beside' && s.stage !== 'statistics').map((s) => s.peakRss));
+    const loadPeak = Math.max(0, ...r.stages.filter((s) => s.stage !== 'one session' && s.stage !== 'statistics').map((s) => s.peakRss));
     const wasm = by.get('load check')?.wasmBytes ?? null;
     lines.push(`| ${r.model} | ${r.dtype} | ${r.mode} | ${r.variant} | ${mb(r.fileBytes)} | ${mb(r.baselineRss)} | ${cells.join(' | ')} | ${mb(r.highWater)} | ${r.error ? `failed: ${r.error.slice(0, 80)}` : (loadPeak / r.fileBytes).toFixed(2)} | ${mb(wasm)} |`);
   }

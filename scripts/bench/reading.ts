@@ -3,7 +3,8 @@
 // a row), jiangu-tiny and stories260k: the read's time (median of 3 after a warm-up), its passes (rows
 // per pass are the memory bound's: 64 MiB of logits by default), and for 断句 the first read's extra
 // cost, which finds the vocabulary's punctuation tokens (every id decoded once per model); and the
-// logit lens: its own load (rewrite and load check included) and a read of the same passage.
+// logit lens: the same worker loads the model again with the lens (rewrite and load check included),
+// reads the passage's lens, and reads its tokens again on that session (the lens gated off).
 // A measurement, not a test: it prints a Markdown table and writes bench-results/reading-<timestamp>.json.
 //
 // On the real-shaped Qwen3-0.6B (random weights, npm run fixtures:real) when it has been generated, q4.
@@ -43,6 +44,8 @@ interface Row {
   /** The logit lens: its load (the rewrite and its check included) and a read of the passage. */
   lensLoadMs: number | null;
   lensMs: number | null;
+  /** The tokens read again on the session loaded with the lens (gated off). */
+  tokensOnLensMs: number | null;
   lensLayers: number | null;
   breaksFirstMs: number;
   breaksMs: number;
@@ -81,23 +84,21 @@ await withChromium({ webgpu: false }, async (url, browser) => {
             const first = await timed(true);
             const breaks: number[] = [];
             for (let i = 0; i < repeats; i++) breaks.push((await timed(true)).ms);
-            // The lens: a load of its own (its outputs cost every pass), then the passage.
-            const lensClient = new window.jiangu.ModelClient();
-            let lens: { loadMs: number; ms: number[]; layers: number } | null = null;
-            try {
-              const lensInfo = await lensClient.load({ source: { kind: 'site', name: model }, dtype: dtype as 'fp32', backend: 'wasm', lens: true });
-              if (lensInfo.lensPath?.kind === 'graph') {
-                const ms: number[] = [];
-                let layers = 0;
-                for (let i = 0; i <= repeats; i++) {
-                  const t0 = performance.now();
-                  layers = (await lensClient.logitLens({ text })).layers;
-                  if (i > 0) ms.push(performance.now() - t0);
-                }
-                lens = { loadMs: lensInfo.loadMs, ms, layers };
+            // The lens: the same worker, the model loaded again with the lens behind its gate (the
+            // Reading page's way), then the passage's lens, then its tokens on that session.
+            let lens: { loadMs: number; ms: number[]; layers: number; tokensMs: number[] } | null = null;
+            const lensInfo = await client.load({ source: { kind: 'site', name: model }, dtype: dtype as 'fp32', backend: 'wasm', lens: true });
+            if (lensInfo.lensPath?.kind === 'graph') {
+              const ms: number[] = [];
+              let layers = 0;
+              for (let i = 0; i <= repeats; i++) {
+                const t0 = performance.now();
+                layers = (await client.logitLens({ text })).layers;
+                if (i > 0) ms.push(performance.now() - t0);
               }
-            } finally {
-              lensClient.terminate();
+              const tokensMs: number[] = [];
+              for (let i = 0; i < repeats; i++) tokensMs.push((await timed(false)).ms);
+              lens = { loadMs: lensInfo.loadMs, ms, layers, tokensMs };
             }
             return { tokensMs: tokens, breaksFirstMs: first.ms, breaksMs: breaks, tokens: last!.reading.ids.length, passes: last!.forwardPasses, punctuationTokens: first.r.punctuationTokens, loadMs: info.loadMs, lens };
           } finally {
@@ -105,8 +106,8 @@ await withChromium({ webgpu: false }, async (url, browser) => {
           }
         },
         { model, dtype, text: PASSAGE, repeats: REPEATS },
-      )) as { tokensMs: number[]; breaksFirstMs: number; breaksMs: number[]; tokens: number; passes: number; punctuationTokens: number | null; loadMs: number; lens: { loadMs: number; ms: number[]; layers: number } | null };
-      rows.push({ model, dtype, tokens: row.tokens, passes: row.passes, tokensMs: median(row.tokensMs), lensLoadMs: row.lens?.loadMs ?? null, lensMs: row.lens ? median(row.lens.ms) : null, lensLayers: row.lens?.layers ?? null, breaksFirstMs: row.breaksFirstMs, breaksMs: median(row.breaksMs), punctuationTokens: row.punctuationTokens, loadMs: row.loadMs });
+      )) as { tokensMs: number[]; breaksFirstMs: number; breaksMs: number[]; tokens: number; passes: number; punctuationTokens: number | null; loadMs: number; lens: { loadMs: number; ms: number[]; layers: number; tokensMs: number[] } | null };
+      rows.push({ model, dtype, tokens: row.tokens, passes: row.passes, tokensMs: median(row.tokensMs), lensLoadMs: row.lens?.loadMs ?? null, lensMs: row.lens ? median(row.lens.ms) : null, lensLayers: row.lens?.layers ?? null, tokensOnLensMs: row.lens ? median(row.lens.tokensMs) : null, breaksFirstMs: row.breaksFirstMs, breaksMs: median(row.breaksMs), punctuationTokens: row.punctuationTokens, loadMs: row.loadMs });
     }
   }
   await opened.context.close();
@@ -115,7 +116,7 @@ await withChromium({ webgpu: false }, async (url, browser) => {
 const seconds = (new Date().getTime() - started.getTime()) / 1000;
 console.log(`\n## Reading view: a 300-character passage (WASM)\n`);
 console.log(machineLines(machineInfo(findChromium()), started, seconds));
-console.log('\n| model | dtype | tokens | passes | read (tokens view) | 断句 first read | 断句 read | punctuation tokens | lens load | lens read (layers) |');
-console.log('|---|---|---|---|---|---|---|---|---|---|');
-for (const r of rows) console.log(`| ${r.model} | ${r.dtype} | ${r.tokens} | ${r.passes} | ${r.tokensMs.toFixed(0)} ms | ${r.breaksFirstMs.toFixed(0)} ms | ${r.breaksMs.toFixed(0)} ms | ${r.punctuationTokens ?? '—'} | ${r.lensLoadMs === null ? '—' : `${r.lensLoadMs.toFixed(0)} ms`} | ${r.lensMs === null ? 'not shown' : `${r.lensMs.toFixed(0)} ms (${r.lensLayers})`} |`);
+console.log('\n| model | dtype | tokens | passes | read (tokens view) | 断句 first read | 断句 read | punctuation tokens | lens load | lens read (layers) | read on the lens session |');
+console.log('|---|---|---|---|---|---|---|---|---|---|---|');
+for (const r of rows) console.log(`| ${r.model} | ${r.dtype} | ${r.tokens} | ${r.passes} | ${r.tokensMs.toFixed(0)} ms | ${r.breaksFirstMs.toFixed(0)} ms | ${r.breaksMs.toFixed(0)} ms | ${r.punctuationTokens ?? '—'} | ${r.lensLoadMs === null ? '—' : `${r.lensLoadMs.toFixed(0)} ms`} | ${r.lensMs === null ? 'not shown' : `${r.lensMs.toFixed(0)} ms (${r.lensLayers})`} | ${r.tokensOnLensMs === null ? '—' : `${r.tokensOnLensMs.toFixed(0)} ms`} |`);
 writeBenchRecord(projectRoot, 'reading-', started, { machine: machineInfo(findChromium()), passage: PASSAGE, rows });

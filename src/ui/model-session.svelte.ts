@@ -72,6 +72,3 @@ export const modelSession = new ModelSession();
 
 /** The Reading page's second model, read side by side with the first (issue 37); its own worker. */
 export const secondSession = new ModelSession();
-
-/** The Reading page's logit lens loads, one per model shown (a load with the lens outputs is the lens view's own). */
-export const lensSessions = [new ModelSession(), new ModelSession()] as const;

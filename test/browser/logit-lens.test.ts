@@ -32,6 +32,38 @@ function lensInWorker(page: Page, backend: 'wasm' | 'webgpu', dtype: Dtype, voca
   );
 }
 
+interface Served {
+  letters: number[][];
+  reading: number[];
+  generated: number[];
+  lensPath: string | null;
+  lensRows: number | null;
+}
+
+/**
+ * One client: a plain load, then the same model loaded with the lens. Each load answers the same
+ * letter scores, a passage reading (every row's log-probability) and a greedy generation, and the
+ * lens load also a lens; the model workers the page holds are counted after each.
+ */
+function servedBothWays(page: Page, backend: 'wasm' | 'webgpu', dtype: Dtype, vocab: number): Promise<{ plain: Served; withLens: Served }> {
+  return page.evaluate(
+    async ({ backend, dtype, vocab, text }) => {
+      const client = window.jiangu.reader();
+      const serve = async (lens: boolean): Promise<Served> => {
+        const info = await client.load({ source: { kind: 'site', name: 'jiangu-tiny' }, dtype, backend, maxLogitsBytes: 8 * 4 * vocab, ...(lens ? { lens: true } : {}) });
+        const letters: number[][] = [];
+        for (const prompt of ['子曰学而时习之答案：', '有朋自远方来不亦乐乎答案：']) letters.push((await client.score({ prompt, candidates: ['A', 'B', 'C', 'D'] })).candidates.map((c) => c.logProb));
+        const reading = (await client.readPassage({ text, punctuation: false })).reading.rows.flatMap((r) => [r.logprob ?? NaN, ...r.topLogprobs]);
+        const generated = (await client.generate({ prompt: '学而时习之', maxNewTokens: 8 })).tokenIds;
+        const grid = lens ? await client.logitLens({ text }) : null;
+        return { letters, reading, generated, lensPath: info.lensPath?.kind ?? null, lensRows: grid?.rows ?? null };
+      };
+      return { plain: await serve(false), withLens: await serve(true) };
+    },
+    { backend, dtype, vocab, text: TEXT },
+  );
+}
+
 /** Every layer's top 5 against the reference's lens; ids must agree except between near-equal probabilities. */
 function againstReference(lens: LogitLensResult, model: ReferenceModel, label: string): number {
   const want = referenceLens(model, lens.ids, lens.k);
@@ -82,4 +114,24 @@ describe('the logit lens in the real worker', () => {
     expect(plain.info.lensPath).toBeUndefined();
     expect(plain.error).toBe('model.lens-not-loaded');
   });
+
+  // The Reading page's lens view loads the model once more with the lens, in the same worker: that one
+  // session must then serve every other view exactly as the plain load did (the lens behind its gate).
+  for (const [backend, dtype] of [['wasm', 'fp32'], ['wasm', 'q8'], ['wasm', 'q4f16'], ['webgpu', 'q4']] as const) {
+    it(`jiangu-tiny ${dtype} on ${backend}: the session loaded with the lens scores, reads and generates bit for bit as the plain load, in one worker`, async () => {
+      const model = loadReferenceModel('jiangu-tiny', 'fp32');
+      const page = session.opened.page;
+      const { plain, withLens } = await servedBothWays(page, backend, dtype, model.vocabSize);
+      expect(plain.lensPath).toBeNull();
+      expect(withLens.lensPath).toBe('graph');
+      expect(withLens.lensRows).toBe(encodeFixture(TEXT).length);
+      expect(withLens.letters).toEqual(plain.letters);
+      expect(withLens.reading).toEqual(plain.reading);
+      expect(plain.reading.length).toBeGreaterThan(encodeFixture(TEXT).length);
+      expect(withLens.generated).toEqual(plain.generated);
+      expect(plain.letters.flat().every(Number.isFinite)).toBe(true);
+      // The harness's one reader worker, reloaded: no second model worker beside it.
+      expect(page.workers().filter((w) => w.url().includes('model.worker')).length).toBe(1);
+    });
+  }
 });

@@ -166,8 +166,10 @@ describe('the reading page', () => {
     expect({ view: query.get('view'), t: query.get('t'), k: query.get('k'), seed: query.get('seed'), n: query.get('n') }).toEqual({ view: 'sampling', t: '0.9', k: '20', seed: '11', n: '12' });
   });
 
-  it('the logit lens: loads its own copy of the model, and the grid’s top prediction per layer and position is the reference lens’s', async () => {
+  it('the logit lens: the model loaded again with the lens, in the same worker, and the grid’s top prediction per layer and position is the reference lens’s', async () => {
     const { page } = session.opened;
+    const modelWorkers = () => page.workers().filter((w) => w.url().includes('model.worker')).length;
+    const workersBefore = modelWorkers();
     await page.getByTestId('reading-view-lens').click();
     await page.getByTestId('reading-passage').fill('学而时习之不亦说乎');
     expect(await page.getByTestId('reading-read').isDisabled()).toBe(true);
@@ -184,6 +186,17 @@ describe('the reading page', () => {
     await page.locator('[data-testid=lens-input][data-index="3"]').click();
     const five = await page.locator('[data-testid=lens-position] tr[data-layer="0"] td').evaluateAll((tds) => tds.map((td) => Number(td.getAttribute('data-id'))));
     expect(five).toEqual(Array.from(want.ids.slice(3 * 5, 3 * 5 + 5)));
+    // One session per model: the lens load replaced the model's session in its worker, and the
+    // tokens view reads on that same session, its numbers the reference's.
+    expect(modelWorkers()).toBe(workersBefore);
+    await page.getByTestId('reading-view-tokens').click();
+    expect(await page.getByTestId('lens-prepare-a').count()).toBe(0);
+    await page.getByTestId('reading-read').click();
+    await page.getByTestId('reading-tokens').waitFor({ timeout: 60_000 });
+    const read = referenceReading('学而时习之不亦说乎');
+    const bits = await page.locator('[data-testid=reading-tokens] button[data-index]').evaluateAll((els) => els.slice(1, -1).map((e) => Number(e.getAttribute('data-bits'))));
+    expect(bits.length).toBe(read.ids.length - 1);
+    bits.forEach((b, j) => expect(Math.abs(b - surpriseBits(read.rows[j].logprob!))).toBeLessThan(1e-4));
   });
 
   it('refuses a passage longer than the model’s context, saying so, and reads the next one', async () => {

@@ -10,7 +10,7 @@ import { attr, GraphBuilder } from '../../../scripts/fixtures/graph-builder.ts';
 import { generateFixtures } from '../../../scripts/fixtures/generate.ts';
 import { DataType, encodeModel } from '../../../scripts/fixtures/onnx-proto.ts';
 import { ONNX_FILE } from '../../../scripts/fixtures/specs.ts';
-import { LENS_OUTPUTS, rewriteForLens, type LensRewrite, type LensRewriteRefusal } from '../../../src/lib/core/models/lens-rewrite.ts';
+import { LENS_GATE, LENS_OUTPUTS, rewriteForLens, type LensRewrite, type LensRewriteRefusal } from '../../../src/lib/core/models/lens-rewrite.ts';
 import { openSessionFrom, tensorFor } from '../fixtures/ort-helpers.ts';
 
 interface Toy {
@@ -86,8 +86,13 @@ describe('rewriteForLens: what it takes', () => {
       expect(r.k).toBe(5);
       const session = await openSessionFrom(r.bytes, 'native');
       const Tensor = tensorFor(session);
-      const out = await session.run({ input_ids: new Tensor('int64', BigInt64Array.from([1n, 4n, 7n]), [1, 3]) });
+      const ids = new Tensor('int64', BigInt64Array.from([1n, 4n, 7n]), [1, 3]);
+      const out = await session.run({ input_ids: ids, [LENS_GATE]: new Tensor('bool', [true], []) });
       expect(out[LENS_OUTPUTS.topIds].dims).toEqual([1, 2, 3, 5]);
+      // The gate off: no lens rows, the same logits.
+      const off = await session.run({ input_ids: ids, [LENS_GATE]: new Tensor('bool', [false], []) });
+      expect(off[LENS_OUTPUTS.topIds].dims).toEqual([1, 2, 0, 5]);
+      expect(Array.from(off.logits.data as Float32Array)).toEqual(Array.from(out.logits.data as Float32Array));
       const logits = out.logits.data as Float32Array;
       const top = out[LENS_OUTPUTS.topIds].data as BigInt64Array;
       for (let row = 0; row < 3; row++) {

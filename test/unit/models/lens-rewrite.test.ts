@@ -13,7 +13,7 @@ import { encodeFixture, loadReferenceModel, referenceFromWeights, referenceLens,
 import { LARGE, SPECS, STORIES260K, TINY, type Dtype, type FixtureName, type ModelSpec } from '../../../scripts/fixtures/specs.ts';
 import { generateStories260k, storiesWeights } from '../../../scripts/fixtures/stories260k.ts';
 import { sampleCmmluPrompt } from '../../../src/lib/core/models/model-check.ts';
-import { lastLayerAgreement, lensCheckTolerance, LENS_OUTPUTS, rewriteForLens, type LensFault, type LensGrid } from '../../../src/lib/core/models/lens-rewrite.ts';
+import { lastLayerAgreement, lensCheckTolerance, LENS_GATE, LENS_OUTPUTS, rewriteForLens, type LensFault, type LensGrid } from '../../../src/lib/core/models/lens-rewrite.ts';
 import { matMulIntegerArithmeticOf } from '../fixtures/q8-arithmetic.ts';
 import { loadStories260kTokenizer, storiesPresent } from '../stories260k-tokenizer.ts';
 import { bytesOf, floats, keepGraph, kernelsFor, openGraph, pass, type Outputs } from './stats-helpers.ts';
@@ -127,11 +127,18 @@ describe('rewriteForLens on the fixtures', () => {
         expect(lens.layers).toBe(c.spec.numLayers);
         const before = await openGraph(keepGraph(dir, dtype), dtype);
         const session = await openGraph(lens.bytes, dtype);
-        expect(session.inputNames).toEqual(before.inputNames);
+        expect(session.inputNames).toEqual([...before.inputNames, LENS_GATE]);
         expect(session.outputNames).toEqual([...before.outputNames, LENS_OUTPUTS.topIds, LENS_OUTPUTS.topProbs]);
         const out = await pass(session, c.spec, [ids], null, 0);
         const out0 = await pass(before, c.spec, [ids], null, 0);
         expect(bytesOf(out.logits).equals(bytesOf(out0.logits))).toBe(true);
+        // The gate off: the same logits and cache, and empty grids of the same types.
+        const off = await pass(session, c.spec, [ids], null, 0, 0, false);
+        expect(bytesOf(off.logits).equals(bytesOf(out0.logits))).toBe(true);
+        expect(bytesOf(off['present.0.key']).equals(bytesOf(out0['present.0.key']))).toBe(true);
+        expect(off[LENS_OUTPUTS.topIds].dims).toEqual([1, c.spec.numLayers, 0, 5]);
+        expect(off[LENS_OUTPUTS.topProbs].dims).toEqual([1, c.spec.numLayers, 0, 5]);
+        expect([off[LENS_OUTPUTS.topIds].type, off[LENS_OUTPUTS.topProbs].type]).toEqual(['int64', 'float32']);
         const grid = gridOf(out);
         expect([grid.layers, grid.rows, grid.k]).toEqual([c.spec.numLayers, ids.length, 5]);
         // Probabilities of each row fall with the rank.
@@ -211,13 +218,17 @@ describe('one lens pass on jiangu-large', () => {
       return { ms: performance.now() - started, o };
     };
     await timed(session, fetches); // warm-up
+    await timed(plain, null);
     const lensRun = await timed(session, fetches);
     const plainRun = await timed(plain, null);
-    // Does a session with the lens pay for it on a pass that does not fetch it (scoring, generation)?
-    const logitsOnly = await timed(session, ['logits', ...session.outputNames.filter((n) => n.startsWith('present.'))]);
+    // The same session with the gate off (scoring, generation, the other views): what does the lens cost it?
+    const started = performance.now();
+    const gateOff = await pass(session, LARGE, [ids], null, 0, 0, false);
+    const gateOffMs = performance.now() - started;
     expect(gridOf(lensRun.o).rows).toBe(300);
+    expect(gateOff[LENS_OUTPUTS.topIds].dims[2]).toBe(0);
     console.info(
-      `[lens] jiangu-large fp32: rewrite ${lens.ms.toFixed(1)} ms, +${lens.added} bytes (${(lens.added / 1024).toFixed(1)} KiB); 300-token lens pass ${lensRun.ms.toFixed(0)} ms; plain graph's forward with logits ${plainRun.ms.toFixed(0)} ms; lens graph fetching logits only ${logitsOnly.ms.toFixed(0)} ms`,
+      `[lens] jiangu-large fp32: rewrite ${lens.ms.toFixed(1)} ms, +${lens.added} bytes (${(lens.added / 1024).toFixed(1)} KiB); 300-token lens pass ${lensRun.ms.toFixed(0)} ms; plain graph's forward with logits ${plainRun.ms.toFixed(0)} ms; lens graph with the gate off ${gateOffMs.toFixed(0)} ms`,
     );
     await session.release();
     await plain.release();

@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { rowStatistics } from '../../../src/lib/core/logprobs.ts';
 import { rewriteForLastLogits } from '../../../src/lib/core/models/logits-rewrite.ts';
+import { LENS_GATE } from '../../../src/lib/core/models/lens-rewrite.ts';
 import { rewriteForStatistics, STATS_OUTPUTS, type StatsRewriteFault } from '../../../src/lib/core/models/stats-rewrite.ts';
 import { ONNX_FILE, type FixtureDtype, type ModelSpec } from '../../../scripts/fixtures/specs.ts';
 import { halfToFloat } from '../../../workers/logits.ts';
@@ -40,12 +41,14 @@ export const openGraph = (bytes: Uint8Array, dtype: FixtureDtype): Promise<ort.I
 export type Outputs = Record<string, ort.Tensor>;
 
 /** One pass of `ids` (rows of equal length) after `past` (null: the empty cache, typed as the graph declares it). */
-export async function pass(session: ort.InferenceSession, spec: ModelSpec, ids: number[][], past: Outputs | null, pastLen: number, keep = 0): Promise<Outputs> {
+/** One forward pass; `lens`: the lens gate's value, on a graph that has the gate (lens-rewrite.ts LENS_GATE). */
+export async function pass(session: ort.InferenceSession, spec: ModelSpec, ids: number[][], past: Outputs | null, pastLen: number, keep = 0, lens = true): Promise<Outputs> {
   const Tensor = tensorFor(session);
   const i64 = (rows: number[][]) => new Tensor('int64', BigInt64Array.from(rows.flat(), (v) => BigInt(v)), [rows.length, rows[0].length]);
   const feeds: Outputs = { input_ids: i64(ids), attention_mask: i64(ids.map((row) => new Array<number>(pastLen + row.length).fill(1))) };
   if (session.inputNames.includes('position_ids')) feeds.position_ids = i64(ids.map((row) => row.map((_, i) => pastLen + i)));
   if (session.inputNames.includes('num_logits_to_keep')) feeds.num_logits_to_keep = new Tensor('int64', BigInt64Array.of(BigInt(keep)), []);
+  if (session.inputNames.includes(LENS_GATE)) feeds[LENS_GATE] = new Tensor('bool', [lens], []);
   for (const meta of session.inputMetadata) {
     if (!meta.name.startsWith('past_key_values.') || !meta.isTensor) continue;
     const dims = [ids.length, spec.numKvHeads, 0, spec.headDim];

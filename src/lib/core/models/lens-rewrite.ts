@@ -23,32 +23,64 @@
 // power of two: 262,144 for Qwen's 151,936 tokens, about 170 dispatches), which is the cost to watch
 // in the browser bench. No LogSoftmax or ReduceMax (see stats-rewrite.ts for why).
 //
-// Cost per pass: L more heads (vocab × hidden per row each) plus a Softmax and a TopK over
+// The gate: the lens runs only in passes that ask for it, so one session per model serves every
+// view (scoring, generation, statistics, reading and the lens) with one copy of the weights. The lens
+// nodes are the then-branch of an If whose condition is a new graph input, LENS_GATE (bool scalar);
+// the else-branch gives empty grids [batch, L, 0, k]. onnxruntime runs every node of a graph on
+// every pass whatever the caller fetches (measured: jiangu-large, 300 tokens, onnxruntime-node on
+// 2 cores, a lens graph without a gate fetching only the logits and the cache took 1.0–1.9 s where
+// the plain graph took 0.36–0.6 s; 2026-12-05), but an If runs one branch: with the gate off the
+// same pass takes what the plain graph takes (221 ms against 249 ms; 685 ms with the gate on;
+// 2026-12-06, printed by lens-rewrite.test.ts). The worker feeds the gate (workers/lens-gate.ts).
+//
+// Why each layer's first tail node (its last residual Add, or its SkipSimplifiedLayerNormalization)
+// stays in the main graph, and only the rest goes in the branch: onnxruntime runs float16 Adds in
+// float32 between Casts, and drops a Cast pair float32 → float16 → float32 between two such nodes,
+// so the residual stream keeps float32 between layers; a branch reading a stream term as float16 (or
+// even a float32 Cast of it) keeps that pair, and q4f16 logits moved by one float16 step (jiangu-tiny,
+// on WASM and on the CPU EP). The clone there reads the terms as the author's own tail does, and the
+// logits and the cache stay bit for bit those of the graph without the lens (lens-rewrite.test.ts,
+// every fixture and dtype, the gate on and off). It costs an Add (or a norm) of [rows, hidden] per
+// layer per pass.
+//
+// Cost of a lens pass: L more heads (vocab × hidden per row each) plus a Softmax and a TopK over
 // [rows, vocab] per layer; onnxruntime frees each layer's [rows, vocab] tensors after its TopK, so
-// about two of them are alive at once besides the model's own logits. onnxruntime runs every node
-// on every pass whatever the caller fetches (jiangu-large, 300 tokens, onnxruntime-node on 2 cores:
-// 0.36–0.6 s for the plain graph, 1.4–1.6 s for the lens graph, 1.0–1.9 s for it with only the
-// logits and the cache fetched; 2026-12-05), so a session that scores or generates must not carry
-// the lens: it belongs to a load of its own.
+// about two of them are alive at once besides the model's own logits.
 //
 // Memory of the rewrite: the graph's body as one view, plus the appended nodes (about 10 a layer),
-// two initializers and two outputs, copied once into a buffer of the new length.
+// the If, two initializers, the gate input and two outputs, copied once into a buffer of the new length.
 
 import { GRAPH_NODE, GRAPH_OUTPUT, int64Initializer, INT64, intAttribute, MalformedGraph, MODEL_GRAPH, nested, nodeField, parseModel, SHAPE_DIM, TENSOR_TYPE_ELEM, TENSOR_TYPE_SHAPE, TYPE_TENSOR, VALUE_NAME, VALUE_TYPE, type GraphNode, type ParsedModel } from './logits-rewrite.ts';
 import { planLens, MAX_TAIL, type LensGraphReason, type LensPlan } from './lens-graph.ts';
 import { joinPieces, lenField, piecesLength, ProtoBytesError, stringField, subFields, varintField, type Pieces, type ProtoField } from './onnx-bytes.ts';
 
 export const LENS_OUTPUTS = { topIds: 'jiangu_lens_top_ids', topProbs: 'jiangu_lens_top_probs' } as const;
+/** The graph input that turns the lens on for a pass: a bool scalar (see "The gate" above). */
+export const LENS_GATE = 'jiangu_lens_on';
 /** Candidates per layer and position. */
 export const LENS_TOP_K = 5;
 /** Unsqueeze with axes as an input. */
 export const LENS_MIN_OPSET = 13;
 
 const FLOAT = 1;
+const BOOL = 9;
 const FLOAT_TYPES = new Set([1, 10, 11, 16]);
 const NODE_INPUT = 1;
 const NODE_OUTPUT = 2;
 const NODE_NAME = 3;
+const NODE_OP_TYPE = 4;
+const NODE_ATTRIBUTE = 5;
+const ATTRIBUTE_NAME = 1;
+const ATTRIBUTE_T = 5;
+const ATTRIBUTE_G = 6;
+const ATTRIBUTE_TYPE = 20;
+const ATTRIBUTE_TYPE_TENSOR = 4;
+const ATTRIBUTE_TYPE_GRAPH = 5;
+const GRAPH_NAME = 2;
+const GRAPH_INPUT = 11;
+const TENSOR_DIMS = 1;
+const TENSOR_DATA_TYPE = 2;
+const TENSOR_RAW_DATA = 9;
 
 /** Why a graph was not given the lens, as data the page words in its own language. */
 export type LensRewriteReason =
@@ -218,6 +250,31 @@ function outputField(name: string, elemType: number, dims: Pieces[]): Pieces {
   return lenField(GRAPH_OUTPUT, [...stringField(VALUE_NAME, name), ...lenField(VALUE_TYPE, lenField(TYPE_TENSOR, tensor))]);
 }
 
+/** A GraphProto (an If's branch) of `nodes` whose outputs are `outputs` (name, element type; no shape). */
+function subgraph(name: string, nodes: Pieces, outputs: [string, number][]): Pieces {
+  return [
+    ...nodes,
+    ...stringField(GRAPH_NAME, name),
+    ...outputs.flatMap(([o, elemType]) => lenField(GRAPH_OUTPUT, [...stringField(VALUE_NAME, o), ...lenField(VALUE_TYPE, lenField(TYPE_TENSOR, varintField(TENSOR_TYPE_ELEM, elemType)))])),
+  ];
+}
+
+/** A node attribute holding a graph (an If's branch). */
+function graphAttribute(name: string, graph: Pieces): Pieces {
+  return lenField(NODE_ATTRIBUTE, [...stringField(ATTRIBUTE_NAME, name), ...lenField(ATTRIBUTE_G, graph), ...varintField(ATTRIBUTE_TYPE, ATTRIBUTE_TYPE_GRAPH)]);
+}
+
+/** A Constant node whose value is an empty tensor of `dims` (one of them 0) and element type `elemType`. */
+function constantNode(output: string, elemType: number, dims: number[]): Pieces {
+  const tensor = [...dims.flatMap((d) => varintField(TENSOR_DIMS, d)), ...varintField(TENSOR_DATA_TYPE, elemType), ...lenField(TENSOR_RAW_DATA, [])];
+  return lenField(GRAPH_NODE, [
+    ...stringField(NODE_OUTPUT, output),
+    ...stringField(NODE_NAME, output),
+    ...stringField(NODE_OP_TYPE, 'Constant'),
+    ...lenField(NODE_ATTRIBUTE, [...stringField(ATTRIBUTE_NAME, 'value'), ...lenField(ATTRIBUTE_T, tensor), ...varintField(ATTRIBUTE_TYPE, ATTRIBUTE_TYPE_TENSOR)]),
+  ]);
+}
+
 function rewrite(buf: Uint8Array, options: LensRewriteOptions): LensRewrite {
   const parsed: ParsedModel = parseModel(buf);
   const logitsInfo = parsed.outputs.get('logits');
@@ -235,7 +292,7 @@ function rewrite(buf: Uint8Array, options: LensRewriteOptions): LensRewrite {
     for (const o of node.outputs) taken.add(o);
     taken.add(node.name);
   }
-  for (const name of Object.values(LENS_OUTPUTS)) if (taken.has(name)) return refuse({ kind: 'name-taken', name });
+  for (const name of [...Object.values(LENS_OUTPUTS), LENS_GATE]) if (taken.has(name)) return refuse({ kind: 'name-taken', name });
   let prefix = 'jiangu_lens';
   for (let i = 2; [...taken].some((n) => n.startsWith(`${prefix}/`)); i++) prefix = `jiangu_lens_${i}`;
   const t = (name: string) => `${prefix}/${name}`;
@@ -245,6 +302,9 @@ function rewrite(buf: Uint8Array, options: LensRewriteOptions): LensRewrite {
   const k = vocabDim !== undefined && vocabDim.varint > 0 ? Math.min(LENS_TOP_K, vocabDim.varint) : LENS_TOP_K;
 
   const nodes: Pieces = [];
+  // The first tail node of each layer (the last residual sum, or the skip-norm) runs in the main
+  // graph, where the author's tail reads the same terms: see "The gate" above.
+  const outer: Pieces = [];
   const last = plan.tail[0];
   const streamSlots = [0, 1];
   const probs: string[] = [];
@@ -252,13 +312,14 @@ function rewrite(buf: Uint8Array, options: LensRewriteOptions): LensRewrite {
   for (let l = 0; l < plan.layers; l++) {
     const p = (name: string) => t(`layer${l + 1}/${name}`);
     const source = plan.layerSpine[options.lensFault === 'previous-layer' ? Math.max(0, l - 1) : l];
+    const terms = streamSlots.map((slot) => source.inputs[slot]);
     const renamed = new Map<string, string>();
-    for (const slot of streamSlots) renamed.set(last.inputs[slot], source.inputs[slot]);
+    for (const slot of streamSlots) renamed.set(last.inputs[slot], terms[slot]);
     let alias: [string, string] | null = null;
     for (const node of plan.tail) {
       const inputs = node.inputs.map((i) => (alias !== null && i === alias[0] ? alias[1] : (renamed.get(i) ?? i)));
       // Inputs of the last spine node are the stream's terms; its outputs (like every tail node's) get new names.
-      if (node === last) for (const slot of streamSlots) inputs[slot] = source.inputs[slot];
+      if (node === last) for (const slot of streamSlots) inputs[slot] = terms[slot];
       const outputs = node.outputs.map((o) => (o === '' ? '' : p(o)));
       if (node === last && options.lensFault === 'skip-final-norm') {
         // The fault: the head reads the stream itself (the spine's sum: an Add's output, a skip-norm's output 3).
@@ -268,7 +329,7 @@ function rewrite(buf: Uint8Array, options: LensRewriteOptions): LensRewrite {
         alias = [plan.normOutput, outputs[sumIndex]];
       }
       node.outputs.forEach((o, i) => o !== '' && renamed.set(o, outputs[i]));
-      nodes.push(...cloneNode(buf, node, inputs, outputs, p(node.name || node.outputs[0] || node.opType)));
+      (node === last ? outer : nodes).push(...cloneNode(buf, node, inputs, outputs, p(node.name || node.outputs[0] || node.opType)));
     }
     let layerLogits = renamed.get('logits');
     if (layerLogits === undefined) throw new Error('the tail does not compute the logits');
@@ -283,15 +344,41 @@ function rewrite(buf: Uint8Array, options: LensRewriteOptions): LensRewrite {
     probs.push(p('lens/layer_probs'));
     ids.push(p('lens/layer_ids'));
   }
-  nodes.push(...nodeField('Concat', t('concat_probs'), probs, LENS_OUTPUTS.topProbs, intAttribute('axis', 1)));
-  nodes.push(...nodeField('Concat', t('concat_ids'), ids, LENS_OUTPUTS.topIds, intAttribute('axis', 1)));
+  nodes.push(...nodeField('Concat', t('concat_probs'), probs, t('top_probs'), intAttribute('axis', 1)));
+  nodes.push(...nodeField('Concat', t('concat_ids'), ids, t('top_ids'), intAttribute('axis', 1)));
 
   const [batchDim, rowsDim] = logits.dims.map((f) => [buf.subarray(f.valueStart, f.valueEnd)]);
   const fixed = (n: number): Pieces => varintField(1, n);
+  // The lens runs only when the gate is fed true (see "The gate" above): its nodes are the If's
+  // then-branch; the else-branch gives empty grids ([1, L, 0, k]) of the same types.
+  const lensBranch = subgraph(t('lens'), nodes, [
+    [t('top_ids'), INT64],
+    [t('top_probs'), FLOAT],
+  ]);
+  const emptyGrid = [1, plan.layers, 0, k];
+  const emptyBranch = subgraph(
+    t('no_lens'),
+    [...constantNode(t('empty_ids'), INT64, emptyGrid), ...constantNode(t('empty_probs'), FLOAT, emptyGrid)],
+    [
+      [t('empty_ids'), INT64],
+      [t('empty_probs'), FLOAT],
+    ],
+  );
+  const gate = lenField(GRAPH_NODE, [
+    ...stringField(NODE_INPUT, LENS_GATE),
+    ...stringField(NODE_OUTPUT, LENS_OUTPUTS.topIds),
+    ...stringField(NODE_OUTPUT, LENS_OUTPUTS.topProbs),
+    ...stringField(NODE_NAME, t('gate')),
+    ...stringField(NODE_OP_TYPE, 'If'),
+    ...graphAttribute('then_branch', lensBranch),
+    ...graphAttribute('else_branch', emptyBranch),
+  ]);
   const appended: Pieces = [
-    ...nodes,
+    ...outer,
+    ...gate,
     ...int64Initializer(t('k'), BigInt(k)),
     ...int64Initializer(t('layer_axis'), 1n),
+    ...lenField(GRAPH_INPUT, [...stringField(VALUE_NAME, LENS_GATE), ...lenField(VALUE_TYPE, lenField(TYPE_TENSOR, [...varintField(TENSOR_TYPE_ELEM, BOOL), ...lenField(TENSOR_TYPE_SHAPE, [])]))]),
     ...outputField(LENS_OUTPUTS.topIds, INT64, [batchDim, fixed(plan.layers), rowsDim, fixed(k)]),
     ...outputField(LENS_OUTPUTS.topProbs, FLOAT, [batchDim, fixed(plan.layers), rowsDim, fixed(k)]),
   ];

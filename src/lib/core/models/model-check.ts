@@ -76,7 +76,7 @@ export interface StatisticsPath {
 /**
  * Whether a load asked for the logit lens (lens-rewrite.ts) can show it: `graph`, the lens outputs
  * added and their last layer checked against the model's own logits at load; `unavailable`, why not
- * (`refusal`). A load for the lens is the lens view's own: its outputs cost every pass.
+ * (`refusal`). The lens sits behind a gate (lens-rewrite.ts), so the session serves every other view as before.
  */
 export interface LensPath {
   kind: 'graph' | 'unavailable';
