@@ -50,7 +50,7 @@
 // Memory of the rewrite: the graph's body as one view, plus the appended nodes (about 10 a layer),
 // the If, two initializers, the gate input and two outputs, copied once into a buffer of the new length.
 
-import { GRAPH_NODE, GRAPH_OUTPUT, int64Initializer, INT64, intAttribute, MalformedGraph, MODEL_GRAPH, nested, nodeField, parseModel, SHAPE_DIM, TENSOR_TYPE_ELEM, TENSOR_TYPE_SHAPE, TYPE_TENSOR, VALUE_NAME, VALUE_TYPE, type GraphNode, type ParsedModel } from './logits-rewrite.ts';
+import { constantTensors, GRAPH_NODE, GRAPH_OUTPUT, int64Initializer, INT64, intAttribute, MalformedGraph, MODEL_GRAPH, nested, nodeField, parseModel, SHAPE_DIM, TENSOR_TYPE_ELEM, TENSOR_TYPE_SHAPE, TYPE_TENSOR, VALUE_NAME, VALUE_TYPE, type GraphNode, type ParsedModel } from './logits-rewrite.ts';
 import { planLens, MAX_TAIL, type LensGraphReason, type LensPlan } from './lens-graph.ts';
 import { joinPieces, lenField, piecesLength, ProtoBytesError, stringField, subFields, varintField, type Pieces, type ProtoField } from './onnx-bytes.ts';
 
@@ -305,6 +305,26 @@ function rewrite(buf: Uint8Array, options: LensRewriteOptions): LensRewrite {
   // The first tail node of each layer (the last residual sum, or the skip-norm) runs in the main
   // graph, where the author's tail reads the same terms: see "The gate" above.
   const outer: Pieces = [];
+  // A tensor the tail reads that the main graph computes from initializers alone (the hub q8 head's
+  // DequantizeLinear(Transpose(embedding))) is computed again inside the branch, from the same
+  // initializers: head-blocks.ts replaces the main graph's head and drops those nodes, which would
+  // leave the branch reading a tensor no longer made; and the branch's copy runs only in lens passes.
+  const constant = constantTensors(parsed);
+  const producerOf = new Map<string, GraphNode>();
+  for (const node of parsed.nodes) for (const o of node.outputs) if (o !== '') producerOf.set(o, node);
+  const computedConstants: Pieces = [];
+  const inBranch = new Map<string, string>();
+  const branchCopy = (name: string): string => {
+    const producer = producerOf.get(name);
+    if (name === '' || producer === undefined || !constant.has(name) || parsed.initializers.has(name)) return name;
+    const known = inBranch.get(name);
+    if (known !== undefined) return known;
+    const inputs = producer.inputs.map(branchCopy);
+    const outputs = producer.outputs.map((o) => (o === '' ? '' : t(`const/${o}`)));
+    producer.outputs.forEach((o, i) => o !== '' && inBranch.set(o, outputs[i]));
+    computedConstants.push(...cloneNode(buf, producer, inputs, outputs, t(`const/${producer.name || producer.outputs[0] || producer.opType}`)));
+    return inBranch.get(name)!;
+  };
   const last = plan.tail[0];
   const streamSlots = [0, 1];
   const probs: string[] = [];
@@ -317,7 +337,7 @@ function rewrite(buf: Uint8Array, options: LensRewriteOptions): LensRewrite {
     for (const slot of streamSlots) renamed.set(last.inputs[slot], terms[slot]);
     let alias: [string, string] | null = null;
     for (const node of plan.tail) {
-      const inputs = node.inputs.map((i) => (alias !== null && i === alias[0] ? alias[1] : (renamed.get(i) ?? i)));
+      const inputs = node.inputs.map((i) => (alias !== null && i === alias[0] ? alias[1] : (renamed.get(i) ?? (node === last ? i : branchCopy(i)))));
       // Inputs of the last spine node are the stream's terms; its outputs (like every tail node's) get new names.
       if (node === last) for (const slot of streamSlots) inputs[slot] = terms[slot];
       const outputs = node.outputs.map((o) => (o === '' ? '' : p(o)));
@@ -351,7 +371,7 @@ function rewrite(buf: Uint8Array, options: LensRewriteOptions): LensRewrite {
   const fixed = (n: number): Pieces => varintField(1, n);
   // The lens runs only when the gate is fed true (see "The gate" above): its nodes are the If's
   // then-branch; the else-branch gives empty grids ([1, L, 0, k]) of the same types.
-  const lensBranch = subgraph(t('lens'), nodes, [
+  const lensBranch = subgraph(t('lens'), [...computedConstants, ...nodes], [
     [t('top_ids'), INT64],
     [t('top_probs'), FLOAT],
   ]);
