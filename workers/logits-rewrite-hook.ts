@@ -16,7 +16,7 @@ import { InferenceSession } from 'onnxruntime-web/webgpu';
 import { markStage } from './memory-marks.ts';
 import { refusalOf, rewriteForLastLogits, type LogitsRewriteRefusal, type RewriteOptions } from '../src/lib/core/models/logits-rewrite.ts';
 import { rewriteForStatistics, statsRefusalOf, type StatsRewriteOptions, type StatsRewriteRefusal } from '../src/lib/core/models/stats-rewrite.ts';
-import { blockDequantizedHead } from '../src/lib/core/models/head-blocks.ts';
+import { blockDequantizedHead, gemmTiedHead } from '../src/lib/core/models/head-blocks.ts';
 import { externalizeWeights, externalLocations, foldedInputOffsets, EXTERNAL_WEIGHTS_LOCATION, type WeightsOutcome } from '../src/lib/core/models/external-weights.ts';
 import { takeMount, type MountedWeights } from './streamed-weights.ts';
 import { installLensGate } from './lens-gate.ts';
@@ -72,7 +72,7 @@ interface Active {
   statistics: StatisticsOutcome | null;
   lens: LensOutcome | null;
   weights: WeightsOutcome;
-  /** Blocks the session's head was computed in (head-blocks.ts): 0 when left whole. */
+  /** Blocks the session's head was computed in (head-blocks.ts; 1: a float tied head as a Gemm): 0 when left as it came. */
   headBlocks: number;
   /** A streamed file's weights, mounted for this load's session (released once it is created). */
   mount: MountedWeights | null;
@@ -161,10 +161,15 @@ export function installLogitsRewrite(): void {
    * has one, else from `graph` itself; a session refused with the blocks is made without them.
    */
   const createBlocked = async (graph: Uint8Array, options: unknown, current: Active): Promise<unknown> => {
-    let blocked: ReturnType<typeof blockDequantizedHead> = null;
+    let blocked: { bytes: Uint8Array; blocks: number } | null = null;
     if (current.request.headBlocks !== false) {
       try {
+        // The hub's q8 head in blocks; else a float tied head as a Gemm on the embedding (one block).
         blocked = blockDequantizedHead(graph);
+        if (!blocked) {
+          const gemm = gemmTiedHead(graph);
+          blocked = gemm ? { bytes: gemm.bytes, blocks: 1 } : null;
+        }
       } catch {
         blocked = null; // a graph it cannot read: the rewrites before it would have said so
       }

@@ -128,7 +128,11 @@ export interface LoadResult {
    * the file as it came was loaded.
    */
   weights?: WeightsOutcome;
-  /** Blocks the head was computed in (src/lib/core/models/head-blocks.ts); 0 when the head was left whole. */
+  /**
+   * Blocks the head was computed in (src/lib/core/models/head-blocks.ts): the hub's q8 head in
+   * blocks; 1 for a float tied head read as a Gemm on the embedding (no transposed copy); 0 when the
+   * head was left as it came.
+   */
   headBlocks?: number;
   /** Bytes the worker keeps earlier 5-shot prefixes' KV caches in, from this device's memory (workers/loaded-model.ts keptPrefixBudget). */
   keptPrefixBytes?: number;

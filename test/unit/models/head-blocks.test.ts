@@ -5,6 +5,9 @@
  * gives the author's logits on every row, alone and after the one-row rewrite (the order the worker
  * applies them), with blocks that do not divide the vocabulary; the whole-vocabulary
  * DequantizeLinear and Transpose are gone from the graph; other heads are left alone (null).
+ * gemmTiedHead on the hub's q4 and fp32 layout (MatMul(x, Transpose(embedding)) over the float32
+ * embedding the Gather reads): the Gemm on the embedding gives the author's logits, with no Transpose
+ * left for onnxruntime to fold into a second copy; a head of its own (SmolLM2) or a q8 head is left.
  */
 import * as ortWeb from 'onnxruntime-web';
 import { describe, expect, it } from 'vitest';
@@ -13,7 +16,7 @@ import { encodeModel } from '../../../scripts/fixtures/onnx-proto.ts';
 import { REAL_QWEN25, REAL_QWEN3, REAL_SMOLLM2 } from '../../../scripts/fixtures/real-specs.ts';
 import type { FixtureDtype, ModelSpec } from '../../../scripts/fixtures/specs.ts';
 import { createModel } from '../../../scripts/fixtures/weights.ts';
-import { blockDequantizedHead } from '../../../src/lib/core/models/head-blocks.ts';
+import { blockDequantizedHead, gemmTiedHead } from '../../../src/lib/core/models/head-blocks.ts';
 import { parseModel, rewriteForLastLogits } from '../../../src/lib/core/models/logits-rewrite.ts';
 
 const VOCAB = 512;
@@ -74,10 +77,40 @@ describe.each([REAL_QWEN25, REAL_QWEN3])('$name q8 cut to two layers and 512 row
 
 describe('other heads are left as they are', () => {
   it.each([
-    ['Qwen2.5 fp32 (MatMul on the Transpose of a float embedding)', REAL_QWEN25, 'fp32'],
+    ['Qwen2.5 fp32 (MatMul on the Transpose of a float embedding: gemmTiedHead’s)', REAL_QWEN25, 'fp32'],
     ['Qwen3 q4', REAL_QWEN3, 'q4'],
     ['SmolLM2 q4 (its own head)', REAL_SMOLLM2, 'q4'],
   ] as const)('%s', (_label, spec, dtype) => {
     expect(blockDequantizedHead(modelBytes(spec, dtype))).toBeNull();
+  });
+});
+
+describe.each([REAL_QWEN25, REAL_QWEN3])('$name tied float heads cut to two layers and 512 rows', (spec) => {
+  it.each(['q4', 'fp32'] as const)('%s: the Gemm on the embedding gives the author’s logits, alone and after the one-row rewrite; no Transpose of the embedding is left', async (dtype) => {
+    const bytes = modelBytes(spec, dtype);
+    const gemm = gemmTiedHead(bytes);
+    if (!gemm) throw new Error('head not recognised');
+    expect(gemm).toMatchObject({ vocab: VOCAB, hidden: spec.hiddenSize, embedding: 'model.embed_tokens.weight' });
+    const ops = parseModel(gemm.bytes).nodes;
+    expect(ops.some((n) => n.opType === 'Transpose' && n.inputs[0] === gemm.embedding)).toBe(false);
+    expect(ops.filter((n) => n.opType === 'Gemm' && n.inputs[1] === gemm.embedding)).toHaveLength(1);
+    const want = await logits(bytes, spec);
+    const got = await logits(gemm.bytes, spec);
+    expect(got.length).toBe(IDS.length * VOCAB);
+    expect(maxDiff(got, want)).toBeLessThanOrEqual(1e-5);
+    const keep = rewriteForLastLogits(bytes);
+    if (keep.kind !== 'rewritten') throw new Error('not rewritten');
+    const kept = gemmTiedHead(keep.bytes);
+    if (!kept) throw new Error('head not recognised after the one-row rewrite');
+    expect(maxDiff(await logits(kept.bytes, spec, 1), want.subarray((IDS.length - 1) * VOCAB))).toBeLessThanOrEqual(1e-5);
+  });
+});
+
+describe('gemmTiedHead leaves other heads as they are', () => {
+  it.each([
+    ['SmolLM2 q4 (its own head, MatMulNBits)', REAL_SMOLLM2, 'q4'],
+    ['Qwen2.5 q8 (a dequantized uint8 embedding: blockDequantizedHead’s)', REAL_QWEN25, 'q8'],
+  ] as const)('%s', (_label, spec, dtype) => {
+    expect(gemmTiedHead(modelBytes(spec, dtype))).toBeNull();
   });
 });

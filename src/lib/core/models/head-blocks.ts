@@ -166,13 +166,23 @@ export function blockDequantizedHead(buf: Uint8Array, blockBytes = BLOCK_BYTES):
     ...concatNode(`${p}/out_shape`, [`${p}/lead_dims`, `${p}/vocab`], `${p}/logits_shape`, 0),
     ...nodeField('Reshape', `${p}/logits`, [`${p}/y`, `${p}/logits_shape`], matmul.outputs[0]),
   );
-  // The DequantizeLinear and the Transpose go with the MatMul unless something else reads them (a
-  // lens's layers): a node nobody reads would still run, expanding the whole vocabulary again.
+  return { bytes: replaceHead(buf, parsed, matmul, [dq, transpose], added, graphTail), blocks, embedding, vocab, hidden };
+}
+
+/**
+ * The model with the head's MatMul replaced by `added` (its nodes) and `graphTail` (initializers),
+ * and the chain that fed its weight (`feeders`, nearest first) dropped while nothing else in the
+ * main graph reads it: a node nobody reads would still run every pass (a lens branch computes its
+ * own copy: lens-rewrite.ts).
+ */
+function replaceHead(buf: Uint8Array, parsed: ParsedModel, matmul: GraphNode, feeders: GraphNode[], added: Pieces, graphTail: Pieces): Uint8Array {
   const readers = (tensor: string, except: GraphNode) => parsed.nodes.filter((n) => n !== except && n.inputs.includes(tensor)).length;
   const dropped = new Set([matmul.field]);
-  if (readers(dq.outputs[0], matmul) === 0 && !parsed.outputs.has(dq.outputs[0])) {
-    dropped.add(dq.field);
-    if (readers(transpose.outputs[0], dq) === 0 && !parsed.outputs.has(transpose.outputs[0])) dropped.add(transpose.field);
+  let reader = matmul;
+  for (const node of feeders) {
+    if (readers(node.outputs[0], reader) > 0 || parsed.outputs.has(node.outputs[0])) break;
+    dropped.add(node.field);
+    reader = node;
   }
   const graph: Pieces = [];
   for (const f of parsed.graphFields) {
@@ -182,7 +192,53 @@ export function blockDequantizedHead(buf: Uint8Array, blockBytes = BLOCK_BYTES):
   graph.push(...graphTail);
   const model: Pieces = [];
   for (const f of readFields(buf)) model.push(...(f.no === MODEL_GRAPH ? lenField(MODEL_GRAPH, graph) : [buf.subarray(f.start, f.end)]));
-  return { bytes: joinPieces(model), blocks, embedding, vocab, hidden };
+  return joinPieces(model);
+}
+
+/** The head's MatMul and Transpose when the head is MatMul(x, Transpose(embedding)), the embedding a float32 [V, H] initializer. */
+function findTransposedHead(parsed: ParsedModel, facts: Map<string, InitializerFacts>): { matmul: GraphNode; transpose: GraphNode; embedding: string; vocab: number; hidden: number } | null {
+  const producer = new Map<string, GraphNode>();
+  for (const n of parsed.nodes) for (const o of n.outputs) producer.set(o, n);
+  const logitsNode = producer.get('logits');
+  if (!logitsNode || logitsNode.opType !== 'MatMul' || logitsNode.domain !== '' || logitsNode.inputs.length !== 2) return null;
+  const transpose = producer.get(logitsNode.inputs[1]);
+  if (!transpose || transpose.opType !== 'Transpose' || transpose.domain !== '' || transpose.inputs.length !== 1) return null;
+  const embedding = transpose.inputs[0];
+  const w = facts.get(embedding);
+  if (!w || w.dims.length !== 2 || w.dataType !== FLOAT) return null;
+  const [vocab, hidden] = w.dims;
+  return { matmul: logitsNode, transpose, embedding, vocab, hidden };
+}
+
+/**
+ * The hub's q4 (and fp32) tied head, MatMul(x, Transpose(embedding)) over the float32 embedding the
+ * Gather reads, as Gemm(x, embedding, transB 1): the same products of x with the embedding's rows,
+ * with no Transpose for onnxruntime to fold into a transposed copy of the vocabulary matrix at load
+ * (545 MB for Qwen2.5-0.5B, 622 MB for Qwen3-0.6B). Null when the head is not that one.
+ */
+export function gemmTiedHead(buf: Uint8Array): { bytes: Uint8Array; embedding: string; vocab: number; hidden: number } | null {
+  const parsed = parseModel(buf);
+  const head = findTransposedHead(parsed, initializerFacts(buf, parsed));
+  if (!head) return null;
+  const { matmul, transpose, embedding, vocab, hidden } = head;
+  const p = 'jiangu_head_gemm';
+  if (parsed.nodes.some((n) => n.name.startsWith(p) || n.outputs.some((o) => o.startsWith(p)))) return null;
+  const x = matmul.inputs[0];
+  const added: Pieces = [
+    ...nodeField('Shape', `${p}/shape`, [x], `${p}/x_shape`),
+    ...nodeField('Slice', `${p}/lead`, [`${p}/x_shape`, `${p}/c0`, `${p}/c2`], `${p}/lead_dims`),
+    ...nodeField('Reshape', `${p}/rows`, [x, `${p}/rows_shape`], `${p}/x2`),
+    ...gemmTransB(`${p}/gemm`, [`${p}/x2`, embedding], `${p}/y`),
+    ...concatNode(`${p}/out_shape`, [`${p}/lead_dims`, `${p}/vocab`], `${p}/logits_shape`, 0),
+    ...nodeField('Reshape', `${p}/logits`, [`${p}/y`, `${p}/logits_shape`], matmul.outputs[0]),
+  ];
+  const graphTail: Pieces = [
+    ...int64VectorInitializer(`${p}/c0`, [0n]),
+    ...int64VectorInitializer(`${p}/c2`, [2n]),
+    ...int64VectorInitializer(`${p}/rows_shape`, [-1n, BigInt(hidden)]),
+    ...int64VectorInitializer(`${p}/vocab`, [BigInt(vocab)]),
+  ];
+  return { bytes: replaceHead(buf, parsed, matmul, [transpose], added, graphTail), embedding, vocab, hidden };
 }
 
 function gemmTransB(name: string, inputs: string[], output: string): Pieces {
