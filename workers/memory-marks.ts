@@ -2,7 +2,7 @@
 // (scripts/bench/memory-stages.ts): it samples the renderer's resident memory from outside and
 // splits the samples at these marks (fetched bytes, graph rewrite, session creation, first forward).
 // Times are epoch milliseconds (timeOrigin + now), so they compare with the sampler's clock.
-import type { MemoryMark, OrtMemoryOptions } from '../src/lib/engine/messages.ts';
+import type { MemoryMark } from '../src/lib/engine/messages.ts';
 
 const marks: MemoryMark[] = [];
 /** Keeps the worker's record bounded: a long session of loads only needs its recent marks. */
@@ -22,20 +22,4 @@ export function markStage(stage: string): void {
 
 export function memoryMarks(): MemoryMark[] {
   return marks.map((m) => ({ ...m }));
-}
-
-/**
- * The session options every load uses, measured with scripts/bench/memory-stages.ts (the README's
- * memory table): see ORT_MEMORY_OPTIONS.
- */
-export const ORT_MEMORY_OPTIONS: Required<OrtMemoryOptions> = { prepacking: true, cpuArena: true, memPattern: true };
-
-/** onnxruntime-web's session options for `asked` over the defaults (only what differs from ORT's own). */
-export function ortSessionOptions(asked: OrtMemoryOptions = {}): Record<string, unknown> {
-  const o = { ...ORT_MEMORY_OPTIONS, ...asked };
-  return {
-    ...(o.cpuArena ? {} : { enableCpuMemArena: false }),
-    ...(o.memPattern ? {} : { enableMemPattern: false }),
-    ...(o.prepacking ? {} : { extra: { session: { disable_prepacking: '1' } } }),
-  };
 }

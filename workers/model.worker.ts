@@ -41,7 +41,8 @@ import { resolveHubRevision } from './hub-revision.ts';
 import { checkLoadedModel } from './model-check.ts';
 import type { StatisticsPath } from '../src/lib/core/models/model-check.ts';
 import { streamingCache, streamingFetch, streamNext } from './streamed-weights.ts';
-import { countWasmWith, markStage, memoryMarks, ortSessionOptions } from './memory-marks.ts';
+import { countWasmWith, markStage, memoryMarks } from './memory-marks.ts';
+import { ortSessionOptions } from './session-options.ts';
 import { installLogitsRewrite, statisticsRefusalDetail, withLogitsRewrite } from './logits-rewrite-hook.ts';
 import { checkStatistics, statisticsTolerance } from './statistics-check.ts';
 import { installFetchControl, textStatistics } from './statistics.ts';
@@ -280,7 +281,7 @@ async function load(id: number, params: LoadParams): Promise<LoadResult> {
     const lens = params.lens ? (params.lensFault ? { lensFault: params.lensFault } : {}) : null;
     // Every load goes through the hook, rewrites or none: it also leaves the weights in the file
     // transformers.js read, mounted as external data (external-weights.ts), instead of copies.
-    const openWith = (keep: typeof keepRequest, statistics: typeof statisticsRequest) => withLogitsRewrite(open, { keep, statistics, lens, externalWeights: params.externalWeights, headBlocks: params.headBlocks });
+    const openWith = (keep: typeof keepRequest, statistics: typeof statisticsRequest) => withLogitsRewrite(open, { keep, statistics, lens, externalWeights: params.externalWeights, headBlocks: params.headBlocks, prepacking: params.ortMemoryOptions?.prepacking });
     let opened = await openWith(keepRequest, statisticsRequest);
     let model = opened.value;
     const sessionOf = (m: PreTrainedModel) => (m as unknown as { sessions: Record<string, { inputNames: string[]; outputNames: string[]; run: (...args: unknown[]) => Promise<unknown> }> }).sessions.model;

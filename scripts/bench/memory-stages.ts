@@ -13,6 +13,8 @@
 //   one session      the same worker loads the model once more with the statistics and the lens (the
 //                    Reading page's lens view: one session serves every view), reads a text's lens,
 //                    then scores a 5-shot item on that session (the lens gated off)
+//   two models       a second worker loads the same model with the lens too and reads a lens (the
+//                    Reading page with two models side by side and their lens: two sessions)
 // Columns: the renderer's peak RSS in the stage (sampled every 50 ms from /proc, and the kernel's
 // VmHWM over the whole row as a check), and the first worker's wasm Memory at the stage's end.
 // "external": the weights stay in the downloaded file, mounted as external data (the default);
@@ -41,7 +43,7 @@ import { withTimeout } from './steps.ts';
 
 const STEP_TIMEOUT_MS = 900_000;
 const LOAD_STAGES = ['fetch', 'rewrite', 'session', 'load check'] as const;
-const STAGES = [...LOAD_STAGES, '5-shot items', 'statistics', 'one session'] as const;
+const STAGES = [...LOAD_STAGES, '5-shot items', 'statistics', 'one session', 'two models'] as const;
 type Stage = (typeof STAGES)[number];
 type Mode = 'external' | 'whole-head' | 'inline';
 
@@ -76,7 +78,7 @@ type Call =
   | { kind: 'load'; client: 'a' | 'b'; model: string; dtype: FixtureDtype; external: boolean; threads: number; ort: OrtMemoryOptions; headBlocks: boolean; statistics?: boolean; lens?: boolean }
   | { kind: 'items'; item: FiveShotItem; count: number }
   | { kind: 'statistics'; text: string }
-  | { kind: 'lens'; text: string }
+  | { kind: 'lens'; text: string; client?: 'a' | 'b' }
   | { kind: 'stats' };
 
 interface BenchWindow {
@@ -96,7 +98,7 @@ async function inPage<T>(opened: OpenedPage, call: Call): Promise<T> {
           const result = await clients[c.client].load({ source: { kind: 'site', name: c.model }, dtype: c.dtype, backend: 'wasm', wasmThreads: c.threads, externalWeights: c.external, headBlocks: c.headBlocks, ortMemoryOptions: c.ort, statistics: c.statistics, lens: c.lens });
           return { result };
         }
-        const a = clients.a;
+        const a = c.kind === 'lens' && c.client === 'b' ? clients.b : clients.a;
         if (c.kind === 'stats') return { result: await a.stats() };
         if (c.kind === 'statistics') return { result: await a.textStatistics({ text: c.text, moments: true }) };
         if (c.kind === 'lens') {
@@ -195,6 +197,10 @@ async function measure(browser: Browser, siteUrl: string, model: string, dtype: 
       await inPage(opened, { kind: 'lens', text: item.item.question });
       await inPage(opened, { kind: 'items', item, count: 1 });
       stage('one session', t, Date.now() + 100, (await inPage<WorkerStats>(opened, { kind: 'stats' })).wasmMemoryBytes ?? null);
+      t = Date.now();
+      await inPage(opened, { kind: 'load', client: 'b', model, dtype, external: mode !== 'inline', headBlocks: mode === 'external', threads, ort, statistics: true, lens: true });
+      await inPage(opened, { kind: 'lens', text: item.item.question, client: 'b' });
+      stage('two models', t, Date.now() + 100, null);
     }
     sampler.stop();
     row.highWater = sampler.highWater();
@@ -213,15 +219,15 @@ const mb = (n: number | null) => (n === null ? '–' : `${Math.round(n / 1e6).to
 
 export function stagesTable(rows: readonly Row[]): string {
   const lines = [
-    `| model | dtype | weights | ORT options | file MB | page alone MB | ${STAGES.map((s) => `${s} RSS MB`).join(' | ')} | VmHWM MB | peak ÷ file | wasm after load MB |`,
-    `|---|---|---|---|---:|---:|${STAGES.map(() => '---:').join('|')}|---:|---:|---:|`,
+    `| model | dtype | weights | ORT options | file MB | page alone MB | ${STAGES.map((s) => `${s} RSS MB`).join(' | ')} | VmHWM MB | peak ÷ file | wasm after load MB | 3 five-shot items s |`,
+    `|---|---|---|---|---:|---:|${STAGES.map(() => '---:').join('|')}|---:|---:|---:|---:|`,
   ];
   for (const r of rows) {
     const by = new Map(r.stages.map((s) => [s.stage, s]));
     const cells = STAGES.map((s) => mb(by.get(s)?.peakRss || null));
-    const loadPeak = Math.max(0, ...r.stages.filter((s) => s.stage !== 'one session' && s.stage !== 'statistics').map((s) => s.peakRss));
+    const loadPeak = Math.max(0, ...r.stages.filter((s) => s.stage !== 'one session' && s.stage !== 'two models' && s.stage !== 'statistics').map((s) => s.peakRss));
     const wasm = by.get('load check')?.wasmBytes ?? null;
-    lines.push(`| ${r.model} | ${r.dtype} | ${r.mode} | ${r.variant} | ${mb(r.fileBytes)} | ${mb(r.baselineRss)} | ${cells.join(' | ')} | ${mb(r.highWater)} | ${r.error ? `failed: ${r.error.slice(0, 80)}` : (loadPeak / r.fileBytes).toFixed(2)} | ${mb(wasm)} |`);
+    lines.push(`| ${r.model} | ${r.dtype} | ${r.mode} | ${r.variant} | ${mb(r.fileBytes)} | ${mb(r.baselineRss)} | ${cells.join(' | ')} | ${mb(r.highWater)} | ${r.error ? `failed: ${r.error.slice(0, 80)}` : (loadPeak / r.fileBytes).toFixed(2)} | ${mb(wasm)} | ${by.get('5-shot items') ? (by.get('5-shot items')!.ms / 1000).toFixed(1) : '—'} |`);
   }
   return lines.join('\n');
 }

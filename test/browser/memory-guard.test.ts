@@ -5,12 +5,16 @@
 // worker's JS heap. The real-shape figures (Qwen2.5-0.5B, Qwen3-0.6B) are the bench's
 // (scripts/bench/memory-stages.ts, the README's memory table); these bounds are what fails when a
 // copy comes back: the whole file handed to ORT, as before external weights, measures 2.85 × here.
+// jiangu-large-tied's q4 (the hub's tied q4 layout, the embedding nearly all of the file) must hold
+// its embedding once: measured 1.28 ×; its head left as it came (a folded Transpose) or prepacked
+// fails the same bound.
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { WorkerHeap } from '../../scripts/bench/memory-worker-heap.ts';
 import { projectRoot } from '../../scripts/site-routes.ts';
-import type { LoadResult, WorkerStats } from '../../src/lib/engine/messages.ts';
+import type { LoadParams, LoadResult, WorkerStats } from '../../src/lib/engine/messages.ts';
+import { generateFixtures } from '../../scripts/fixtures/generate.ts';
 import { harnessReady, useBrowserSession } from './session.ts';
 
 const FILE_BYTES = statSync(join(projectRoot, '.fixtures', 'models', 'jiangu-large', 'onnx', 'model_quantized.onnx')).size;
@@ -24,22 +28,26 @@ interface Loaded {
   stats: WorkerStats;
 }
 
-describe('jiangu-large q8 on WASM holds its weights once', () => {
-  const session = useBrowserSession({ webgpu: false, path: '/harness.html', ready: harnessReady });
+describe('a model on WASM holds its weights once (jiangu-large q8, jiangu-large-tied q4)', () => {
+  const session = useBrowserSession({ webgpu: false, path: '/harness.html', ready: harnessReady, setup: () => void generateFixtures({ models: ['jiangu-large-tied'] }) });
 
   /** A fresh worker (one thread: no ORT thread workers beside it) loading the file as asked. */
-  const loadFresh = async (externalWeights: boolean): Promise<{ loaded: Loaded; leftBytes: number }> => {
+  const loadFresh = async (externalWeights: boolean, asked: Pick<LoadParams, 'headBlocks' | 'ortMemoryOptions'> & { name?: string; dtype?: 'q8' | 'q4' } = {}): Promise<{ loaded: Loaded; leftBytes: number }> => {
     const { page } = session.opened;
     const heap = await WorkerHeap.attach(page);
     try {
-      const loaded = await page.evaluate(async (externalWeights) => {
-        const w = window as unknown as { guardClients?: unknown[] };
-        const client = new window.jiangu.ModelClient();
-        (w.guardClients ??= []).push(client);
-        const load = await client.load({ source: { kind: 'site', name: 'jiangu-large' }, dtype: 'q8', backend: 'wasm', wasmThreads: 1, externalWeights });
-        const stats = await client.stats();
-        return { load, stats };
-      }, externalWeights);
+      const loaded = await page.evaluate(
+        async ({ externalWeights, asked }) => {
+          const w = window as unknown as { guardClients?: unknown[] };
+          const client = new window.jiangu.ModelClient();
+          (w.guardClients ??= []).push(client);
+          const { name = 'jiangu-large', dtype = 'q8', ...options } = asked;
+          const load = await client.load({ source: { kind: 'site', name }, dtype, backend: 'wasm', wasmThreads: 1, externalWeights, ...options });
+          const stats = await client.stats();
+          return { load, stats };
+        },
+        { externalWeights, asked },
+      );
       if (!heap.attached) throw new Error('the model worker never showed up as a DevTools target');
       await heap.collectGarbage();
       const sample = await heap.sample();
@@ -69,6 +77,26 @@ describe('jiangu-large q8 on WASM holds its weights once', () => {
     const inline = await loadFresh(false);
     expect(inline.loaded.load.weights).toEqual({ kind: 'inline' });
     expect(inline.loaded.stats.wasmMemoryBytes ?? 0).toBeGreaterThan(WASM_BOUND * FILE_BYTES);
+  });
+
+  // The hub's q4 layout of a tied model: the float32 embedding (155.6 MB of the 157 MB file) is read by
+  // the Gather and, through a Transpose, by the head. onnxruntime folded that Transpose into a second
+  // copy, and prepacking a Gemm on the embedding keeps a packed one: each doubles the file.
+  it('jiangu-large-tied q4 (the hub’s tied q4 layout): the head a Gemm on the embedding, wasm Memory within 1.5 × the file; the head as it came, or prepacking on, breaks the bound', async () => {
+    const fileBytes = statSync(join(projectRoot, '.fixtures', 'models', 'jiangu-large-tied', 'onnx', 'model_q4.onnx')).size;
+    const asked = { name: 'jiangu-large-tied', dtype: 'q4' as const };
+    const site = await loadFresh(true, asked);
+    expect(site.loaded.load.headBlocks).toBe(1);
+    expect(site.loaded.load.weights?.kind).toBe('streamed');
+    const wasm = site.loaded.stats.wasmMemoryBytes ?? Number.NaN;
+    console.info(`[memory-guard] jiangu-large-tied q4: file ${(fileBytes / 1e6).toFixed(1)} MB, wasm ${(wasm / 1e6).toFixed(1)} MB (${(wasm / fileBytes).toFixed(2)} ×)`);
+    expect(wasm).toBeLessThanOrEqual(WASM_BOUND * fileBytes);
+    const asCame = await loadFresh(true, { ...asked, headBlocks: false });
+    expect(asCame.loaded.load.headBlocks).toBe(0);
+    expect(asCame.loaded.stats.wasmMemoryBytes ?? 0).toBeGreaterThan(WASM_BOUND * fileBytes);
+    const prepacked = await loadFresh(true, { ...asked, ortMemoryOptions: { prepacking: true } });
+    expect(prepacked.loaded.load.headBlocks).toBe(1);
+    expect(prepacked.loaded.stats.wasmMemoryBytes ?? 0).toBeGreaterThan(WASM_BOUND * fileBytes);
   });
 
   it('a hub model streams from the network, then from Cache Storage, which keeps the whole file; its scores are the whole file’s', async () => {
