@@ -14,6 +14,7 @@ import { referenceLens } from '../../scripts/fixtures/reference.ts';
 import { harnessReady, useBrowserSession } from './session.ts';
 import { generateStories260k, storiesWeights } from '../../scripts/fixtures/stories260k.ts';
 import { storiesPresent } from '../unit/stories260k-tokenizer.ts';
+import { generateFixtures } from '../../scripts/fixtures/generate.ts';
 
 const TEXT = '学而时习之不亦说乎有朋自远方来不亦乐乎';
 
@@ -78,7 +79,15 @@ function againstReference(lens: LogitLensResult, model: ReferenceModel, label: s
 }
 
 describe('the logit lens in the real worker', () => {
-  const session = useBrowserSession({ webgpu: true, path: '/harness.html', ready: harnessReady, setup: () => void (storiesPresent && generateStories260k()) });
+  const session = useBrowserSession({
+    webgpu: true,
+    path: '/harness.html',
+    ready: harnessReady,
+    setup: () => {
+      if (storiesPresent) generateStories260k();
+      generateFixtures({ models: ['jiangu-large-tied'] });
+    },
+  });
 
   for (const [backend, dtype] of [['wasm', 'fp32'], ['wasm', 'q4'], ['webgpu', 'q4']] as const) {
     it(`jiangu-tiny ${dtype} on ${backend}: passes its load check, and every layer equals the reference's lens (1e-4)`, async () => {
@@ -133,5 +142,34 @@ describe('the logit lens in the real worker', () => {
       // The harness's one reader worker, reloaded: no second model worker beside it.
       expect(page.workers().filter((w) => w.url().includes('model.worker')).length).toBe(1);
     });
+  }
+
+  // The hub's layouts of a tied model, streamed as the site streams them: q8's head reads the uint8
+  // embedding through DequantizeLinear(Transpose) and runs in blocks, q4's is a Gemm on the float32
+  // embedding; the lens branch computes its own Transpose, which onnxruntime folds at load, so the
+  // streamed embedding must stay until the session exists (foldedInputOffsets).
+  for (const dtype of ['q8', 'q4'] as const) {
+    it(`jiangu-large-tied ${dtype} (the hub’s tied layout), streamed: loads with the lens, passes its check, and scores as the plain load`, async () => {
+      const page = session.opened.page;
+      const got = await page.evaluate(
+        async ({ dtype, text }) => {
+          const client = window.jiangu.reader();
+          const source = { kind: 'site' as const, name: 'jiangu-large-tied' };
+          const plain = await client.load({ source, dtype, backend: 'wasm' });
+          const want = (await client.score({ prompt: text, candidates: ['A', 'B', 'C', 'D'] })).candidates.map((c) => c.logProb);
+          const info = await client.load({ source, dtype, backend: 'wasm', lens: true });
+          const lens = await client.logitLens({ text });
+          const scored = (await client.score({ prompt: text, candidates: ['A', 'B', 'C', 'D'] })).candidates.map((c) => c.logProb);
+          return { weights: info.weights?.kind, plainBlocks: plain.headBlocks, blocks: info.headBlocks, lensPath: info.lensPath?.kind, layers: lens.layers, rows: lens.rows, ids: lens.ids.length, want, scored };
+        },
+        { dtype, text: TEXT },
+      );
+      expect(got.weights).toBe('streamed');
+      expect(got.blocks).toBe(got.plainBlocks);
+      expect(got.blocks).toBeGreaterThan(0);
+      expect(got.lensPath).toBe('graph');
+      expect([got.layers, got.rows]).toEqual([4, got.ids]);
+      expect(got.scored).toEqual(got.want);
+    }, 120_000);
   }
 });

@@ -173,6 +173,8 @@ describe('the reading page', () => {
     await page.getByTestId('reading-view-lens').click();
     await page.getByTestId('reading-passage').fill('学而时习之不亦说乎');
     expect(await page.getByTestId('reading-read').isDisabled()).toBe(true);
+    // The model is loaded: the page offers the lens, and does not ask for a model.
+    expect(await page.getByTestId('reading-needs-model').count()).toBe(0);
     await page.getByTestId('lens-load-a').click();
     await page.waitForFunction(() => !document.querySelector('[data-testid=reading-read]')?.hasAttribute('disabled'), null, { timeout: 60_000 });
     await page.getByTestId('reading-read').click();

@@ -10,6 +10,9 @@ import { REAL_QWEN25 } from '../../../scripts/fixtures/real-specs.ts';
 import { createModel } from '../../../scripts/fixtures/weights.ts';
 import { externalizeWeights, EXTERNAL_WEIGHTS_LOCATION, foldedInputOffsets } from '../../../src/lib/core/models/external-weights.ts';
 import { MountedWeights } from '../../../workers/streamed-weights.ts';
+import { blockDequantizedHead } from '../../../src/lib/core/models/head-blocks.ts';
+import { rewriteForLens } from '../../../src/lib/core/models/lens-rewrite.ts';
+import { rewriteForLastLogits } from '../../../src/lib/core/models/logits-rewrite.ts';
 import { fieldString, readFields, subFields } from '../../../src/lib/core/models/onnx-bytes.ts';
 
 const block = (offset: number, length: number, fill: number) => ({ offset, data: new Uint8Array(length).fill(fill) });
@@ -65,4 +68,36 @@ describe('foldedInputOffsets', () => {
     // The layers' MatMulNBits weights are read only by nodes that take an activation: not kept.
     expect(offsetOf.size).toBeGreaterThan(4);
   });
+
+  it('names the embedding a lens branch reads (the hub q8 head in blocks, its Transpose only in the branch)', () => {
+    const spec = { ...REAL_QWEN25, numLayers: 1, vocabSize: 256, maxPositionEmbeddings: 32 };
+    const file = encodeModel(buildFixtureModel(createModel(spec, 256), 'q8')).toBytes();
+    const keep = rewriteForLastLogits(file);
+    if (keep.kind !== 'rewritten') throw new Error('not rewritten');
+    const lens = rewriteForLens(keep.bytes);
+    if (lens.kind !== 'rewritten') throw new Error(lens.refusal.detail);
+    const blocked = blockDequantizedHead(lens.bytes)!;
+    const external = externalizeWeights(blocked.bytes)!;
+    const offsets = foldedInputOffsets(external.graph, EXTERNAL_WEIGHTS_LOCATION);
+    const offsetOf = offsetsByName(external.graph);
+    expect(offsets.has(offsetOf.get('model.embed_tokens.weight_quantized')!)).toBe(true);
+    // Without the lens, the head in blocks reads the embedding only through input-dependent Slices.
+    const plain = externalizeWeights(blockDequantizedHead(keep.bytes)!.bytes)!;
+    expect(foldedInputOffsets(plain.graph, EXTERNAL_WEIGHTS_LOCATION).has(offsetsByName(plain.graph).get('model.embed_tokens.weight_quantized')!)).toBe(false);
+  });
 });
+
+/** Each externalized initializer's offset, from its own reference in the graph. */
+function offsetsByName(model: Uint8Array): Map<string, number> {
+  const graph = readFields(model).find((f) => f.no === 7)!;
+  const out = new Map<string, number>();
+  for (const f of subFields(model, graph).filter((g) => g.no === 5)) {
+    const fields = subFields(model, f);
+    const name = fieldString(model, fields.find((t) => t.no === 8)!);
+    for (const e of fields.filter((t) => t.no === 13)) {
+      const [k, v] = subFields(model, e);
+      if (fieldString(model, k) === 'offset') out.set(name, Number(fieldString(model, v)));
+    }
+  }
+  return out;
+}

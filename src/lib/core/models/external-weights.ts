@@ -153,6 +153,14 @@ export function foldedInputOffsets(buf: Uint8Array, location: string): Set<numbe
     if (node.opType === 'Constant' || used.length === 0 || !used.every((i) => constant.has(i))) continue;
     for (const i of used) if (parsed.initializers.has(i)) foldedInputs.add(i);
   }
+  // A node with branches (the lens's If: lens-rewrite.ts) may fold what its branches compute from
+  // the outer graph's initializers (the hub q8 head's Transpose of the embedding): every initializer
+  // a branch node names as an input is kept, without telling which of them ORT folds.
+  for (const node of parsed.nodes) {
+    if (node.opType !== 'If' && node.opType !== 'Loop' && node.opType !== 'Scan') continue;
+    const bytes = buf.subarray(node.field.start, node.field.end);
+    for (const name of parsed.initializers) if (!foldedInputs.has(name) && namesInput(bytes, name)) foldedInputs.add(name);
+  }
   const offsets = new Set<number>();
   const graph = readFields(buf).find((f) => f.no === MODEL_GRAPH);
   if (!graph) return offsets;
@@ -165,4 +173,14 @@ export function foldedInputOffsets(buf: Uint8Array, location: string): Set<numbe
     if (entries.get('location') === location && entries.has('offset')) offsets.add(Number(entries.get('offset')));
   }
   return offsets;
+}
+
+/** Whether `bytes` (a node's, its branches included) hold `name` as a NodeProto input field (field 1). */
+function namesInput(bytes: Uint8Array, name: string): boolean {
+  const field = joinPieces(stringField(1, name));
+  outer: for (let at = bytes.indexOf(field[0]); at >= 0 && at + field.length <= bytes.length; at = bytes.indexOf(field[0], at + 1)) {
+    for (let j = 1; j < field.length; j++) if (bytes[at + j] !== field[j]) continue outer;
+    return true;
+  }
+  return false;
 }
