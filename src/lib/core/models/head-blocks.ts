@@ -22,6 +22,12 @@
 // block's fp32 rows are at most BLOCK_BYTES, freed before the next.
 //
 // Only this exact head is rewritten; anything else is left as it is (null).
+//
+// The hub's q4 (and fp32) files of a tied model read the float32 embedding the same way without the
+// DequantizeLinear: MatMul(x, Transpose(embedding)). Nothing is expanded per pass, but onnxruntime
+// folds the Transpose into a transposed copy at load (+545 MB for Qwen2.5-0.5B). gemmTiedHead writes
+// it as Gemm(x, embedding, transB 1): the same dot products, no copy (wasm Memory after Qwen2.5 q4's
+// load 2,193 → 898 MB, with prepacking off for it: logits-rewrite-hook.ts RewriteRequest.prepacking).
 
 import { joinPieces, lenField, readFields, stringField, subFields, varintField, type Pieces } from './onnx-bytes.ts';
 import { GRAPH_INITIALIZER, intAttribute, MODEL_GRAPH, nodeField, parseModel, type GraphNode, type ParsedModel } from './logits-rewrite.ts';
@@ -98,11 +104,19 @@ function int64VectorInitializer(name: string, values: readonly bigint[]): Pieces
 }
 
 /** The head's MatMul, DequantizeLinear and Transpose, when they are exactly the pattern above. */
-function findDequantizedHead(parsed: ParsedModel, facts: Map<string, InitializerFacts>): { matmul: GraphNode; dq: GraphNode; transpose: GraphNode; embedding: string; vocab: number; hidden: number } | null {
+/** The node that makes the logits when it is a default-domain MatMul, with every tensor's producer. */
+function logitsMatMul(parsed: ParsedModel): { logitsNode: GraphNode; producer: Map<string, GraphNode> } | null {
   const producer = new Map<string, GraphNode>();
   for (const n of parsed.nodes) for (const o of n.outputs) producer.set(o, n);
   const logitsNode = producer.get('logits');
   if (!logitsNode || logitsNode.opType !== 'MatMul' || logitsNode.domain !== '' || logitsNode.inputs.length !== 2) return null;
+  return { logitsNode, producer };
+}
+
+function findDequantizedHead(parsed: ParsedModel, facts: Map<string, InitializerFacts>): { matmul: GraphNode; dq: GraphNode; transpose: GraphNode; embedding: string; vocab: number; hidden: number } | null {
+  const found = logitsMatMul(parsed);
+  if (!found) return null;
+  const { logitsNode, producer } = found;
   const dq = producer.get(logitsNode.inputs[1]);
   if (!dq || dq.opType !== 'DequantizeLinear' || dq.domain !== '') return null;
   const transpose = producer.get(dq.inputs[0]);
@@ -132,21 +146,12 @@ export function blockDequantizedHead(buf: Uint8Array, blockBytes = BLOCK_BYTES):
   const blocks = Math.ceil(vocab / rowsPerBlock);
   const p = 'jiangu_head_blocks';
   if (parsed.nodes.some((n) => n.name.startsWith(p) || n.outputs.some((o) => o.startsWith(p)))) return null;
-  const x = matmul.inputs[0];
   const added: Pieces = [
-    ...nodeField('Shape', `${p}/shape`, [x], `${p}/x_shape`),
-    ...nodeField('Slice', `${p}/lead`, [`${p}/x_shape`, `${p}/c0`, `${p}/c2`], `${p}/lead_dims`),
+    ...rowsOf(p, matmul.inputs[0]),
     ...nodeField('Slice', `${p}/batch`, [`${p}/x_shape`, `${p}/c0`, `${p}/c1`], `${p}/batch_dim`),
     ...nodeField('Mul', `${p}/zero`, [`${p}/batch_dim`, `${p}/c0`], `${p}/zero`),
-    ...nodeField('Reshape', `${p}/rows`, [x, `${p}/rows_shape`], `${p}/x2`),
   ];
-  const graphTail: Pieces = [
-    ...int64VectorInitializer(`${p}/c0`, [0n]),
-    ...int64VectorInitializer(`${p}/c1`, [1n]),
-    ...int64VectorInitializer(`${p}/c2`, [2n]),
-    ...int64VectorInitializer(`${p}/rows_shape`, [-1n, BigInt(hidden)]),
-    ...int64VectorInitializer(`${p}/vocab`, [BigInt(vocab)]),
-  ];
+  const graphTail: Pieces = [...rowsConstants(p, hidden, vocab), ...int64VectorInitializer(`${p}/c1`, [1n])];
   const parts: string[] = [];
   for (let b = 0; b < blocks; b++) {
     const v0 = b * rowsPerBlock;
@@ -197,10 +202,9 @@ function replaceHead(buf: Uint8Array, parsed: ParsedModel, matmul: GraphNode, fe
 
 /** The head's MatMul and Transpose when the head is MatMul(x, Transpose(embedding)), the embedding a float32 [V, H] initializer. */
 function findTransposedHead(parsed: ParsedModel, facts: Map<string, InitializerFacts>): { matmul: GraphNode; transpose: GraphNode; embedding: string; vocab: number; hidden: number } | null {
-  const producer = new Map<string, GraphNode>();
-  for (const n of parsed.nodes) for (const o of n.outputs) producer.set(o, n);
-  const logitsNode = producer.get('logits');
-  if (!logitsNode || logitsNode.opType !== 'MatMul' || logitsNode.domain !== '' || logitsNode.inputs.length !== 2) return null;
+  const found = logitsMatMul(parsed);
+  if (!found) return null;
+  const { logitsNode, producer } = found;
   const transpose = producer.get(logitsNode.inputs[1]);
   if (!transpose || transpose.opType !== 'Transpose' || transpose.domain !== '' || transpose.inputs.length !== 1) return null;
   const embedding = transpose.inputs[0];
@@ -223,22 +227,33 @@ export function gemmTiedHead(buf: Uint8Array): { bytes: Uint8Array; embedding: s
   const { matmul, transpose, embedding, vocab, hidden } = head;
   const p = 'jiangu_head_gemm';
   if (parsed.nodes.some((n) => n.name.startsWith(p) || n.outputs.some((o) => o.startsWith(p)))) return null;
-  const x = matmul.inputs[0];
   const added: Pieces = [
-    ...nodeField('Shape', `${p}/shape`, [x], `${p}/x_shape`),
-    ...nodeField('Slice', `${p}/lead`, [`${p}/x_shape`, `${p}/c0`, `${p}/c2`], `${p}/lead_dims`),
-    ...nodeField('Reshape', `${p}/rows`, [x, `${p}/rows_shape`], `${p}/x2`),
+    ...rowsOf(p, matmul.inputs[0]),
     ...gemmTransB(`${p}/gemm`, [`${p}/x2`, embedding], `${p}/y`),
     ...concatNode(`${p}/out_shape`, [`${p}/lead_dims`, `${p}/vocab`], `${p}/logits_shape`, 0),
     ...nodeField('Reshape', `${p}/logits`, [`${p}/y`, `${p}/logits_shape`], matmul.outputs[0]),
   ];
-  const graphTail: Pieces = [
+  const graphTail = rowsConstants(p, hidden, vocab);
+  return { bytes: replaceHead(buf, parsed, matmul, [transpose], added, graphTail), embedding, vocab, hidden };
+}
+
+/** x [..., H] as rows `${p}/x2` [rows, H], and its leading dims `${p}/lead_dims` for the logits' shape. */
+function rowsOf(p: string, x: string): Pieces {
+  return [
+    ...nodeField('Shape', `${p}/shape`, [x], `${p}/x_shape`),
+    ...nodeField('Slice', `${p}/lead`, [`${p}/x_shape`, `${p}/c0`, `${p}/c2`], `${p}/lead_dims`),
+    ...nodeField('Reshape', `${p}/rows`, [x, `${p}/rows_shape`], `${p}/x2`),
+  ];
+}
+
+/** The initializers rowsOf and the logits' shape read. */
+function rowsConstants(p: string, hidden: number, vocab: number): Pieces {
+  return [
     ...int64VectorInitializer(`${p}/c0`, [0n]),
     ...int64VectorInitializer(`${p}/c2`, [2n]),
     ...int64VectorInitializer(`${p}/rows_shape`, [-1n, BigInt(hidden)]),
     ...int64VectorInitializer(`${p}/vocab`, [BigInt(vocab)]),
   ];
-  return { bytes: replaceHead(buf, parsed, matmul, [transpose], added, graphTail), embedding, vocab, hidden };
 }
 
 function gemmTransB(name: string, inputs: string[], output: string): Pieces {
