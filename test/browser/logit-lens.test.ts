@@ -148,21 +148,21 @@ describe('the logit lens in the real worker', () => {
   // embedding through DequantizeLinear(Transpose) and runs in blocks, q4's is a Gemm on the float32
   // embedding; the lens branch computes its own Transpose, which onnxruntime folds at load, so the
   // streamed embedding must stay until the session exists (foldedInputOffsets).
-  for (const dtype of ['q8', 'q4'] as const) {
-    it(`jiangu-large-tied ${dtype} (the hub’s tied layout), streamed: loads with the lens, passes its check, and scores as the plain load`, async () => {
+  for (const [backend, dtype] of [['wasm', 'q8'], ['wasm', 'q4'], ['webgpu', 'q4']] as const) {
+    it(`jiangu-large-tied ${dtype} on ${backend} (the hub’s tied layout), streamed: loads with the lens, passes its check, and scores as the plain load`, async () => {
       const page = session.opened.page;
       const got = await page.evaluate(
-        async ({ dtype, text }) => {
+        async ({ backend, dtype, text }) => {
           const client = window.jiangu.reader();
           const source = { kind: 'site' as const, name: 'jiangu-large-tied' };
-          const plain = await client.load({ source, dtype, backend: 'wasm' });
+          const plain = await client.load({ source, dtype, backend });
           const want = (await client.score({ prompt: text, candidates: ['A', 'B', 'C', 'D'] })).candidates.map((c) => c.logProb);
-          const info = await client.load({ source, dtype, backend: 'wasm', lens: true });
+          const info = await client.load({ source, dtype, backend, lens: true });
           const lens = await client.logitLens({ text });
           const scored = (await client.score({ prompt: text, candidates: ['A', 'B', 'C', 'D'] })).candidates.map((c) => c.logProb);
           return { weights: info.weights?.kind, plainBlocks: plain.headBlocks, blocks: info.headBlocks, lensPath: info.lensPath?.kind, layers: lens.layers, rows: lens.rows, ids: lens.ids.length, want, scored };
         },
-        { dtype, text: TEXT },
+        { backend, dtype, text: TEXT },
       );
       expect(got.weights).toBe('streamed');
       expect(got.blocks).toBe(got.plainBlocks);

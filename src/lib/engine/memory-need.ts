@@ -8,16 +8,18 @@ import type { ModelPreset } from '../core/models/presets.ts';
  * A load's peak memory per byte of the model's files, by dtype: the renderer's peak resident memory
  * while the site's worker loads the file and scores 5-shot items, less the page alone, over the
  * files' bytes. Measured on the hub-sized Qwen2.5-0.5B and Qwen3-0.6B shapes, WASM, one thread
- * (`npx tsx scripts/bench/memory-stages.ts`, the README's memory table, 2026-12-06), the larger of
- * the two, rounded up:
- * - q8: 2.5 (2.5 and 2.4 measured): the weights held once (streamed, the head in blocks), ORT's
+ * (`npx tsx scripts/bench/memory-stages.ts`, the README's memory table, 2026-12-06, two runs), the
+ * largest seen, rounded up:
+ * - q8: 3.0 (2.5–2.8 and 2.5 measured): the weights held once (streamed, the head in blocks), ORT's
  *   runtime, and the 5-shot items' KV caches.
- * - q4: 4.0 (3.8 and 3.7): the tied fp32 embedding is read by a Transpose that onnxruntime folds into
- *   a second, transposed copy, and MatMulNBits' wasm kernel expands its weights in each pass.
- * - fp32, fp16 and q4f16: not measured since the weights are streamed; their heads read the embedding
- *   as q4's does, so q4's factor, and fp16's ops run in fp32 on WASM (twice its bytes).
+ * - q4: 2.5 (2.1 and 2.2): the tied float32 embedding held once, its head a Gemm on it with
+ *   prepacking off (head-blocks.ts gemmTiedHead); it was 3.8 and 3.7 while onnxruntime folded the
+ *   head's Transpose into a second copy and prepacked a third.
+ * - fp32, fp16 and q4f16: not measured since the weights are streamed. fp32 keeps q4's earlier 4.0
+ *   until measured; q4f16's float16 embedding still goes through a folded Transpose (no float16
+ *   Gemm on WASM), and fp16's ops run in fp32 on WASM (twice its bytes).
  */
-export const LOAD_FACTORS: Readonly<Record<Dtype, number>> = { q8: 2.5, q4: 4.0, q4f16: 4.0, fp32: 4.0, fp16: 6.0 };
+export const LOAD_FACTORS: Readonly<Record<Dtype, number>> = { q8: 3.0, q4: 2.5, q4f16: 4.0, fp32: 4.0, fp16: 6.0 };
 
 /** The factor of `dtype` (LOAD_FACTORS). */
 export function loadFactor(dtype: Dtype): number {
