@@ -262,7 +262,8 @@ export function installLogitsRewrite(): void {
       const started = performance.now();
       let result: ReturnType<typeof rewriteForLens>;
       try {
-        result = rewriteForLens(withStatistics ?? keep.bytes, current.request.lens);
+        // The lens's heads as the main head is computed (head-blocks.ts), unless the load asked for the head as it came.
+        result = rewriteForLens(withStatistics ?? keep.bytes, { ...current.request.lens, tiedHead: current.request.headBlocks !== false });
       } catch (error) {
         result = { kind: 'unrecognised', refusal: lensRefusalOf({ kind: 'rewrite-threw', message: error instanceof Error ? error.message : String(error) }) };
       }

@@ -15,7 +15,7 @@
 // own location.
 
 import { fieldString, joinPieces, lenField, readFields, stringField, subFields, varintField, type Pieces, type ProtoField } from './onnx-bytes.ts';
-import { constantTensors, parseModel } from './logits-rewrite.ts';
+import { constantTensors, parseModel, parseNode, type GraphNode } from './logits-rewrite.ts';
 
 /** The name the weights are mounted under: one path segment ORT accepts as a relative location. */
 export const EXTERNAL_WEIGHTS_LOCATION = 'jiangu-weights.bin';
@@ -25,6 +25,10 @@ export const EXTERNAL_MIN_BYTES = 1024;
 
 // onnx.proto field numbers.
 const MODEL_GRAPH = 7;
+const GRAPH_NODE = 1;
+const NODE_ATTRIBUTE = 5;
+const ATTRIBUTE_G = 6;
+const ATTRIBUTE_GRAPHS = 11;
 const GRAPH_INITIALIZER = 5;
 const TENSOR_NAME = 8;
 const TENSOR_RAW_DATA = 9;
@@ -153,13 +157,24 @@ export function foldedInputOffsets(buf: Uint8Array, location: string): Set<numbe
     if (node.opType === 'Constant' || used.length === 0 || !used.every((i) => constant.has(i))) continue;
     for (const i of used) if (parsed.initializers.has(i)) foldedInputs.add(i);
   }
-  // A node with branches (the lens's If: lens-rewrite.ts) may fold what its branches compute from
-  // the outer graph's initializers (the hub q8 head's Transpose of the embedding): every initializer
-  // a branch node names as an input is kept, without telling which of them ORT folds.
+  // A node with branches (the lens's If: lens-rewrite.ts) is optimized branch by branch: a branch
+  // node whose inputs are all constants (the outer graph's, the branch's own initializers, or such a
+  // node's outputs) is folded there too, reading the outer initializers it names.
   for (const node of parsed.nodes) {
-    if (node.opType !== 'If' && node.opType !== 'Loop' && node.opType !== 'Scan') continue;
-    const bytes = buf.subarray(node.field.start, node.field.end);
-    for (const name of parsed.initializers) if (!foldedInputs.has(name) && namesInput(bytes, name)) foldedInputs.add(name);
+    for (const branch of branchesOf(buf, node)) {
+      const inBranch = new Set([...constant, ...branch.initializers]);
+      for (let changed = true; changed; ) {
+        changed = false;
+        for (const n of branch.nodes) {
+          const used = n.inputs.filter((i) => i !== '');
+          if (n.outputs.every((o) => o === '' || inBranch.has(o))) continue;
+          if (n.opType !== 'Constant' && (used.length === 0 || !used.every((i) => inBranch.has(i)))) continue;
+          for (const o of n.outputs) if (o !== '') inBranch.add(o);
+          for (const i of used) if (parsed.initializers.has(i)) foldedInputs.add(i);
+          changed = true;
+        }
+      }
+    }
   }
   const offsets = new Set<number>();
   const graph = readFields(buf).find((f) => f.no === MODEL_GRAPH);
@@ -175,12 +190,22 @@ export function foldedInputOffsets(buf: Uint8Array, location: string): Set<numbe
   return offsets;
 }
 
-/** Whether `bytes` (a node's, its branches included) hold `name` as a NodeProto input field (field 1). */
-function namesInput(bytes: Uint8Array, name: string): boolean {
-  const field = joinPieces(stringField(1, name));
-  outer: for (let at = bytes.indexOf(field[0]); at >= 0 && at + field.length <= bytes.length; at = bytes.indexOf(field[0], at + 1)) {
-    for (let j = 1; j < field.length; j++) if (bytes[at + j] !== field[j]) continue outer;
-    return true;
+/** The graphs in a node's attributes (an If's branches, a Loop's body): their nodes and initializers' names. */
+function branchesOf(buf: Uint8Array, node: GraphNode): { nodes: GraphNode[]; initializers: Set<string> }[] {
+  const out: { nodes: GraphNode[]; initializers: Set<string> }[] = [];
+  for (const attribute of subFields(buf, node.field).filter((f) => f.no === NODE_ATTRIBUTE)) {
+    for (const graph of subFields(buf, attribute).filter((f) => f.no === ATTRIBUTE_G || f.no === ATTRIBUTE_GRAPHS)) {
+      const nodes: GraphNode[] = [];
+      const initializers = new Set<string>();
+      for (const f of subFields(buf, graph)) {
+        if (f.no === GRAPH_NODE) nodes.push(parseNode(buf, f));
+        else if (f.no === GRAPH_INITIALIZER) {
+          const name = subFields(buf, f).find((t) => t.no === TENSOR_NAME);
+          if (name) initializers.add(fieldString(buf, name));
+        }
+      }
+      out.push({ nodes, initializers });
+    }
   }
-  return false;
+  return out;
 }

@@ -54,12 +54,12 @@ export interface BlockedHead {
   hidden: number;
 }
 
-interface InitializerFacts {
+export interface InitializerFacts {
   dims: number[];
   dataType: number;
 }
 
-function initializerFacts(buf: Uint8Array, parsed: ParsedModel): Map<string, InitializerFacts> {
+export function initializerFacts(buf: Uint8Array, parsed: ParsedModel): Map<string, InitializerFacts> {
   const out = new Map<string, InitializerFacts>();
   for (const f of parsed.graphFields) {
     if (f.no !== GRAPH_INITIALIZER) continue;
@@ -103,8 +103,41 @@ function int64VectorInitializer(name: string, values: readonly bigint[]): Pieces
   return lenField(GRAPH_INITIALIZER, [...varintField(TENSOR_DIMS, values.length), ...varintField(TENSOR_DATA_TYPE, INT64), ...stringField(TENSOR_NAME, name), ...lenField(TENSOR_RAW_DATA, [raw])]);
 }
 
-/** The head's MatMul, DequantizeLinear and Transpose, when they are exactly the pattern above. */
-/** The node that makes the logits when it is a default-domain MatMul, with every tensor's producer. */
+/**
+ * A tied head's weight as the hub's files compute it from the embedding the Gather reads: through a
+ * Transpose of the float32 embedding ('float': q4, fp32), or through DequantizeLinear(Transpose) of
+ * the uint8 one with a per-tensor scale and zero point ('dequantized': q8). `feeders`: the nodes
+ * that make the weight, nearest first.
+ */
+export type TiedWeight =
+  | { kind: 'float'; embedding: string; vocab: number; hidden: number; feeders: GraphNode[] }
+  | { kind: 'dequantized'; embedding: string; quantParams: string[]; vocab: number; hidden: number; feeders: GraphNode[] };
+
+/** What the MatMul weight `weight` is when it is a tied head's (TiedWeight), else null. */
+export function tiedWeightOf(weight: string, producer: Map<string, GraphNode>, facts: Map<string, InitializerFacts>): TiedWeight | null {
+  const first = producer.get(weight);
+  if (!first || first.domain !== '') return null;
+  const dq = first.opType === 'DequantizeLinear' ? first : null;
+  const transpose = dq ? producer.get(dq.inputs[0]) : first;
+  if (!transpose || transpose.opType !== 'Transpose' || transpose.domain !== '' || transpose.inputs.length !== 1) return null;
+  const embedding = transpose.inputs[0];
+  const w = facts.get(embedding);
+  if (!w || w.dims.length !== 2) return null;
+  const [vocab, hidden] = w.dims;
+  if (!dq) return w.dataType === FLOAT ? { kind: 'float', embedding, vocab, hidden, feeders: [transpose] } : null;
+  if (w.dataType !== UINT8 && w.dataType !== INT8) return null;
+  // Per-tensor scale and zero point (scalars): a per-axis one would need slicing along with the rows.
+  const quantParams = dq.inputs.slice(1);
+  for (const q of quantParams) {
+    if (q === '') continue;
+    const f = facts.get(q);
+    if (!f || f.dims.length !== 0) return null;
+  }
+  if (facts.get(quantParams[0])?.dataType !== FLOAT) return null;
+  return { kind: 'dequantized', embedding, quantParams, vocab, hidden, feeders: [dq, transpose] };
+}
+
+/** Every tensor's producer, and the node that makes the logits when it is a default-domain MatMul. */
 function logitsMatMul(parsed: ParsedModel): { logitsNode: GraphNode; producer: Map<string, GraphNode> } | null {
   const producer = new Map<string, GraphNode>();
   for (const n of parsed.nodes) for (const o of n.outputs) producer.set(o, n);
@@ -113,72 +146,86 @@ function logitsMatMul(parsed: ParsedModel): { logitsNode: GraphNode; producer: M
   return { logitsNode, producer };
 }
 
-function findDequantizedHead(parsed: ParsedModel, facts: Map<string, InitializerFacts>): { matmul: GraphNode; dq: GraphNode; transpose: GraphNode; embedding: string; vocab: number; hidden: number } | null {
+/** Rows of the embedding a block of `weight` holds (BLOCK_BYTES of float32 rows). */
+function rowsPerBlockOf(weight: TiedWeight, blockBytes: number): number {
+  return weight.kind === 'float' ? weight.vocab : Math.max(1, Math.floor(blockBytes / (4 * weight.hidden)));
+}
+
+/**
+ * The nodes that compute `output` = MatMul(x, weight) as described at the top of this file: a Gemm
+ * on the embedding ('float'), or the blocks ('dequantized'). Node and tensor names go under `p`; the
+ * constants they read under `c` (tiedHeadConstants(c, …), shared by every head under the same `c`).
+ */
+export function tiedHeadNodes(p: string, c: string, weight: TiedWeight, x: string, output: string, blockBytes = BLOCK_BYTES): Pieces {
+  const nodes: Pieces = [
+    ...nodeField('Shape', `${p}/shape`, [x], `${p}/x_shape`),
+    ...nodeField('Slice', `${p}/lead`, [`${p}/x_shape`, `${c}/c0`, `${c}/c2`], `${p}/lead_dims`),
+    ...nodeField('Reshape', `${p}/rows`, [x, `${c}/rows_shape`], `${p}/x2`),
+  ];
+  if (weight.kind === 'float') nodes.push(...gemmTransB(`${p}/gemm`, [`${p}/x2`, weight.embedding], `${p}/y`));
+  else {
+    nodes.push(...nodeField('Slice', `${p}/batch`, [`${p}/x_shape`, `${c}/c0`, `${c}/c1`], `${p}/batch_dim`), ...nodeField('Mul', `${p}/zero`, [`${p}/batch_dim`, `${c}/c0`], `${p}/zero`));
+    const parts: string[] = [];
+    const blocks = Math.ceil(weight.vocab / rowsPerBlockOf(weight, blockBytes));
+    for (let b = 0; b < blocks; b++) {
+      nodes.push(
+        ...nodeField('Add', `${p}/${b}/start`, [`${c}/${b}/v0`, `${p}/zero`], `${p}/${b}/start`),
+        ...nodeField('Add', `${p}/${b}/end`, [`${c}/${b}/v1`, `${p}/zero`], `${p}/${b}/end`),
+        ...nodeField('Slice', `${p}/${b}/slice`, [weight.embedding, `${p}/${b}/start`, `${p}/${b}/end`, `${c}/c0`], `${p}/${b}/rows`),
+        ...nodeField('DequantizeLinear', `${p}/${b}/dequantize`, [`${p}/${b}/rows`, ...weight.quantParams], `${p}/${b}/w`),
+        ...gemmTransB(`${p}/${b}/gemm`, [`${p}/x2`, `${p}/${b}/w`], `${p}/${b}/y`),
+      );
+      parts.push(`${p}/${b}/y`);
+    }
+    nodes.push(...concatNode(`${p}/concat`, parts, `${p}/y`, 1));
+  }
+  nodes.push(...concatNode(`${p}/out_shape`, [`${p}/lead_dims`, `${c}/vocab`], `${p}/logits_shape`, 0), ...nodeField('Reshape', `${p}/logits`, [`${p}/y`, `${p}/logits_shape`], output));
+  return nodes;
+}
+
+/** The initializers tiedHeadNodes reads under `c`. */
+export function tiedHeadConstants(c: string, weight: TiedWeight, blockBytes = BLOCK_BYTES): Pieces {
+  const out: Pieces = [
+    ...int64VectorInitializer(`${c}/c0`, [0n]),
+    ...int64VectorInitializer(`${c}/c2`, [2n]),
+    ...int64VectorInitializer(`${c}/rows_shape`, [-1n, BigInt(weight.hidden)]),
+    ...int64VectorInitializer(`${c}/vocab`, [BigInt(weight.vocab)]),
+  ];
+  if (weight.kind === 'float') return out;
+  out.push(...int64VectorInitializer(`${c}/c1`, [1n]));
+  const rows = rowsPerBlockOf(weight, blockBytes);
+  for (let b = 0, v0 = 0; v0 < weight.vocab; b++, v0 += rows) {
+    out.push(...int64VectorInitializer(`${c}/${b}/v0`, [BigInt(v0)]), ...int64VectorInitializer(`${c}/${b}/v1`, [BigInt(Math.min(weight.vocab, v0 + rows))]));
+  }
+  return out;
+}
+
+/** The model with its tied head of `kind` rewritten under `p` (tiedHeadNodes), or null when its head is not that. */
+function rewriteTiedHead(buf: Uint8Array, kind: TiedWeight['kind'], p: string, blockBytes: number): { bytes: Uint8Array; weight: TiedWeight } | null {
+  const parsed = parseModel(buf);
   const found = logitsMatMul(parsed);
   if (!found) return null;
-  const { logitsNode, producer } = found;
-  const dq = producer.get(logitsNode.inputs[1]);
-  if (!dq || dq.opType !== 'DequantizeLinear' || dq.domain !== '') return null;
-  const transpose = producer.get(dq.inputs[0]);
-  if (!transpose || transpose.opType !== 'Transpose' || transpose.inputs.length !== 1) return null;
-  const embedding = transpose.inputs[0];
-  const w = facts.get(embedding);
-  if (!w || w.dims.length !== 2 || (w.dataType !== UINT8 && w.dataType !== INT8)) return null;
-  // Per-tensor scale and zero point (scalars): a per-axis one would need slicing along with the rows.
-  for (const q of dq.inputs.slice(1)) {
-    if (q === '') continue;
-    const f = facts.get(q);
-    if (!f || f.dims.length !== 0) return null;
-  }
-  if (facts.get(dq.inputs[1])?.dataType !== FLOAT) return null;
-  const [vocab, hidden] = w.dims;
-  return { matmul: logitsNode, dq, transpose, embedding, vocab, hidden };
+  const weight = tiedWeightOf(found.logitsNode.inputs[1], found.producer, initializerFacts(buf, parsed));
+  if (!weight || weight.kind !== kind) return null;
+  if (parsed.nodes.some((n) => n.name.startsWith(p) || n.outputs.some((o) => o.startsWith(p)))) return null;
+  const matmul = found.logitsNode;
+  const added = tiedHeadNodes(p, p, weight, matmul.inputs[0], matmul.outputs[0], blockBytes);
+  return { bytes: replaceHead(buf, parsed, matmul, weight.feeders, added, tiedHeadConstants(p, weight, blockBytes)), weight };
 }
 
 /** The graph with the dequantized tied head computed in blocks, or null when its head is not that one. */
 export function blockDequantizedHead(buf: Uint8Array, blockBytes = BLOCK_BYTES): BlockedHead | null {
-  const parsed = parseModel(buf);
-  const facts = initializerFacts(buf, parsed);
-  const head = findDequantizedHead(parsed, facts);
-  if (!head) return null;
-  const { matmul, dq, transpose, embedding, vocab, hidden } = head;
-  const rowsPerBlock = Math.max(1, Math.floor(blockBytes / (4 * hidden)));
-  const blocks = Math.ceil(vocab / rowsPerBlock);
-  const p = 'jiangu_head_blocks';
-  if (parsed.nodes.some((n) => n.name.startsWith(p) || n.outputs.some((o) => o.startsWith(p)))) return null;
-  const added: Pieces = [
-    ...rowsOf(p, matmul.inputs[0]),
-    ...nodeField('Slice', `${p}/batch`, [`${p}/x_shape`, `${p}/c0`, `${p}/c1`], `${p}/batch_dim`),
-    ...nodeField('Mul', `${p}/zero`, [`${p}/batch_dim`, `${p}/c0`], `${p}/zero`),
-  ];
-  const graphTail: Pieces = [...rowsConstants(p, hidden, vocab), ...int64VectorInitializer(`${p}/c1`, [1n])];
-  const parts: string[] = [];
-  for (let b = 0; b < blocks; b++) {
-    const v0 = b * rowsPerBlock;
-    const v1 = Math.min(vocab, v0 + rowsPerBlock);
-    graphTail.push(...int64VectorInitializer(`${p}/${b}/v0`, [BigInt(v0)]), ...int64VectorInitializer(`${p}/${b}/v1`, [BigInt(v1)]));
-    added.push(
-      ...nodeField('Add', `${p}/${b}/start`, [`${p}/${b}/v0`, `${p}/zero`], `${p}/${b}/start`),
-      ...nodeField('Add', `${p}/${b}/end`, [`${p}/${b}/v1`, `${p}/zero`], `${p}/${b}/end`),
-      ...nodeField('Slice', `${p}/${b}/slice`, [embedding, `${p}/${b}/start`, `${p}/${b}/end`, `${p}/c0`], `${p}/${b}/rows`),
-      ...nodeField('DequantizeLinear', `${p}/${b}/dequantize`, [`${p}/${b}/rows`, ...dq.inputs.slice(1)], `${p}/${b}/w`),
-      ...gemmTransB(`${p}/${b}/gemm`, [`${p}/x2`, `${p}/${b}/w`], `${p}/${b}/y`),
-    );
-    parts.push(`${p}/${b}/y`);
-  }
-  added.push(
-    ...concatNode(`${p}/concat`, parts, `${p}/y`, 1),
-    ...concatNode(`${p}/out_shape`, [`${p}/lead_dims`, `${p}/vocab`], `${p}/logits_shape`, 0),
-    ...nodeField('Reshape', `${p}/logits`, [`${p}/y`, `${p}/logits_shape`], matmul.outputs[0]),
-  );
-  return { bytes: replaceHead(buf, parsed, matmul, [dq, transpose], added, graphTail), blocks, embedding, vocab, hidden };
+  const r = rewriteTiedHead(buf, 'dequantized', 'jiangu_head_blocks', blockBytes);
+  if (!r) return null;
+  const { embedding, vocab, hidden } = r.weight;
+  return { bytes: r.bytes, blocks: Math.ceil(vocab / rowsPerBlockOf(r.weight, blockBytes)), embedding, vocab, hidden };
 }
 
 /**
  * The model with the head's MatMul replaced by `added` (its nodes) and `graphTail` (initializers),
  * and the chain that fed its weight (`feeders`, nearest first) dropped while nothing else in the
  * main graph reads it: a node nobody reads would still run every pass (a lens branch computes its
- * own copy: lens-rewrite.ts).
+ * own head: lens-rewrite.ts).
  */
 function replaceHead(buf: Uint8Array, parsed: ParsedModel, matmul: GraphNode, feeders: GraphNode[], added: Pieces, graphTail: Pieces): Uint8Array {
   const readers = (tensor: string, except: GraphNode) => parsed.nodes.filter((n) => n !== except && n.inputs.includes(tensor)).length;
@@ -200,20 +247,6 @@ function replaceHead(buf: Uint8Array, parsed: ParsedModel, matmul: GraphNode, fe
   return joinPieces(model);
 }
 
-/** The head's MatMul and Transpose when the head is MatMul(x, Transpose(embedding)), the embedding a float32 [V, H] initializer. */
-function findTransposedHead(parsed: ParsedModel, facts: Map<string, InitializerFacts>): { matmul: GraphNode; transpose: GraphNode; embedding: string; vocab: number; hidden: number } | null {
-  const found = logitsMatMul(parsed);
-  if (!found) return null;
-  const { logitsNode, producer } = found;
-  const transpose = producer.get(logitsNode.inputs[1]);
-  if (!transpose || transpose.opType !== 'Transpose' || transpose.domain !== '' || transpose.inputs.length !== 1) return null;
-  const embedding = transpose.inputs[0];
-  const w = facts.get(embedding);
-  if (!w || w.dims.length !== 2 || w.dataType !== FLOAT) return null;
-  const [vocab, hidden] = w.dims;
-  return { matmul: logitsNode, transpose, embedding, vocab, hidden };
-}
-
 /**
  * The hub's q4 (and fp32) tied head, MatMul(x, Transpose(embedding)) over the float32 embedding the
  * Gather reads, as Gemm(x, embedding, transB 1): the same products of x with the embedding's rows,
@@ -221,39 +254,10 @@ function findTransposedHead(parsed: ParsedModel, facts: Map<string, InitializerF
  * (545 MB for Qwen2.5-0.5B, 622 MB for Qwen3-0.6B). Null when the head is not that one.
  */
 export function gemmTiedHead(buf: Uint8Array): { bytes: Uint8Array; embedding: string; vocab: number; hidden: number } | null {
-  const parsed = parseModel(buf);
-  const head = findTransposedHead(parsed, initializerFacts(buf, parsed));
-  if (!head) return null;
-  const { matmul, transpose, embedding, vocab, hidden } = head;
-  const p = 'jiangu_head_gemm';
-  if (parsed.nodes.some((n) => n.name.startsWith(p) || n.outputs.some((o) => o.startsWith(p)))) return null;
-  const added: Pieces = [
-    ...rowsOf(p, matmul.inputs[0]),
-    ...gemmTransB(`${p}/gemm`, [`${p}/x2`, embedding], `${p}/y`),
-    ...concatNode(`${p}/out_shape`, [`${p}/lead_dims`, `${p}/vocab`], `${p}/logits_shape`, 0),
-    ...nodeField('Reshape', `${p}/logits`, [`${p}/y`, `${p}/logits_shape`], matmul.outputs[0]),
-  ];
-  const graphTail = rowsConstants(p, hidden, vocab);
-  return { bytes: replaceHead(buf, parsed, matmul, [transpose], added, graphTail), embedding, vocab, hidden };
-}
-
-/** x [..., H] as rows `${p}/x2` [rows, H], and its leading dims `${p}/lead_dims` for the logits' shape. */
-function rowsOf(p: string, x: string): Pieces {
-  return [
-    ...nodeField('Shape', `${p}/shape`, [x], `${p}/x_shape`),
-    ...nodeField('Slice', `${p}/lead`, [`${p}/x_shape`, `${p}/c0`, `${p}/c2`], `${p}/lead_dims`),
-    ...nodeField('Reshape', `${p}/rows`, [x, `${p}/rows_shape`], `${p}/x2`),
-  ];
-}
-
-/** The initializers rowsOf and the logits' shape read. */
-function rowsConstants(p: string, hidden: number, vocab: number): Pieces {
-  return [
-    ...int64VectorInitializer(`${p}/c0`, [0n]),
-    ...int64VectorInitializer(`${p}/c2`, [2n]),
-    ...int64VectorInitializer(`${p}/rows_shape`, [-1n, BigInt(hidden)]),
-    ...int64VectorInitializer(`${p}/vocab`, [BigInt(vocab)]),
-  ];
+  const r = rewriteTiedHead(buf, 'float', 'jiangu_head_gemm', BLOCK_BYTES);
+  if (!r) return null;
+  const { embedding, vocab, hidden } = r.weight;
+  return { bytes: r.bytes, embedding, vocab, hidden };
 }
 
 function gemmTransB(name: string, inputs: string[], output: string): Pieces {

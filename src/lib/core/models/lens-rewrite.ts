@@ -52,6 +52,7 @@
 
 import { constantTensors, GRAPH_NODE, GRAPH_OUTPUT, int64Initializer, INT64, intAttribute, MalformedGraph, MODEL_GRAPH, nested, nodeField, parseModel, SHAPE_DIM, TENSOR_TYPE_ELEM, TENSOR_TYPE_SHAPE, TYPE_TENSOR, VALUE_NAME, VALUE_TYPE, type GraphNode, type ParsedModel } from './logits-rewrite.ts';
 import { planLens, MAX_TAIL, type LensGraphReason, type LensPlan } from './lens-graph.ts';
+import { initializerFacts, tiedHeadConstants, tiedHeadNodes, tiedWeightOf } from './head-blocks.ts';
 import { joinPieces, lenField, piecesLength, ProtoBytesError, stringField, subFields, varintField, type Pieces, type ProtoField } from './onnx-bytes.ts';
 
 export const LENS_OUTPUTS = { topIds: 'jiangu_lens_top_ids', topProbs: 'jiangu_lens_top_probs' } as const;
@@ -202,6 +203,8 @@ export type LensFault = 'skip-final-norm' | 'previous-layer';
 
 export interface LensRewriteOptions {
   lensFault?: LensFault;
+  /** false: a tied head is cloned as it came (its Transpose, or DequantizeLinear(Transpose), computed in the branch); default true. */
+  tiedHead?: boolean;
 }
 
 function refuse(reason: LensRewriteReason): LensRewrite {
@@ -313,6 +316,8 @@ function rewrite(buf: Uint8Array, options: LensRewriteOptions): LensRewrite {
   const producerOf = new Map<string, GraphNode>();
   for (const node of parsed.nodes) for (const o of node.outputs) if (o !== '') producerOf.set(o, node);
   const computedConstants: Pieces = [];
+  const facts = initializerFacts(buf, parsed);
+  let headConstants: Pieces | null = null;
   const inBranch = new Map<string, string>();
   const branchCopy = (name: string): string => {
     const producer = producerOf.get(name);
@@ -337,7 +342,19 @@ function rewrite(buf: Uint8Array, options: LensRewriteOptions): LensRewrite {
     for (const slot of streamSlots) renamed.set(last.inputs[slot], terms[slot]);
     let alias: [string, string] | null = null;
     for (const node of plan.tail) {
-      const inputs = node.inputs.map((i) => (alias !== null && i === alias[0] ? alias[1] : (renamed.get(i) ?? (node === last ? i : branchCopy(i)))));
+      const resolve = (i: string) => (alias !== null && i === alias[0] ? alias[1] : (renamed.get(i) ?? (node === last ? i : branchCopy(i))));
+      // A tied head (the hub's: the embedding through a Transpose, q8's through DequantizeLinear too)
+      // is computed as the main graph's is (head-blocks.ts): a Gemm on the embedding, or blocks of
+      // its rows, so a lens pass neither expands the whole vocabulary nor has a Transpose to fold.
+      const tied = node !== last && options.tiedHead !== false && node.opType === 'MatMul' && node.domain === '' && node.inputs.length === 2 ? tiedWeightOf(node.inputs[1], producerOf, facts) : null;
+      if (tied) {
+        const out = p(node.outputs[0]);
+        renamed.set(node.outputs[0], out);
+        nodes.push(...tiedHeadNodes(p('head'), t('head'), tied, resolve(node.inputs[0]), out));
+        headConstants ??= tiedHeadConstants(t('head'), tied);
+        continue;
+      }
+      const inputs = node.inputs.map(resolve);
       // Inputs of the last spine node are the stream's terms; its outputs (like every tail node's) get new names.
       if (node === last) for (const slot of streamSlots) inputs[slot] = terms[slot];
       const outputs = node.outputs.map((o) => (o === '' ? '' : p(o)));
@@ -396,6 +413,7 @@ function rewrite(buf: Uint8Array, options: LensRewriteOptions): LensRewrite {
   const appended: Pieces = [
     ...outer,
     ...gate,
+    ...(headConstants ?? []),
     ...int64Initializer(t('k'), BigInt(k)),
     ...int64Initializer(t('layer_axis'), 1n),
     ...lenField(GRAPH_INPUT, [...stringField(VALUE_NAME, LENS_GATE), ...lenField(VALUE_TYPE, lenField(TYPE_TENSOR, [...varintField(TENSOR_TYPE_ELEM, BOOL), ...lenField(TENSOR_TYPE_SHAPE, [])]))]),

@@ -302,7 +302,7 @@ export function parseModel(buf: Uint8Array): ParsedModel {
   return { top, graphField, graphFields, defaultOpset, nodes, initializers, inputs, outputs, valueInfo };
 }
 
-function parseNode(buf: Uint8Array, field: ProtoField): GraphNode {
+export function parseNode(buf: Uint8Array, field: ProtoField): GraphNode {
   const node: GraphNode = { field, inputs: [], outputs: [], name: '', opType: '', domain: '' };
   for (const f of subFields(buf, field)) {
     if (f.no === NODE_INPUT) node.inputs.push(fieldString(buf, f));
