@@ -149,6 +149,12 @@ function keepRewrite(model: Uint8Array, request: RewriteRequest): { bytes: Uint8
   return { bytes: result.bytes, outcome: { kind: 'rewritten', head: result.head, graphBytes: result.graphBytes, ms: performance.now() - started }, rewritten: true };
 }
 
+/** Whether a session's options put it on WebGPU (transformers.js names its execution providers there). */
+function onWebGpu(options: unknown): boolean {
+  const providers = (options as { executionProviders?: unknown[] } | undefined)?.executionProviders ?? [];
+  return providers.some((p) => p === 'webgpu' || (typeof p === 'object' && p !== null && (p as { name?: string }).name === 'webgpu'));
+}
+
 /** Wraps InferenceSession.create once. Install before guardSessionCreation, so the guard wraps this. */
 export function installLogitsRewrite(): void {
   if (installed) return;
@@ -160,7 +166,7 @@ export function installLogitsRewrite(): void {
     const mount = active?.mount;
     if (mount && active?.mountLocation && model instanceof Uint8Array) {
       try {
-        mount.keepUntilCreated(foldedInputOffsets(model, active.mountLocation));
+        mount.keepUntilCreated(foldedInputOffsets(model, active.mountLocation, { gathered: onWebGpu(options) }));
       } catch {
         // An unreadable graph: ORT's own error will say so.
       }

@@ -146,12 +146,16 @@ export function externalLocations(buf: Uint8Array): Set<string> {
 /**
  * The offsets (in the file mounted as `location`) of the initializers ORT's graph optimizer may read
  * before the session reads them again: those a node reads whose inputs are all constants (the
- * optimizer folds such nodes, e.g. a tied head's Transpose of the embedding).
+ * optimizer folds such nodes, e.g. a tied head's Transpose of the embedding); `gathered`: also the
+ * tables a Gather reads (a WebGPU session's).
  */
-export function foldedInputOffsets(buf: Uint8Array, location: string): Set<number> {
+export function foldedInputOffsets(buf: Uint8Array, location: string, options: { gathered?: boolean } = {}): Set<number> {
   const parsed = parseModel(buf);
   const constant = constantTensors(parsed);
   const foldedInputs = new Set<string>();
+  // On WebGPU, onnxruntime's graph transformers also read a quantized embedding that a Gather and
+  // the head share (the hub's q8: measured on jiangu-tiny-tied, SwiftShader) before the session reads it.
+  if (options.gathered) for (const node of parsed.nodes) if (node.opType === 'Gather' && parsed.initializers.has(node.inputs[0])) foldedInputs.add(node.inputs[0]);
   for (const node of parsed.nodes) {
     const used = node.inputs.filter((i) => i !== '');
     if (node.opType === 'Constant' || used.length === 0 || !used.every((i) => constant.has(i))) continue;
