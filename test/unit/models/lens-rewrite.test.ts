@@ -17,6 +17,7 @@ import { lastLayerAgreement, lensCheckTolerance, LENS_GATE, LENS_OUTPUTS, rewrit
 import { matMulIntegerArithmeticOf } from '../fixtures/q8-arithmetic.ts';
 import { loadStories260kTokenizer, storiesPresent } from '../stories260k-tokenizer.ts';
 import { bytesOf, floats, keepGraph, kernelsFor, openGraph, pass, type Outputs } from './stats-helpers.ts';
+import { blockDequantizedHead } from '../../../src/lib/core/models/head-blocks.ts';
 
 /**
  * Every layer's lens against the reference's, in probability. fp32: 1e-4 (the issue's bound; about
@@ -185,6 +186,25 @@ describe('rewriteForLens on float16 graphs (no float16 reference: the load check
       });
     }
   }
+});
+
+describe('a lens over thousands of head blocks (the hub q8 layout, one row a block)', () => {
+  it('jiangu-tiny-tied q8: rewritten with its heads in 749 blocks a layer, the main head too; the last layer is the logits’ top 5', async () => {
+    // Qwen3-0.6B's q8 lens (28 layers × 19 blocks) once overflowed the call stack spreading its pieces.
+    const dir = generateFixtures({ models: ['jiangu-tiny-tied'] })[0].dir;
+    const spec = SPECS['jiangu-tiny-tied'];
+    const oneRow = 4 * spec.hiddenSize;
+    const lens = rewriteForLens(keepGraph(dir, 'q8'), { headBlockBytes: oneRow });
+    if (lens.kind !== 'rewritten') throw new Error(lens.refusal.detail);
+    const blocked = blockDequantizedHead(lens.bytes, oneRow);
+    expect(blocked?.blocks).toBe(749);
+    const session = await openGraph(blocked!.bytes, 'q8');
+    const ids = encodeFixture(sampleCmmluPrompt(12));
+    const out = await pass(session, spec, [ids], null, 0);
+    const check = lastLayerAgreement(gridOf(out), logitsOf(out), out.logits.dims[2], lensCheckTolerance('q8'));
+    expect(check.passed, JSON.stringify(check)).toBe(true);
+    await session.release();
+  }, 120_000);
 });
 
 describe('the load check catches a wrong lens', () => {

@@ -236,12 +236,13 @@ function replaceHead(buf: Uint8Array, parsed: ParsedModel, matmul: GraphNode, fe
     dropped.add(node.field);
     reader = node;
   }
+  // The added pieces joined first: thousands of blocks are too many pieces to spread as arguments.
   const graph: Pieces = [];
   for (const f of parsed.graphFields) {
-    if (f === matmul.field) graph.push(...added);
+    if (f === matmul.field) graph.push(joinPieces(added));
     else if (!dropped.has(f)) graph.push(buf.subarray(f.start, f.end));
   }
-  graph.push(...graphTail);
+  graph.push(joinPieces(graphTail));
   const model: Pieces = [];
   for (const f of readFields(buf)) model.push(...(f.no === MODEL_GRAPH ? lenField(MODEL_GRAPH, graph) : [buf.subarray(f.start, f.end)]));
   return joinPieces(model);

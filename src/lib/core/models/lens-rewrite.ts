@@ -205,6 +205,8 @@ export interface LensRewriteOptions {
   lensFault?: LensFault;
   /** false: a tied head is cloned as it came (its Transpose, or DequantizeLinear(Transpose), computed in the branch); default true. */
   tiedHead?: boolean;
+  /** Bytes of a q8 head's block in the branch (head-blocks.ts BLOCK_BYTES by default; tests make many small ones). */
+  headBlockBytes?: number;
 }
 
 function refuse(reason: LensRewriteReason): LensRewrite {
@@ -350,8 +352,8 @@ function rewrite(buf: Uint8Array, options: LensRewriteOptions): LensRewrite {
       if (tied) {
         const out = p(node.outputs[0]);
         renamed.set(node.outputs[0], out);
-        nodes.push(...tiedHeadNodes(p('head'), t('head'), tied, resolve(node.inputs[0]), out));
-        headConstants ??= tiedHeadConstants(t('head'), tied);
+        nodes.push(joinPieces(tiedHeadNodes(p('head'), t('head'), tied, resolve(node.inputs[0]), out, options.headBlockBytes)));
+        headConstants ??= [joinPieces(tiedHeadConstants(t('head'), tied, options.headBlockBytes))];
         continue;
       }
       const inputs = node.inputs.map(resolve);
@@ -388,10 +390,12 @@ function rewrite(buf: Uint8Array, options: LensRewriteOptions): LensRewrite {
   const fixed = (n: number): Pieces => varintField(1, n);
   // The lens runs only when the gate is fed true (see "The gate" above): its nodes are the If's
   // then-branch; the else-branch gives empty grids ([1, L, 0, k]) of the same types.
-  const lensBranch = subgraph(t('lens'), [...computedConstants, ...nodes], [
+  // Joined here: a deep model's branch is tens of thousands of pieces (Qwen3-0.6B's heads in blocks),
+  // too many to spread as arguments further up.
+  const lensBranch = [joinPieces(subgraph(t('lens'), [...computedConstants, ...nodes], [
     [t('top_ids'), INT64],
     [t('top_probs'), FLOAT],
-  ]);
+  ]))];
   const emptyGrid = [1, plan.layers, 0, k];
   const emptyBranch = subgraph(
     t('no_lens'),
