@@ -51,6 +51,8 @@ export async function logitLens(m: Loaded, ids: readonly number[]): Promise<Lens
   const started = performance.now();
   const session = sessionOf(m.model);
   if (!session.outputNames.includes(LENS_OUTPUTS.topIds)) throw new RangeError('the model was loaded without the logit lens');
+  // The worker's hook installed the gate when it created the session; a session made another way
+  // (transformers.js alone, as lens-worker.test.ts loads one) gets it here. Installing twice is a no-op.
   installLensGate(session);
   const fetches = session.outputNames.filter((n) => n.startsWith('present') || n === LENS_OUTPUTS.topIds || n === LENS_OUTPUTS.topProbs);
   const step = rowsPerPass(m);

@@ -339,9 +339,8 @@ function rewrite(buf: Uint8Array, options: LensRewriteOptions): LensRewrite {
   for (let l = 0; l < plan.layers; l++) {
     const p = (name: string) => t(`layer${l + 1}/${name}`);
     const source = plan.layerSpine[options.lensFault === 'previous-layer' ? Math.max(0, l - 1) : l];
-    const terms = streamSlots.map((slot) => source.inputs[slot]);
     const renamed = new Map<string, string>();
-    for (const slot of streamSlots) renamed.set(last.inputs[slot], terms[slot]);
+    for (const slot of streamSlots) renamed.set(last.inputs[slot], source.inputs[slot]);
     let alias: [string, string] | null = null;
     for (const node of plan.tail) {
       const resolve = (i: string) => (alias !== null && i === alias[0] ? alias[1] : (renamed.get(i) ?? (node === last ? i : branchCopy(i))));
@@ -358,7 +357,7 @@ function rewrite(buf: Uint8Array, options: LensRewriteOptions): LensRewrite {
       }
       const inputs = node.inputs.map(resolve);
       // Inputs of the last spine node are the stream's terms; its outputs (like every tail node's) get new names.
-      if (node === last) for (const slot of streamSlots) inputs[slot] = terms[slot];
+      if (node === last) for (const slot of streamSlots) inputs[slot] = source.inputs[slot];
       const outputs = node.outputs.map((o) => (o === '' ? '' : p(o)));
       if (node === last && options.lensFault === 'skip-final-norm') {
         // The fault: the head reads the stream itself (the spine's sum: an Add's output, a skip-norm's output 3).
