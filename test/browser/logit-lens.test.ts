@@ -15,6 +15,7 @@ import { harnessReady, useBrowserSession } from './session.ts';
 import { generateStories260k, storiesWeights } from '../../scripts/fixtures/stories260k.ts';
 import { storiesPresent } from '../unit/stories260k-tokenizer.ts';
 import { generateFixtures } from '../../scripts/fixtures/generate.ts';
+import { servedBothWays } from './served-both-ways.ts';
 
 const TEXT = '学而时习之不亦说乎有朋自远方来不亦乐乎';
 
@@ -30,38 +31,6 @@ function lensInWorker(page: Page, backend: 'wasm' | 'webgpu', dtype: Dtype, voca
       }
     },
     { backend, dtype, vocab, options, text, name },
-  );
-}
-
-interface Served {
-  letters: number[][];
-  reading: number[];
-  generated: number[];
-  lensPath: string | null;
-  lensRows: number | null;
-}
-
-/**
- * One client: a plain load, then the same model loaded with the lens. Each load answers the same
- * letter scores, a passage reading (every row's log-probability) and a greedy generation, and the
- * lens load also a lens (the Reading page test counts its model workers).
- */
-function servedBothWays(page: Page, backend: 'wasm' | 'webgpu', dtype: Dtype, vocab: number): Promise<{ plain: Served; withLens: Served }> {
-  return page.evaluate(
-    async ({ backend, dtype, vocab, text }) => {
-      const client = window.jiangu.reader();
-      const serve = async (lens: boolean): Promise<Served> => {
-        const info = await client.load({ source: { kind: 'site', name: 'jiangu-tiny' }, dtype, backend, maxLogitsBytes: 8 * 4 * vocab, ...(lens ? { lens: true } : {}) });
-        const letters: number[][] = [];
-        for (const prompt of ['子曰学而时习之答案：', '有朋自远方来不亦乐乎答案：']) letters.push((await client.score({ prompt, candidates: ['A', 'B', 'C', 'D'] })).candidates.map((c) => c.logProb));
-        const reading = (await client.readPassage({ text, punctuation: false })).reading.rows.flatMap((r) => [r.logprob ?? NaN, ...r.topLogprobs]);
-        const generated = (await client.generate({ prompt: '学而时习之', maxNewTokens: 8 })).tokenIds;
-        const grid = lens ? await client.logitLens({ text }) : null;
-        return { letters, reading, generated, lensPath: info.lensPath?.kind ?? null, lensRows: grid?.rows ?? null };
-      };
-      return { plain: await serve(false), withLens: await serve(true) };
-    },
-    { backend, dtype, vocab, text: TEXT },
   );
 }
 
@@ -130,7 +99,7 @@ describe('the logit lens in the real worker', () => {
     it(`jiangu-tiny ${dtype} on ${backend}: the session loaded with the lens scores, reads and generates bit for bit as the plain load`, async () => {
       const model = loadReferenceModel('jiangu-tiny', 'fp32');
       const page = session.opened.page;
-      const { plain, withLens } = await servedBothWays(page, backend, dtype, model.vocabSize);
+      const { plain, withExtra: withLens } = await servedBothWays(page, backend, dtype, model.vocabSize, TEXT, 'lens');
       expect(plain.lensPath).toBeNull();
       expect(withLens.lensPath).toBe('graph');
       expect(withLens.lensRows).toBe(encodeFixture(TEXT).length);

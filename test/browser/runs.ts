@@ -163,20 +163,20 @@ interface ScoreGate {
 }
 
 /**
- * Holds the page's requests to score an item (the worker protocol's `scoreItem`) past the first
- * `allowed` until the test allows more (allowScoreItems): a run then goes only as far as the test
+ * Holds the page's requests to score an item (the worker protocol's `scoreItem`, or `generate` for a
+ * generation run) past the first `allowed` until the test allows more (allowScoreItems): a run then goes only as far as the test
  * lets it. A tiny model's run of a few hundred items could otherwise end before the test has looked
  * at it while it runs on a fast machine. Held requests are sent in order once allowed; the gate lives
  * until the page reloads.
  */
-export async function gateScoreItems(page: Page, allowed: number): Promise<void> {
-  await page.evaluate((first) => {
+export async function gateScoreItems(page: Page, allowed: number, kind: 'scoreItem' | 'generate' = 'scoreItem'): Promise<void> {
+  await page.evaluate(({ first, kind }) => {
     const post = Worker.prototype.postMessage as (this: Worker, ...args: unknown[]) => void;
     const held: { worker: Worker; args: unknown[] }[] = [];
     let sent = 0;
     let limit = first;
     Worker.prototype.postMessage = function (this: Worker, ...args: unknown[]) {
-      if ((args[0] as { kind?: string } | null)?.kind === 'scoreItem') {
+      if ((args[0] as { kind?: string } | null)?.kind === kind) {
         if (sent >= limit) return void held.push({ worker: this, args });
         sent++;
       }
@@ -193,7 +193,7 @@ export async function gateScoreItems(page: Page, allowed: number): Promise<void>
       },
     };
     (globalThis as unknown as { __jianguScoreGate: ScoreGate }).__jianguScoreGate = gate;
-  }, allowed);
+  }, { first: allowed, kind });
 }
 
 /** Lets the page send its requests to score items up to `n` in all since the gate was set (Infinity: all). */

@@ -41,6 +41,7 @@ import { clampWasmThreads, type ThreadFacts, type WasmThreadsSetting } from '../
 import type { ModelSource } from './messages.ts';
 import { modelError, workerCrashError, type LoadContext } from './model-errors.ts';
 import { logSoftmaxPick } from '../core/logprobs.ts';
+import { hasFeatures, resultFor, sameSession, withFeaturesOf } from './shared-session.ts';
 
 /** A failure the worker reported (or the worker's death), with a code the page can act on. */
 export class ModelError extends Error {
@@ -103,8 +104,24 @@ export class ModelClient {
   private workerThreads: WasmThreadsSetting | null = null;
   /** The model the worker was last asked to load (its backend once known), to name it if the worker is lost. */
   private lastLoad: Partial<Pick<LoadContext, 'source' | 'dtype' | 'backend'>> | null = null;
+  /**
+   * The session this worker holds (what its load was sent with, the thread count resolved) and what
+   * the load answered; null before one, during another load, and after a failure. A load it answers
+   * is answered from here (shared-session.ts), with no message to the worker.
+   */
+  private held: { params: LoadParams; result: LoadResult } | null = null;
+  /** The load under way, so a second view asking for the same model waits for it instead of loading again. */
+  private loading: { params: LoadParams; promise: Promise<LoadResult> } | null = null;
 
-  constructor(private readonly factory: WorkerFactory = defaultWorkerFactory) {
+  /**
+   * `shared`: the client is one of the page's model pool (model-pool.ts), whose views share it: a
+   * load of the session it holds is answered from there. A client of its own (the harness's, the
+   * bench's, a run's WASM check) loads afresh every time it is asked, as a test of a load expects.
+   */
+  constructor(
+    private readonly factory: WorkerFactory = defaultWorkerFactory,
+    private readonly options: { shared?: boolean } = {},
+  ) {
     this.worker = this.start();
   }
 
@@ -139,6 +156,29 @@ export class ModelClient {
     const stopped = new ModelError(modelError('cancelled', 'model.worker-stopped', []));
     for (const pending of this.pending.values()) pending.reject(stopped);
     this.pending.clear();
+    this.held = null;
+    this.loading = null;
+  }
+
+  /** `params` with the wasm thread count this client would load them with. */
+  private resolved(params: LoadParams): LoadParams {
+    // The caller's count (the bench's), else the user's setting; never more than the browser allows.
+    return { ...params, wasmThreads: clampWasmThreads(params.wasmThreads ?? savedWasmThreads(), pageThreadFacts()) };
+  }
+
+  /**
+   * Whether this worker holds, or is loading, the session a load of `params` asks for (outputs
+   * aside: a load that wants more loads it again with both). The model pool shares such a worker.
+   */
+  holds(params: LoadParams): boolean {
+    if (this.dead) return false;
+    const asked = this.resolved(params);
+    return (this.held !== null && sameSession(this.held.params, this.held.result, asked)) || (this.loading !== null && sameSession(this.loading.params, null, asked));
+  }
+
+  /** Whether the worker is still usable (not crashed, not terminated). */
+  get alive(): boolean {
+    return this.dead === null;
   }
 
   /**
@@ -151,22 +191,45 @@ export class ModelClient {
     const refused = refusal(params.source);
     if (refused) return Promise.reject(refused);
     if (this.dead) return Promise.reject(this.dead);
+    if (!this.options.shared) return loadCheck ? loadCheck(params).then(() => this.sendLoad(this.resolved(params), options)) : this.sendLoad(this.resolved(params), options);
+    const asked = this.resolved(params);
+    // The session held (or being loaded) answers a load it has everything for: nothing more is
+    // loaded, so no memory check either; the view gets the result its own load would have given.
+    if (this.held && sameSession(this.held.params, this.held.result, asked) && hasFeatures(this.held.params, asked)) return Promise.resolve(resultFor(this.held.result, params));
+    if (this.loading && sameSession(this.loading.params, null, asked) && hasFeatures(this.loading.params, asked)) return this.loading.promise.then((r) => resultFor(r, params));
+    // The same model wanting outputs it lacks: loaded again with every output of both, so whoever
+    // shares this worker is still answered.
+    const base = this.loading ?? this.held;
+    const load = base && sameSession(base.params, this.held?.result ?? null, asked) ? withFeaturesOf(asked, base.params) : asked;
     // The page's check first, when it set one; without one the load is sent at once, as before.
-    return loadCheck ? loadCheck(params).then(() => this.sendLoad(params, options)) : this.sendLoad(params, options);
+    const sent = loadCheck ? loadCheck(params).then(() => this.sendLoad(load, options)) : this.sendLoad(load, options);
+    return sent.then((r) => resultFor(r, params));
   }
 
   private sendLoad(params: LoadParams, options: RequestOptions & { onProgress?: (p: LoadProgress) => void }): Promise<LoadResult> {
     if (this.dead) return Promise.reject(this.dead);
-    // The caller's count (the bench's), else the user's setting; never more than the browser allows.
-    const wasmThreads = clampWasmThreads(params.wasmThreads ?? savedWasmThreads(), pageThreadFacts());
+    const wasmThreads = params.wasmThreads!;
     if (this.workerThreads !== null && this.workerThreads !== wasmThreads) this.restart();
     this.workerThreads = wasmThreads;
     const last = { source: params.source, dtype: params.dtype, ...(params.backend === 'auto' ? {} : { backend: params.backend }) };
     this.lastLoad = last;
-    return this.request('load', { ...params, wasmThreads }, options, { onProgress: options.onProgress }).then((result) => {
+    // The worker unloads what it held as soon as it takes the load.
+    this.held = null;
+    const promise = this.request('load', params, options, { onProgress: options.onProgress }).then((result) => {
       if (this.lastLoad === last) this.lastLoad = { ...last, backend: result.backendInfo.backend };
       return result;
     });
+    const loading = { params, promise };
+    this.loading = loading;
+    promise.then(
+      (result) => {
+        if (this.loading === loading) [this.held, this.loading] = [{ params, result }, null];
+      },
+      () => {
+        if (this.loading === loading) this.loading = null;
+      },
+    );
+    return promise;
   }
 
   /** Log-probabilities of each candidate as the next token after the prompt. */
@@ -218,6 +281,8 @@ export class ModelClient {
   }
 
   unload(): Promise<{ unloaded: boolean }> {
+    this.held = null;
+    this.loading = null;
     return this.request('unload', {}, {}, {});
   }
 
@@ -274,6 +339,8 @@ export class ModelClient {
 
   private fail(info: ModelErrorInfo): void {
     this.dead = new ModelError(info);
+    this.held = null;
+    this.loading = null;
     for (const pending of this.pending.values()) pending.reject(this.dead);
     this.pending.clear();
   }

@@ -18,7 +18,7 @@ import { loadItems } from '../store/datasets.ts';
 import { getProbeRun, loadProbeResults, saveProbeResult, updateProbeRun } from '../store/probe-runs.ts';
 import type { JianguDatabase } from '../store/schema.ts';
 import { ModelError, type ModelClient } from './model-client.ts';
-import type { LoadProgress } from './messages.ts';
+import type { LoadParams, LoadProgress } from './messages.ts';
 import { environmentOf, withRunLock, type RunPhase } from './run-scheduler.ts';
 
 export interface ProbeProgress {
@@ -46,6 +46,11 @@ export function plannedShards(run: ProbeRunRecord) {
   );
 }
 
+/** The load a memorization probe asks for: statistics at every position (the page's model pool reads it too). */
+export function probeLoadParams(model: ProbeRunRecord['config']['model']): LoadParams {
+  return { source: model.source, dtype: model.dtype, backend: model.backend, statistics: true };
+}
+
 /**
  * Runs (or resumes) memorization run `runId` with `client`, which it loads with the run's model and
  * Jiangu's statistics outputs. Returns the run as it ends: completed, paused (through `signal`), or
@@ -63,9 +68,8 @@ export async function executeProbeRun(db: JianguDatabase, runId: string, client:
     try {
       const files: Parameters<NonNullable<ProbeExecuteOptions['onPhase']>>[0] = { kind: 'loading', files: {} };
       options.onPhase?.(files);
-      const model = run.config.model;
       const info = await client.load(
-        { source: model.source, dtype: model.dtype, backend: model.backend, statistics: true },
+        probeLoadParams(run.config.model),
         {
           onProgress: (p: LoadProgress) => {
             files.files[p.file] = { loaded: p.loaded ?? files.files[p.file]?.loaded ?? null, total: p.total ?? files.files[p.file]?.total ?? null, done: p.status === 'done' };

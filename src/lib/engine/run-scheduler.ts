@@ -25,7 +25,7 @@ import { loadItems, whyRunItemsAreMissing } from '../store/datasets.ts';
 import { getRun, loadResults, saveResult, updateRun } from '../store/runs.ts';
 import type { JianguDatabase } from '../store/schema.ts';
 import { ModelError, type ModelClient } from './model-client.ts';
-import type { GenerateResult, LoadProgress, LoadResult, ScoreItemResult } from './messages.ts';
+import type { GenerateResult, LoadParams, LoadProgress, LoadResult, ScoreItemResult } from './messages.ts';
 import { JianguError } from '../core/notices/index.ts';
 import { clozeResult } from './cloze-result.ts';
 import { RunProgressCount, type RunProgress } from './run-progress.ts';
@@ -204,6 +204,14 @@ async function backendCheck(ctx: RunContext<McRunRecord>, gpu: ModelClient, wasm
     if (a.predicted !== b.predicted) mismatched.push(id);
   }
   return { itemIds: ids, tolerance, maxLogProbDiff: maxDiff, mismatchedPredictions: mismatched, passed: mismatched.length === 0 && maxDiff <= tolerance };
+}
+
+/** The load a run asks for (the page's model pool and the pace probe read it too, to share a worker holding that model). */
+export function runLoadParams(config: { kind: string; scoring?: string; model: Pick<LoadParams, 'source' | 'dtype' | 'backend'> }): LoadParams {
+  const model = config.model;
+  // Option texts are scored at every position of their tokens: with Jiangu's statistics outputs when the graph takes them.
+  const statistics = config.kind === 'multiple-choice' && config.scoring === 'cloze';
+  return { source: model.source, dtype: model.dtype, backend: model.backend, ...(statistics ? { statistics } : {}) };
 }
 
 export function environmentOf(info: LoadResult) {
@@ -402,20 +410,14 @@ export async function executeRun(db: JianguDatabase, runId: string, client: Mode
     try {
       const ctx = await contextFor(db, stored);
       ctx.run = await updateRun(db, runId, { status: 'running' });
-      const model = ctx.run.config.model;
       const files: Extract<RunPhase, { kind: 'loading' }>['files'] = {};
       options.onPhase?.({ kind: 'loading', files: {} });
-      // Option texts are scored at every position of their tokens: with Jiangu's statistics outputs when the graph takes them.
-      const statistics = ctx.run.config.kind === 'multiple-choice' && ctx.run.config.scoring === 'cloze';
-      const info = await client.load(
-        { source: model.source, dtype: model.dtype, backend: model.backend, ...(statistics ? { statistics } : {}) },
-        {
-          onProgress: (p: LoadProgress) => {
-            files[p.file] = { loaded: p.loaded ?? files[p.file]?.loaded ?? null, total: p.total ?? files[p.file]?.total ?? null, done: p.status === 'done' };
-            options.onPhase?.({ kind: 'loading', files: { ...files } });
-          },
+      const info = await client.load(runLoadParams(ctx.run.config), {
+        onProgress: (p: LoadProgress) => {
+          files[p.file] = { loaded: p.loaded ?? files[p.file]?.loaded ?? null, total: p.total ?? files[p.file]?.total ?? null, done: p.status === 'done' };
+          options.onPhase?.({ kind: 'loading', files: { ...files } });
         },
-      );
+      });
       ctx.run = await updateRun(db, runId, { environment: environmentOf(info), contextLimit: contextLimitFor(ctx.run, info), ...(info.modelCheck ? { modelCheck: info.modelCheck } : {}) });
 
       const mc = ctx.run.config.kind === 'multiple-choice' ? (ctx as RunContext<McRunRecord>) : null;

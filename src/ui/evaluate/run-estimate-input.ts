@@ -10,9 +10,11 @@ import { pageShareOf, sampleOfProbe, sampleOfRun, shapeOf, type PageShare, type 
 import { buildGenerationPrompt, protocolForDataset, resolveContextLimit } from '../../lib/core/protocols/index.ts';
 // The worker's own rule for Auto (pure, no transformers.js), so the page predicts what a load picks.
 import { describeAdapter, softwareAdapterName } from '../../lib/engine/backend-adapter.ts';
-import { ModelClient } from '../../lib/engine/model-client.ts';
+import { endsWorker, modelPool } from '../../lib/engine/model-pool.ts';
+import { ModelError } from '../../lib/engine/model-client.ts';
+import { modelError } from '../../lib/engine/model-errors.ts';
 import { prefixReuseSafe } from '../../lib/engine/run-setup.ts';
-import { failsOnlyThisItem } from '../../lib/engine/run-scheduler.ts';
+import { failsOnlyThisItem, runLoadParams } from '../../lib/engine/run-scheduler.ts';
 import { openJianguDb } from '../../lib/store/schema.ts';
 import { modelId } from '../i18n/model-label.ts';
 import { ortDefaultThreads } from '../site/site-status.ts';
@@ -164,18 +166,38 @@ export interface ProbeOutcome {
   loadSeconds: number;
 }
 
+/** `work`, or a cancellation as soon as `signal` aborts (`work` then settles unobserved). */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  work.catch(() => undefined);
+  if (signal.aborted) return Promise.reject(new ModelError(modelError('cancelled', 'model.cancelled', [])));
+  return new Promise<T>((resolve, reject) => {
+    const stop = () => reject(new ModelError(modelError('cancelled', 'model.cancelled', [])));
+    signal.addEventListener('abort', stop, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', stop));
+  });
+}
+
+/** The pace probe, as a user of the page's model pool. */
+const paceProbe = {};
+
 /**
- * Loads the model as the run would (its own worker, ended afterwards) and asks the first
- * PROBE_ITEMS configured items exactly as the run scheduler asks them (scoreRequest), timing each.
+ * Loads the model as the run would, on the worker the run would use (the page's model pool: one
+ * that holds it already, else one that stays loaded for the run, if it comes next), and asks the
+ * first PROBE_ITEMS configured items exactly as the run scheduler asks them (scoreRequest), timing each.
  */
 export async function probePace(c: EstimateConfig, signal: AbortSignal, onItem?: (done: number, total: number) => void): Promise<ProbeOutcome> {
   const { itemIds, items, devByTask } = await configuredItems(c);
   const chosen = itemIds.slice(0, PROBE_ITEMS).map((id) => items.get(id)!);
-  const client = new ModelClient();
+  const params = runLoadParams(c);
+  const choice = modelPool.clientFor(paceProbe, params);
+  choice.settle(true);
+  const client = choice.client;
   try {
     const cloze = c.kind === 'multiple-choice' && c.scoring === 'cloze';
     const started = performance.now();
-    const info = await client.load({ source: c.model.source, dtype: c.model.dtype, backend: c.model.backend, ...(cloze ? { statistics: true } : {}) }, { signal });
+    // Not cancelled through the worker: another view may be waiting on the same load (ModelClient.load).
+    // A probe stopped during its load stops waiting; its worker is ended below when no one else uses it.
+    const info = await untilAborted(client.load(params), signal);
     const loadSeconds = (performance.now() - started) / 1000;
     const contextLimit = resolveContextLimit('default', 2048, info.context ?? null).tokens;
     const prompts: ProbePrompt[] = [];
@@ -213,7 +235,12 @@ export async function probePace(c: EstimateConfig, signal: AbortSignal, onItem?:
     onItem?.(chosen.length, chosen.length);
     const sample = sampleOfProbe(shapeFor(c), c.model.backend, info.backendInfo.backend, info.backendInfo.wasmThreads, prompts);
     return { sample, loadSeconds };
+  } catch (error) {
+    if (endsWorker(error, client)) modelPool.discard(paceProbe);
+    // Stopped (the configuration changed): a worker of its own is ended at once, as its load or item may still be running.
+    else if (signal.aborted) modelPool.abandon(paceProbe);
+    throw error;
   } finally {
-    client.terminate();
+    modelPool.release(paceProbe);
   }
 }

@@ -9,8 +9,9 @@
 import type { ItemResult, McRunRecord, RunRecord } from '../../lib/core/record/run.ts';
 import { sameStoredRun } from './same-stored-run.ts';
 import { ModelClient } from '../../lib/engine/model-client.ts';
+import { endsWorker, modelPool } from '../../lib/engine/model-pool.ts';
 import { createGenRun, createMcRun, wasmRerunRequest, type NewGenRun, type NewMcRun } from '../../lib/engine/run-setup.ts';
-import { executeRun, heldRunIds, runLockHeld, type RunPhase, type RunProgress } from '../../lib/engine/run-scheduler.ts';
+import { executeRun, heldRunIds, runLoadParams, runLockHeld, type RunPhase, type RunProgress } from '../../lib/engine/run-scheduler.ts';
 import { listDatasets } from '../../lib/store/datasets.ts';
 import { deleteRuns, getRun, listRunsChecked, loadResults, updateRun } from '../../lib/store/runs.ts';
 import { readStoredRun, type WorkPlace } from '../../lib/data/stored-run-client.ts';
@@ -72,7 +73,6 @@ export class RunState {
   private failure = $state<{ runId: string | null; notice: Notice } | null>(null);
   private database: Promise<JianguDatabase> | null = null;
   private abort: AbortController | null = null;
-  private client: ModelClient | null = null;
 
   private db(): Promise<JianguDatabase> {
     this.database ??= openJianguDb();
@@ -227,11 +227,13 @@ export class RunState {
       patch(change);
     });
     let streaming: LiveRun['streaming'] = null;
-    // A worker that crashed before is replaced; a healthy one keeps its loaded model.
-    this.client ??= new ModelClient();
+    // From the page's model pool: a worker that holds this model already (the Playground's, the
+    // Reading page's, an earlier run's) runs it, and no second copy is loaded.
+    const choice = modelPool.clientFor(this, runLoadParams(record.config));
+    choice.settle(true);
     let ended: RunRecord | null = null;
     try {
-      ended = await executeRun(db, runId, this.client, {
+      ended = await executeRun(db, runId, choice.client, {
         signal: abort.signal,
         wasmClient: () => new ModelClient(),
         onPhase: (phase) => {
@@ -261,10 +263,11 @@ export class RunState {
       patch({ record: ended, view: results.view(true) });
     } catch (error) {
       this.failure = { runId, notice: noticeOf(error) };
-      this.client?.terminate();
-      this.client = null;
+      // A worker that died, ran out of memory or failed inside is ended for whoever shared it.
+      if (endsWorker(error, choice.client)) modelPool.discard(this);
       ended = (await getRun(db, runId)) ?? null;
     } finally {
+      modelPool.release(this);
       draw.cancel();
       this.abort = null;
       // The page on this run now reads it from the store, as it ended.

@@ -3,9 +3,9 @@
 // start, pause and resume. As run-state.svelte.ts does for scoring runs, but with one live run and
 // results small enough per item to keep as a plain array.
 import type { ProbeResult, ProbeRunRecord } from '../../lib/core/record/probe-run.ts';
-import { ModelClient } from '../../lib/engine/model-client.ts';
+import { endsWorker, modelPool } from '../../lib/engine/model-pool.ts';
 import { createProbeRunRecord, type NewProbeRun } from '../../lib/engine/probe-setup.ts';
-import { executeProbeRun, type ProbeProgress } from '../../lib/engine/probe-scheduler.ts';
+import { executeProbeRun, probeLoadParams, type ProbeProgress } from '../../lib/engine/probe-scheduler.ts';
 import { runLockHeld, type RunPhase } from '../../lib/engine/run-scheduler.ts';
 import { getProbeRun, listProbeRuns, loadProbeResults } from '../../lib/store/probe-runs.ts';
 import { openJianguDb, type JianguDatabase } from '../../lib/store/schema.ts';
@@ -34,7 +34,6 @@ export class ProbeState {
   private shownId: string | null = null;
   private database: Promise<JianguDatabase> | null = null;
   private abort: AbortController | null = null;
-  private client: ModelClient | null = null;
 
   private db(): Promise<JianguDatabase> {
     this.database ??= openJianguDb();
@@ -97,9 +96,11 @@ export class ProbeState {
     const abort = new AbortController();
     this.abort = abort;
     void requestPersistenceBeforeModelLoad(record.config.model.source);
-    this.client ??= new ModelClient();
+    // From the page's model pool: a worker holding this model already runs the probe (run-state.svelte.ts).
+    const choice = modelPool.clientFor(this, probeLoadParams(record.config.model));
+    choice.settle(true);
     try {
-      const ended = await executeProbeRun(db, runId, this.client, {
+      const ended = await executeProbeRun(db, runId, choice.client, {
         signal: abort.signal,
         onPhase: (phase) => {
           if (phase.kind !== view.phase?.kind) void getProbeRun(db, runId).then((r) => r && set({ record: { ...r } }));
@@ -114,9 +115,9 @@ export class ProbeState {
       set({ record: ended });
     } catch (error) {
       this.failure = { runId, notice: noticeOf(error) };
-      this.client?.terminate();
-      this.client = null;
+      if (endsWorker(error, choice.client)) modelPool.discard(this);
     } finally {
+      modelPool.release(this);
       this.abort = null;
       this.liveId = null;
       if (this.shownId === runId) await this.show(runId);

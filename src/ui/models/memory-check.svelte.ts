@@ -8,13 +8,15 @@
 import { ModelError } from '../../lib/engine/model-client.ts';
 import { noticeOf, type Notice } from '../../lib/core/notices/index.ts';
 import { modelError, whereOf } from '../../lib/engine/model-errors.ts';
+import { modelPool } from '../../lib/engine/model-pool.ts';
+import { sourceKey } from '../../lib/engine/shared-session.ts';
 import { memoryVerdict, reportedDeviceGiB, smallerDtype, type MemoryVerdict } from '../../lib/engine/memory-need.ts';
 import { modelFilesSize, modelFolderUrl, type ModelFilesSize } from '../../lib/engine/model-size.ts';
 import { presetById } from '../../lib/core/models/presets.ts';
 import type { Dtype, LoadParams, ModelSource } from '../../lib/engine/messages.ts';
 
-/** The model and dtype a load asks for: all the check needs. */
-export type ModelChoice = Pick<LoadParams, 'source' | 'dtype'>;
+/** The model and dtype a load asks for: all the check needs (the backend, where known, to find a worker holding it). */
+export type ModelChoice = Pick<LoadParams, 'source' | 'dtype'> & Partial<Pick<LoadParams, 'backend'>>;
 
 export interface MemoryEstimate {
   key: string;
@@ -40,8 +42,7 @@ const TRANSFORMERS_CACHE = 'transformers-cache';
 
 /** One key per model and dtype, whatever order a source's fields came in (a run record's, the picker's). */
 export function memoryKey(model: ModelChoice): string {
-  const s = model.source;
-  return s.kind === 'site' ? `site|${s.name}|${model.dtype}` : `hub|${s.host ?? ''}|${s.id}|${s.revision || 'main'}|${model.dtype}`;
+  return `${sourceKey(model.source)}|${model.dtype}`;
 }
 
 type MeasureMemory = () => Promise<{ bytes: number }>;
@@ -69,9 +70,13 @@ class MemoryCheck {
     return model ? (this.estimates[memoryKey(model)] ?? null) : null;
   }
 
-  /** ModelClient's load check: resolves when the load may go on, rejects with `model.memory-declined` when the user declined. */
-  /** null when a load of `params` may go ahead, else why not (the user declined, or the check failed), as a notice. */
+  /**
+   * null when a run's load of `params` may go ahead, else why not (the user declined, or the check
+   * failed), as a notice. A model a worker of this page holds already is run there (model-pool.ts)
+   * and needs no more memory: not asked about.
+   */
   async refusal(params: ModelChoice): Promise<Notice | null> {
+    if (modelPool.holds({ source: params.source, dtype: params.dtype, backend: params.backend ?? 'auto' })) return null;
     try {
       await this.check(params);
       return null;
@@ -80,6 +85,7 @@ class MemoryCheck {
     }
   }
 
+  /** ModelClient's load check: resolves when the load may go on, rejects with `model.memory-declined` when the user declined. */
   async check(params: ModelChoice): Promise<void> {
     if (await this.confirm(params)) return;
     const estimate = this.estimateFor(params);
