@@ -75,6 +75,12 @@ export interface RealResult extends RealConfiguration {
   oneRow?: StatsCall;
   bareSetup?: { wallMs: number; result: BareSetup };
   bareZero?: ModeRun<BareItem>;
+  /**
+   * The pipeline's 0-shot CMMLU items once more, right after the bare session: pipeline, bare,
+   * pipeline, so a gap that comes and goes with the machine's other work shows as one between the
+   * two pipeline runs, and a gap of the pipeline's own stays in both.
+   */
+  pipelineAgain?: SequenceRun;
   statsLoad?: { wallMs: number; result: LoadResult };
   cloze?: { plain?: SequenceRun; pmi?: SequenceRun };
   statistics?: StatsCall;
@@ -232,6 +238,11 @@ async function measureInPage(page: Page, siteUrl: string, config: RealConfigurat
       if (run.error) throw new Error(run.error);
       r.bareZero = run;
       log(`bare session (created in ${(setup.result.createMs / 1000).toFixed(1)} s): ${run.items.map((i) => `${(i.ms / 1000).toFixed(2)} s`).join(', ')}`);
+      const set = s.sets.find((x) => x.name === 'cmmlu-ancient');
+      if (set) {
+        r.pipelineAgain = await sequence(page, sequenceArgs(set, set.items, set.zeroPrime, 0, 'letter', s.contextLimit), t, 'cmmlu-ancient 0-shot again');
+        log(`pipeline again: ${r.pipelineAgain.items.map((i) => `${(i.ms / 1000).toFixed(2)} s`).join(', ')}`);
+      }
     });
     await page.evaluate(pageBareRelease).catch(() => {});
   }

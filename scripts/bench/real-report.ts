@@ -65,6 +65,8 @@ export interface RealFigures {
   pipelineGflops: number;
   bareGflops: number;
   pipelineOverBare: number;
+  /** The same ratio with the pipeline's run after the bare one (pipelineAgain). */
+  pipelineAgainOverBare: number;
   /** The machine's 1-minute load average at the configuration's start and end. */
   machineLoad: [number, number];
 }
@@ -82,6 +84,7 @@ export function figures(r: RealResult, shape: Shape = realShape(r.model)): RealF
   const flops = sum((zero?.items ?? []).map((i) => forwardFlops(shape, i.contextTokens)));
   const pipelineMs = sum((zero?.items ?? []).map((i) => i.ms));
   const bareMs = sum((r.bareZero?.items ?? []).map((i) => i.ms));
+  const againMs = sum((r.pipelineAgain?.items ?? []).map((i) => i.ms));
   const peaks = [r.lettersMemory?.wasmMemoryBytes, r.statsMemory?.wasmMemoryBytes].filter((x): x is number => typeof x === 'number');
   return {
     model: r.model,
@@ -101,6 +104,7 @@ export function figures(r: RealResult, shape: Shape = realShape(r.model)): RealF
     pipelineGflops: pipelineMs > 0 ? flops / pipelineMs / 1e6 : NaN,
     bareGflops: bareMs > 0 && r.bareZero?.items.length === zero?.items.length ? flops / bareMs / 1e6 : NaN,
     pipelineOverBare: bareMs > 0 && pipelineMs > 0 ? bareMs / pipelineMs : NaN,
+    pipelineAgainOverBare: bareMs > 0 && againMs > 0 && r.pipelineAgain?.items.length === zero?.items.length ? bareMs / againMs : NaN,
     machineLoad: r.machineLoad ?? [NaN, NaN],
   };
 }
@@ -108,12 +112,12 @@ export function figures(r: RealResult, shape: Shape = realShape(r.model)): RealF
 const f = (x: number, digits = 2) => (Number.isFinite(x) ? x.toFixed(digits) : '–');
 
 export function speedTable(rows: readonly RealFigures[]): string {
-  const head = '| model | dtype | threads | machine load | load s | 0-shot items/s CMMLU · ACLUE · AB | 5-shot reuse items/s CMMLU · ACLUE · AB | prefix s CMMLU · ACLUE · AB | cloze ÷ letter (PMI) | statistics ÷ one-row | gen tok/s (decode) | peak wasm MB | GFLOP/s pipeline / bare (ratio) |';
+  const head = '| model | dtype | threads | machine load | load s | 0-shot items/s CMMLU · ACLUE · AB | 5-shot reuse items/s CMMLU · ACLUE · AB | prefix s CMMLU · ACLUE · AB | cloze ÷ letter (PMI) | statistics ÷ one-row | gen tok/s (decode) | peak wasm MB | GFLOP/s pipeline / bare (ratio; again after bare) |';
   const lines = [head, `|${'---|'.repeat(13)}`];
   const three = (o: Partial<Record<RealSetName, number>>, d: number) => (['cmmlu-ancient', 'aclue', 'ancientbench'] as const).map((k) => f(o[k] ?? NaN, d)).join(' · ');
   for (const x of rows) {
     lines.push(
-      `| ${x.model} | ${x.dtype} | ${x.threads}${x.usedThreads !== null && x.usedThreads !== x.threads ? ` (used ${x.usedThreads})` : ''} | ${f(x.machineLoad[0], 1)}–${f(x.machineLoad[1], 1)} | ${f(x.loadS, 1)} | ${three(x.zeroPerS, 3)} | ${three(x.fivePerS, 3)} | ${three(x.prefixS, 1)} | ${f(x.clozeOverLetter)} (${f(x.clozePmiOverLetter)}) | ${f(x.statisticsOverOneRow)} | ${f(x.genTokPerS)} (${f(x.decodeTokPerS)}) | ${f(x.peakWasmMb, 0)} | ${f(x.pipelineGflops, 1)} / ${f(x.bareGflops, 1)} (${f(x.pipelineOverBare)}) |`,
+      `| ${x.model} | ${x.dtype} | ${x.threads}${x.usedThreads !== null && x.usedThreads !== x.threads ? ` (used ${x.usedThreads})` : ''} | ${f(x.machineLoad[0], 1)}–${f(x.machineLoad[1], 1)} | ${f(x.loadS, 1)} | ${three(x.zeroPerS, 3)} | ${three(x.fivePerS, 3)} | ${three(x.prefixS, 1)} | ${f(x.clozeOverLetter)} (${f(x.clozePmiOverLetter)}) | ${f(x.statisticsOverOneRow)} | ${f(x.genTokPerS)} (${f(x.decodeTokPerS)}) | ${f(x.peakWasmMb, 0)} | ${f(x.pipelineGflops, 1)} / ${f(x.bareGflops, 1)} (${f(x.pipelineOverBare)}; ${f(x.pipelineAgainOverBare)}) |`,
     );
   }
   return lines.join('\n');

@@ -173,7 +173,7 @@ describe('a client answering a load from the session it holds', () => {
     const client = new ModelClient(() => fake as unknown as Worker, { shared: true });
     const failed = client.load(tiny);
     const last = fake.sent.at(-1)!;
-    fake.reply({ id: last.id, kind: 'error', error: modelError('model-not-found', 'model.not-found', [{ detail: 'x' }]) });
+    fake.reply({ id: last.id, kind: 'error', error: modelError('model-not-found', 'model.not-found', [{ source: 'site', name: 'jiangu-tiny' }]) });
     await expect(failed).rejects.toMatchObject({ code: 'model-not-found' });
     expect(client.holds(tiny)).toBe(false);
     const again = client.load(tiny);
