@@ -4,26 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import { ModelClient, ModelError } from '../../../src/lib/engine/model-client.ts';
 import { modelError } from '../../../src/lib/engine/model-errors.ts';
-import type { WorkerReply, WorkerRequest } from '../../../src/lib/engine/messages.ts';
-
-class FakeWorker extends EventTarget {
-  readonly sent: (WorkerRequest | { id: number; kind: 'cancel' })[] = [];
-  terminated = false;
-  postMessage(message: WorkerRequest): void {
-    this.sent.push(message);
-  }
-  terminate(): void {
-    this.terminated = true;
-  }
-  reply(message: WorkerReply): void {
-    this.dispatchEvent(new MessageEvent('message', { data: message }));
-  }
-  crash(text: string): void {
-    const event = new Event('error') as Event & { message: string };
-    Object.defineProperty(event, 'message', { value: text });
-    this.dispatchEvent(event);
-  }
-}
+import type { WorkerRequest } from '../../../src/lib/engine/messages.ts';
+import { FakeWorker } from './fake-worker.ts';
 
 function setup() {
   const fake = new FakeWorker();

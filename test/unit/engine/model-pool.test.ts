@@ -8,47 +8,8 @@ import { ModelClient } from '../../../src/lib/engine/model-client.ts';
 import { ModelPool, endsWorker } from '../../../src/lib/engine/model-pool.ts';
 import { modelError } from '../../../src/lib/engine/model-errors.ts';
 import { hasFeatures, resultFor, sameSession, sessionKey, withFeaturesOf } from '../../../src/lib/engine/shared-session.ts';
-import type { LoadParams, LoadResult, WorkerReply, WorkerRequest } from '../../../src/lib/engine/messages.ts';
-
-class FakeWorker extends EventTarget {
-  readonly sent: WorkerRequest[] = [];
-  readonly answered = new Set<number>();
-  terminated = false;
-  postMessage(message: WorkerRequest): void {
-    this.sent.push(message);
-  }
-  terminate(): void {
-    this.terminated = true;
-  }
-  reply(message: WorkerReply): void {
-    this.dispatchEvent(new MessageEvent('message', { data: message }));
-  }
-  /** Every load sent so far. */
-  loads(): LoadParams[] {
-    return this.sent.filter((m) => m.kind === 'load').map((m) => m.params as LoadParams);
-  }
-  /** Answers the last load sent, as the worker does once the session is open. */
-  answerLoad(backend: 'wasm' | 'webgpu' = 'wasm'): void {
-    const last = [...this.sent].reverse().find((m) => m.kind === 'load')!;
-    const params = last.params as LoadParams;
-    this.reply({ id: last.id, kind: 'result', result: loadResult(params, backend) });
-  }
-}
-
-function loadResult(params: LoadParams, backend: 'wasm' | 'webgpu'): LoadResult {
-  return {
-    backendInfo: { backend, wasmThreads: 1 } as LoadResult['backendInfo'],
-    modelType: 'llama',
-    vocabSize: 10,
-    inputNames: ['input_ids'],
-    loadMs: 5,
-    transformersVersion: 't',
-    ortVersion: 'o',
-    context: null,
-    ...(params.statistics ? { statisticsPath: { kind: 'graph' as const, check: { tokens: 3, maxAbsDiff: 0 } } } : {}),
-    ...(params.lens ? { lensPath: { kind: 'shown', check: { tokens: 3, maxAbsDiff: 0 } } as unknown as LoadResult['lensPath'] } : {}),
-  };
-}
+import type { LoadParams, LoadResult } from '../../../src/lib/engine/messages.ts';
+import { FakeWorker, loadResult } from './fake-worker.ts';
 
 const tiny: LoadParams = { source: { kind: 'site', name: 'jiangu-tiny' }, dtype: 'q8', backend: 'wasm', wasmThreads: 1 };
 const other: LoadParams = { ...tiny, source: { kind: 'site', name: 'jiangu-tiny-gqa' } };
