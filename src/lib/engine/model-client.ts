@@ -191,19 +191,21 @@ export class ModelClient {
     const refused = refusal(params.source);
     if (refused) return Promise.reject(refused);
     if (this.dead) return Promise.reject(this.dead);
-    if (!this.options.shared) return loadCheck ? loadCheck(params).then(() => this.sendLoad(this.resolved(params), options)) : this.sendLoad(this.resolved(params), options);
     const asked = this.resolved(params);
-    // The session held (or being loaded) answers a load it has everything for: nothing more is
-    // loaded, so no memory check either; the view gets the result its own load would have given.
-    if (this.held && sameSession(this.held.params, this.held.result, asked) && hasFeatures(this.held.params, asked)) return Promise.resolve(resultFor(this.held.result, params));
-    if (this.loading && sameSession(this.loading.params, null, asked) && hasFeatures(this.loading.params, asked)) return this.loading.promise.then((r) => resultFor(r, params));
-    // The same model wanting outputs it lacks: loaded again with every output of both, so whoever
-    // shares this worker is still answered.
-    const base = this.loading ?? this.held;
-    const load = base && sameSession(base.params, this.held?.result ?? null, asked) ? withFeaturesOf(asked, base.params) : asked;
+    let load = asked;
+    if (this.options.shared) {
+      // The session held (or being loaded) answers a load it has everything for: nothing more is
+      // loaded, so no memory check either; the view gets the result its own load would have given.
+      if (this.held && sameSession(this.held.params, this.held.result, asked) && hasFeatures(this.held.params, asked)) return Promise.resolve(resultFor(this.held.result, params));
+      if (this.loading && sameSession(this.loading.params, null, asked) && hasFeatures(this.loading.params, asked)) return this.loading.promise.then((r) => resultFor(r, params));
+      // The same model wanting outputs it lacks: loaded again with every output of both, so whoever
+      // shares this worker is still answered.
+      const base = this.loading ?? this.held;
+      if (base && sameSession(base.params, this.held?.result ?? null, asked)) load = withFeaturesOf(asked, base.params);
+    }
     // The page's check first, when it set one; without one the load is sent at once, as before.
     const sent = loadCheck ? loadCheck(params).then(() => this.sendLoad(load, options)) : this.sendLoad(load, options);
-    return sent.then((r) => resultFor(r, params));
+    return this.options.shared ? sent.then((r) => resultFor(r, params)) : sent;
   }
 
   private sendLoad(params: LoadParams, options: RequestOptions & { onProgress?: (p: LoadProgress) => void }): Promise<LoadResult> {

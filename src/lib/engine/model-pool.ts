@@ -94,6 +94,17 @@ export class ModelPool {
     if (entry) this.end(entry);
   }
 
+  /**
+   * After `user`'s work failed with `error`: its worker is ended for everyone when the failure leaves
+   * it unfit (endsWorker; returns true), else kept as it is for whoever shares it.
+   */
+  failed(user: PoolUser, error: unknown): boolean {
+    const entry = this.entryOf(user);
+    if (!entry || !endsWorker(error, entry.client)) return false;
+    this.end(entry);
+    return true;
+  }
+
   /** Workers the pool holds now (for tests and the bench). */
   get size(): number {
     return this.entries.length;
@@ -121,11 +132,11 @@ export class ModelPool {
 }
 
 /**
- * Whether a run's failure leaves `client`'s worker unfit for anyone: it died, or the failure was a
- * memory failure or an internal one (ORT's wasm heap is not to be trusted after either). A refused
- * item, a missing run or a failed download leaves the worker as it was, for whoever shares it.
+ * Whether a failure leaves `client`'s worker unfit for anyone: it died, or the failure was a memory
+ * failure or an internal one (ORT's wasm heap is not to be trusted after either). A refused item, a
+ * missing run or a failed download leaves the worker as it was, for whoever shares it.
  */
-export function endsWorker(error: unknown, client: ModelClient): boolean {
+function endsWorker(error: unknown, client: ModelClient): boolean {
   return !client.alive || (error instanceof ModelError && (error.code === 'internal' || error.code === 'out-of-memory'));
 }
 

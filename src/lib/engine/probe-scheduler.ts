@@ -18,8 +18,9 @@ import { loadItems } from '../store/datasets.ts';
 import { getProbeRun, loadProbeResults, saveProbeResult, updateProbeRun } from '../store/probe-runs.ts';
 import type { JianguDatabase } from '../store/schema.ts';
 import { ModelError, type ModelClient } from './model-client.ts';
-import type { LoadParams, LoadProgress } from './messages.ts';
-import { environmentOf, withRunLock, type RunPhase } from './run-scheduler.ts';
+import type { LoadProgress } from './messages.ts';
+import { withRunLock, type RunPhase } from './run-scheduler.ts';
+import { environmentOf, probeLoadParams } from './run-load.ts';
 
 export interface ProbeProgress {
   /** Items and shards done, of all. */
@@ -44,11 +45,6 @@ export function plannedShards(run: ProbeRunRecord) {
   return (run.config.exchangeability ?? []).flatMap((file) =>
     exchangeabilityPlan(file.design).map((shard, i) => ({ task: file.task, shard: i, itemIds: shard.items.map((k) => file.itemIds[k]), orders: shard.orders.map((order) => order.map((k) => k - shard.items[0])) })),
   );
-}
-
-/** The load a memorization probe asks for: statistics at every position (the page's model pool reads it too). */
-export function probeLoadParams(model: ProbeRunRecord['config']['model']): LoadParams {
-  return { source: model.source, dtype: model.dtype, backend: model.backend, statistics: true };
 }
 
 /**

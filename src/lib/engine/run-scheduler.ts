@@ -25,7 +25,8 @@ import { loadItems, whyRunItemsAreMissing } from '../store/datasets.ts';
 import { getRun, loadResults, saveResult, updateRun } from '../store/runs.ts';
 import type { JianguDatabase } from '../store/schema.ts';
 import { ModelError, type ModelClient } from './model-client.ts';
-import type { GenerateResult, LoadParams, LoadProgress, LoadResult, ScoreItemResult } from './messages.ts';
+import type { GenerateResult, LoadProgress, LoadResult, ScoreItemResult } from './messages.ts';
+import { environmentOf, runLoadParams } from './run-load.ts';
 import { JianguError } from '../core/notices/index.ts';
 import { clozeResult } from './cloze-result.ts';
 import { RunProgressCount, type RunProgress } from './run-progress.ts';
@@ -204,28 +205,6 @@ async function backendCheck(ctx: RunContext<McRunRecord>, gpu: ModelClient, wasm
     if (a.predicted !== b.predicted) mismatched.push(id);
   }
   return { itemIds: ids, tolerance, maxLogProbDiff: maxDiff, mismatchedPredictions: mismatched, passed: mismatched.length === 0 && maxDiff <= tolerance };
-}
-
-/** The load a run asks for (the page's model pool and the pace probe read it too, to share a worker holding that model). */
-export function runLoadParams(config: { kind: string; scoring?: string; model: Pick<LoadParams, 'source' | 'dtype' | 'backend'> }): LoadParams {
-  const model = config.model;
-  // Option texts are scored at every position of their tokens: with Jiangu's statistics outputs when the graph takes them.
-  const statistics = config.kind === 'multiple-choice' && config.scoring === 'cloze';
-  return { source: model.source, dtype: model.dtype, backend: model.backend, ...(statistics ? { statistics } : {}) };
-}
-
-export function environmentOf(info: LoadResult) {
-  return {
-    backendInfo: info.backendInfo,
-    modelInputNames: info.inputNames,
-    transformersVersion: info.transformersVersion,
-    ortVersion: info.ortVersion,
-    userAgent: typeof navigator === 'undefined' ? 'node' : navigator.userAgent,
-    ...(info.resolvedRevision ? { resolvedRevision: info.resolvedRevision } : {}),
-    ...(info.prefillRows !== undefined ? { prefillRows: info.prefillRows } : {}),
-    ...(info.logitsPath ? { logitsPath: info.logitsPath } : {}),
-    ...(info.statisticsPath ? { statisticsPath: info.statisticsPath } : {}),
-  };
 }
 
 /** Keeps the decoding options the worker actually used, once per run (every item uses the same). */

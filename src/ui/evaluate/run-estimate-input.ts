@@ -10,11 +10,12 @@ import { pageShareOf, sampleOfProbe, sampleOfRun, shapeOf, type PageShare, type 
 import { buildGenerationPrompt, protocolForDataset, resolveContextLimit } from '../../lib/core/protocols/index.ts';
 // The worker's own rule for Auto (pure, no transformers.js), so the page predicts what a load picks.
 import { describeAdapter, softwareAdapterName } from '../../lib/engine/backend-adapter.ts';
-import { endsWorker, modelPool } from '../../lib/engine/model-pool.ts';
+import { modelPool } from '../../lib/engine/model-pool.ts';
 import { ModelError } from '../../lib/engine/model-client.ts';
 import { modelError } from '../../lib/engine/model-errors.ts';
 import { prefixReuseSafe } from '../../lib/engine/run-setup.ts';
-import { failsOnlyThisItem, runLoadParams } from '../../lib/engine/run-scheduler.ts';
+import { failsOnlyThisItem } from '../../lib/engine/run-scheduler.ts';
+import { runLoadParams } from '../../lib/engine/run-load.ts';
 import { openJianguDb } from '../../lib/store/schema.ts';
 import { modelId } from '../i18n/model-label.ts';
 import { ortDefaultThreads } from '../site/site-status.ts';
@@ -236,9 +237,8 @@ export async function probePace(c: EstimateConfig, signal: AbortSignal, onItem?:
     const sample = sampleOfProbe(shapeFor(c), c.model.backend, info.backendInfo.backend, info.backendInfo.wasmThreads, prompts);
     return { sample, loadSeconds };
   } catch (error) {
-    if (endsWorker(error, client)) modelPool.discard(paceProbe);
     // Stopped (the configuration changed): a worker of its own is ended at once, as its load or item may still be running.
-    else if (signal.aborted) modelPool.abandon(paceProbe);
+    if (!modelPool.failed(paceProbe, error) && signal.aborted) modelPool.abandon(paceProbe);
     throw error;
   } finally {
     modelPool.release(paceProbe);

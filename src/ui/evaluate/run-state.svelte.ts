@@ -9,9 +9,10 @@
 import type { ItemResult, McRunRecord, RunRecord } from '../../lib/core/record/run.ts';
 import { sameStoredRun } from './same-stored-run.ts';
 import { ModelClient } from '../../lib/engine/model-client.ts';
-import { endsWorker, modelPool } from '../../lib/engine/model-pool.ts';
+import { modelPool } from '../../lib/engine/model-pool.ts';
 import { createGenRun, createMcRun, wasmRerunRequest, type NewGenRun, type NewMcRun } from '../../lib/engine/run-setup.ts';
-import { executeRun, heldRunIds, runLoadParams, runLockHeld, type RunPhase, type RunProgress } from '../../lib/engine/run-scheduler.ts';
+import { executeRun, heldRunIds, runLockHeld, type RunPhase, type RunProgress } from '../../lib/engine/run-scheduler.ts';
+import { runLoadParams } from '../../lib/engine/run-load.ts';
 import { listDatasets } from '../../lib/store/datasets.ts';
 import { deleteRuns, getRun, listRunsChecked, loadResults, updateRun } from '../../lib/store/runs.ts';
 import { readStoredRun, type WorkPlace } from '../../lib/data/stored-run-client.ts';
@@ -264,7 +265,7 @@ export class RunState {
     } catch (error) {
       this.failure = { runId, notice: noticeOf(error) };
       // A worker that died, ran out of memory or failed inside is ended for whoever shared it.
-      if (endsWorker(error, choice.client)) modelPool.discard(this);
+      modelPool.failed(this, error);
       ended = (await getRun(db, runId)) ?? null;
     } finally {
       modelPool.release(this);

@@ -3,9 +3,10 @@
 // start, pause and resume. As run-state.svelte.ts does for scoring runs, but with one live run and
 // results small enough per item to keep as a plain array.
 import type { ProbeResult, ProbeRunRecord } from '../../lib/core/record/probe-run.ts';
-import { endsWorker, modelPool } from '../../lib/engine/model-pool.ts';
+import { modelPool } from '../../lib/engine/model-pool.ts';
 import { createProbeRunRecord, type NewProbeRun } from '../../lib/engine/probe-setup.ts';
-import { executeProbeRun, probeLoadParams, type ProbeProgress } from '../../lib/engine/probe-scheduler.ts';
+import { executeProbeRun, type ProbeProgress } from '../../lib/engine/probe-scheduler.ts';
+import { probeLoadParams } from '../../lib/engine/run-load.ts';
 import { runLockHeld, type RunPhase } from '../../lib/engine/run-scheduler.ts';
 import { getProbeRun, listProbeRuns, loadProbeResults } from '../../lib/store/probe-runs.ts';
 import { openJianguDb, type JianguDatabase } from '../../lib/store/schema.ts';
@@ -115,7 +116,7 @@ export class ProbeState {
       set({ record: ended });
     } catch (error) {
       this.failure = { runId, notice: noticeOf(error) };
-      if (endsWorker(error, choice.client)) modelPool.discard(this);
+      modelPool.failed(this, error);
     } finally {
       modelPool.release(this);
       this.abort = null;

@@ -4,8 +4,8 @@
 // between the Playground, Evaluate and the Reading page is tested in Chromium
 // (test/browser/shared-model.test.ts).
 import { describe, expect, it } from 'vitest';
-import { ModelClient } from '../../../src/lib/engine/model-client.ts';
-import { ModelPool, endsWorker } from '../../../src/lib/engine/model-pool.ts';
+import { ModelClient, ModelError } from '../../../src/lib/engine/model-client.ts';
+import { ModelPool } from '../../../src/lib/engine/model-pool.ts';
 import { modelError } from '../../../src/lib/engine/model-errors.ts';
 import { hasFeatures, resultFor, sameSession, sessionKey, withFeaturesOf } from '../../../src/lib/engine/shared-session.ts';
 import type { LoadParams, LoadResult } from '../../../src/lib/engine/messages.ts';
@@ -215,18 +215,43 @@ describe('the page’s model pool', () => {
   it('ends a broken worker for every view that shared it, and a stopped view’s worker only when it was alone there', async () => {
     const { workers, factory } = fakes();
     const pool = new ModelPool(factory);
-    const [a, b, c] = [{}, {}, {}];
+    const [a, b, c, d] = [{}, {}, {}, {}];
     await loadIn(pool, workers, a, tiny);
     const shared = await loadIn(pool, workers, b, tiny);
-    expect(endsWorker(new Error('x'), shared)).toBe(false);
+    // A failure that leaves the worker sound (a refused item, a failed download) keeps it for both.
+    expect(pool.failed(b, new Error('x'))).toBe(false);
+    expect(pool.failed(b, new ModelError(modelError('cancelled', 'model.cancelled', [])))).toBe(false);
+    expect(workers[0].terminated).toBe(false);
     pool.abandon(b);
     expect(workers[0].terminated).toBe(false);
     pool.clientFor(c, other).settle(true);
     pool.abandon(c);
     expect(workers[1].terminated).toBe(true);
+    // Out of memory: ended for every view that shared it; they find their client dead.
+    await loadIn(pool, workers, d, tiny);
+    expect(pool.clientOf(d)).toBe(shared);
+    expect(pool.failed(d, new ModelError(modelError('out-of-memory', 'model.out-of-memory', [{ on: 'tab', name: 'jiangu-tiny', dtype: 'q8' }])))).toBe(true);
+    expect(workers[0].terminated).toBe(true);
+    expect(shared.alive).toBe(false);
+    expect(pool.clientOf(a)).toBeNull();
+    expect(pool.size).toBe(0);
+    // A dead worker is ended whatever the failure says.
+    const next = await loadIn(pool, workers, a, tiny);
+    next.terminate();
+    expect(pool.failed(a, new Error('x'))).toBe(true);
+    pool.clientFor(b, tiny).settle(true);
+    expect(pool.clientOf(b)).not.toBe(next);
+  });
+
+  it('discard ends a view’s worker for every view that shared it', async () => {
+    const { workers, factory } = fakes();
+    const pool = new ModelPool(factory);
+    const [a, b] = [{}, {}];
+    await loadIn(pool, workers, a, tiny);
+    await loadIn(pool, workers, b, tiny);
     pool.discard(a);
     expect(workers[0].terminated).toBe(true);
-    expect(endsWorker(new Error('x'), shared)).toBe(true);
+    expect(pool.clientOf(b)).toBeNull();
     expect(pool.size).toBe(0);
   });
 });
