@@ -7,6 +7,30 @@ import { allRotationsCorrect, circularSummary, letterBias, prideDebias, type Let
 import { continuousOf } from '../../lib/core/metrics/continuous.ts';
 import { sharedResults, type SharedItemRow } from '../../lib/engine/shared-items.ts';
 import { describedShared, describedStored, runFacets, type DescribedRun } from './run-label.ts';
+import { BenchmarkEstimator, failedEstimate, type BenchmarkEstimate } from '../../lib/core/metrics/benchmark-estimate.ts';
+import type { McRunConfig } from '../../lib/core/record/run.ts';
+import { fixedIntervalsOf } from '../evaluate/run-headline.ts';
+
+/**
+ * A run's fixed-n intervals (a) as Compare's cells take them (issue 44: the run page's, from the same
+ * estimate); undefined while the estimate is not there.
+ */
+export function fixedNOf(estimate: BenchmarkEstimate | null): ComparableRun['fixedN'] {
+  const fixed = fixedIntervalsOf(estimate);
+  if (fixed.none === 'pending') return undefined;
+  return { none: fixed.none, byRow: Object.fromEntries(fixed.byRow) };
+}
+
+/** A link's estimate of accuracy, from its letters scored on this browser's items, in the order it asked them. */
+function sharedEstimate(config: McRunConfig, datasetId: SharedRun['datasetId'], results: readonly McItemResult[]): BenchmarkEstimate {
+  try {
+    const estimator = new BenchmarkEstimator(config, datasetId, { measures: ['accuracy'] });
+    estimator.observeAll(results);
+    return estimator.snapshot();
+  } catch (error) {
+    return failedEstimate(config, results.length, error);
+  }
+}
 
 /**
  * The run's full description in English, for the core's own messages (a comparison it refuses names
@@ -38,8 +62,8 @@ function robustnessOf(run: McRunRecord, results: McItemResult[]): ComparableRobu
   return robustness;
 }
 
-/** A run stored in this browser with its results (as loadResults gives them). */
-export function fromStoredRun(run: RunRecord, results: ItemResult[]): ComparableRun {
+/** A run stored in this browser with its results (as loadResults gives them); `estimate`: its whole benchmark's estimate (storedRunEstimate), when computed. */
+export function fromStoredRun(run: RunRecord, results: ItemResult[], estimate: BenchmarkEstimate | null = null): ComparableRun {
   const base = { id: run.id, label: coreLabel(describedStored(run)), origin: isImported(run) ? ('imported' as const) : ('local' as const), datasetId: run.datasetId };
   if (run.config.kind === 'multiple-choice') {
     const mc = results as McItemResult[];
@@ -57,6 +81,7 @@ export function fromStoredRun(run: RunRecord, results: ItemResult[]): Comparable
       })),
       robustness: robustnessOf(run as McRunRecord, mc),
       continuous: { scoring: run.config.scoring, items: mc.flatMap((r) => continuousOf(r) ?? []) },
+      ...(estimate ? { fixedN: fixedNOf(estimate) } : {}),
     };
   }
   const gen = results as GenItemResult[];
@@ -84,8 +109,11 @@ export function fromSharedRun(shared: SharedRun, rows: readonly SharedItemRow[] 
     const results = sharedResults(rows);
     const circular = shared.config.circular === true && shared.rotations !== null;
     const summary = circular ? circularSummary(results) : null;
+    // A link lists its items by hash only: the rows resolved here are its items, in its order.
+    const config = { ...shared.config, itemIds: rows.map((row) => row.item.id) } as unknown as McRunConfig;
     return {
       ...base,
+      fixedN: fixedNOf(sharedEstimate(config, shared.datasetId, results)),
       mcItems: results.map((r) => ({ itemId: r.itemId, task: r.task, correct: r.correct, prediction: r.prediction, ...(circular ? { allRotationsCorrect: allRotationsCorrect(r) } : {}) })),
       robustness: {
         letterBias: letterBiasOf(results),

@@ -8,7 +8,7 @@ import { decodeShareLink, SHARED_ROUTE, type SharedRun } from '../../lib/core/fo
 import { resolveSharedItems, type SharedItemRow } from '../../lib/engine/shared-items.ts';
 import { listRunsChecked } from '../../lib/store/runs.ts';
 import type { UnreadableRecord } from '../../lib/core/record/stored-check.ts';
-import { readStoredRun, type WorkPlace } from '../../lib/data/stored-run-client.ts';
+import { readStoredRun, storedRunEstimate, type WorkPlace } from '../../lib/data/stored-run-client.ts';
 import { heldRunIds } from '../../lib/engine/run-scheduler.ts';
 import { openJianguDb, type JianguDatabase } from '../../lib/store/schema.ts';
 import { notice, noticeOf, type Notice } from '../../lib/core/notices/index.ts';
@@ -183,7 +183,9 @@ export class CompareState {
         return;
       }
       this.loadedVersion.set(runId, run.updatedAt);
-      this.comparables = { ...this.comparables, [runId]: fromStoredRun(run, results) };
+      // Its cells' intervals are (a) of its estimate, as on its run page (a large run's in the stored-run worker).
+      const estimate = run.config.kind === 'multiple-choice' && results.length > 0 ? (await storedRunEstimate(await this.db(), run, results)).estimate : null;
+      this.comparables = { ...this.comparables, [runId]: fromStoredRun(run, results, estimate) };
       // Its label says how many items had fewer exemplars than its shots (the results say it).
       this.describedRuns = { ...this.describedRuns, [runId]: describedStored(run, results) };
     } catch (e) {

@@ -64,85 +64,37 @@ describe('compareRuns: two multiple-choice runs on the same items', () => {
     expect(c.runs.map((r) => r.id)).toEqual(['base', 'other']);
   });
 
-  it('cells: accuracy in percent with its Wilson interval', () => {
+  it('cells: accuracy in percent, with no interval of its own when the run has no estimate', () => {
     const cell = row(c.rows, T1).cells[1];
     expect(cell.n).toBe(50);
     expect(cell.correct).toBe(32);
     expect(cell.score).toBeCloseTo(64, 10);
-    const w = wilsonInterval(32, 50)!;
-    expect(cell.interval!.low).toBeCloseTo(100 * w.low, 10);
-    expect(cell.interval!.high).toBeCloseTo(100 * w.high, 10);
-    // Group and overall are means of task accuracies: no interval.
+    // One fixed-n interval everywhere (issue 44): a cell shows only its run's (a), never a Wilson interval of its own.
+    expect(cell.interval).toBeNull();
     expect(row(c.rows, 'group:Lexical').cells[0].interval).toBeNull();
     expect(row(c.rows, 'overall').cells[0].interval).toBeNull();
     // Baseline: T1 22/50 = 44%, T2 7/10 = 70% → overall (mean of tasks) 57, pooled 29/60.
     expect(row(c.rows, 'overall').cells[0].score).toBeCloseTo(57, 10);
     expect(row(c.rows, 'pooled').cells[0].score).toBeCloseTo((100 * 29) / 60, 10);
-  });
-
-  it("paired task difference: Newcombe 1998b's example, 20 points, 5.62 to 32.92", () => {
-    const d = row(c.rows, T1).differences[1]!;
-    expect(row(c.rows, T1).differences[0]).toBeNull();
-    expect(d.pairing).toBe('paired');
-    expect(d.intervalMethod).toBe('newcombe-paired');
-    expect(d.points).toBeCloseTo(20, 10);
-    expect(Math.round(d.interval!.low * 100) / 100).toBe(5.62);
-    expect(Math.round(d.interval!.high * 100) / 100).toBe(32.92);
-  });
-
-  it('McNemar over the common items reproduces mcnemarExactFromCounts(b = 2, c = 12)', () => {
-    const m = row(c.rows, T1).differences[1]!.mcnemar!;
-    expect(m).toMatchObject({ ...mcnemarExactFromCounts(2, 12), paired: 50 });
-    // 2 · (C(14,0) + C(14,1) + C(14,2)) / 2^14 = 212 / 16384
-    expect(m.pValue).toBeCloseTo(212 / 16384, 14);
-  });
-
-  it('pooled: all items, paired, with the pooled 2×2 table', () => {
-    const d = row(c.rows, 'pooled').differences[1]!;
-    // Pooled: both 23, only this 13, only baseline 6, neither 18.
-    const expected = newcombePaired(23, 13, 6, 18)!;
-    expect(d.pairing).toBe('paired');
-    expect(d.points).toBeCloseTo(100 * expected.difference, 10);
-    expect(d.interval!.low).toBeCloseTo(100 * expected.low, 10);
-    expect(d.interval!.high).toBeCloseTo(100 * expected.high, 10);
-    expect(d.mcnemar).toEqual({ ...mcnemarExactFromCounts(6, 13), paired: 60 });
-  });
-
-  it('group and overall rows: the difference with the paired bootstrap over both tasks, weighted as the mean of tasks', () => {
-    const d = row(c.rows, 'overall').differences[1]!;
-    // Other: T1 64, T2 40 → 52; baseline 57 → −5.
-    expect(d.points).toBeCloseTo(-5, 10);
-    expect(d.pairing).toBe('paired');
-    expect(d.mcnemar).toBeNull();
-    expect(d.intervalMethod).toBe('paired-bootstrap');
-    // ACLUE's overall is the mean of tasks: weight ½ on each task's difference; Lexical holds both tasks.
-    const tables = [
-      { both: 20, onlyThis: 12, onlyBaseline: 2, neither: 16 },
-      { both: 3, onlyThis: 1, onlyBaseline: 4, neither: 2 },
-    ];
-    const [want] = pairedBootstrap(tables, [[0.5, 0.5]]);
-    expect(d.interval!.low).toBeCloseTo(100 * want!.low, 10);
-    expect(d.interval!.high).toBeCloseTo(100 * want!.high, 10);
-    expect(d.bootstrap).toEqual({ pValue: want!.pValue, resamples: 10_000, seed: 12345 });
-    expect(d.common).toEqual({ n: 60, baseline: expect.closeTo(57, 10), other: expect.closeTo(52, 10), of: 2 });
-    expect(d.beyond).toEqual({ thisRun: 0, baseline: 0 });
-    expect(row(c.rows, 'group:Lexical').differences[1]!.interval).toEqual(d.interval);
-  });
-
-  it('task-row p-values are Holm-adjusted over the task rows, the raw p kept', () => {
-    // T1: b = 2, c = 12 → p = 212/16384; T2: b = 4, c = 1 → p = 2·6/32 = 0.375.
-    // Holm over 2: 2·212/16384 = 0.02588 for T1; max(0.02588, 1·0.375) = 0.375 for T2.
-    const t1 = row(c.rows, T1).differences[1]!.mcnemar!;
-    const t2 = row(c.rows, T2).differences[1]!.mcnemar!;
-    expect(t1.pValue).toBeCloseTo(212 / 16384, 14);
-    expect(t1.holm).toEqual({ pValue: expect.closeTo((2 * 212) / 16384, 14), family: 2 });
-    expect(t2.holm).toEqual({ pValue: expect.closeTo(0.375, 14), family: 2 });
     // The pooled row is one test: not adjusted.
     expect(row(c.rows, 'pooled').differences[1]!.mcnemar!.holm).toBeUndefined();
   });
 
+  it('cells: the run’s fixed-n intervals (a) by row, in percent; a run with none says why', () => {
+    const fixedN = { none: null, byRow: { [`task:${T1}`]: { low: 0.5, high: 0.77 }, [`task:${T2}`]: { low: 0.4, high: 0.9 }, 'group:Lexical': { low: 0.48, high: 0.8 }, overall: { low: 0.45, high: 0.8 } } };
+    const withFixed = compareRuns([baseline, { ...other, fixedN }]);
+    expect(row(withFixed.rows, T1).cells[1].interval).toEqual({ low: 50, high: 77 });
+    expect(row(withFixed.rows, 'group:Lexical').cells[1].interval).toEqual({ low: 48, high: 80 });
+    expect(row(withFixed.rows, 'overall').cells[1].interval).toEqual({ low: 45, high: 80 });
+    // Pooled describes the items scored: (a) is of the benchmark's item average, another number.
+    expect(row(withFixed.rows, 'pooled').cells[1].interval).toBeNull();
+    const fileOrder = compareRuns([{ ...baseline, fixedN: { none: 'not-sampled', byRow: {} } }, other]);
+    expect(row(fileOrder.rows, T1).cells[0]).toMatchObject({ interval: null, noInterval: 'not-sampled' });
+    expect(row(fileOrder.rows, 'overall').cells[0]).toMatchObject({ interval: null, noInterval: 'not-sampled' });
+  });
+
   it('a signature that names the interval methods and the test', () => {
-    expect(c.signature).toContain('ci:wilson-95');
+    expect(c.signature).toContain('ci:sample-estimate-fixed-n-95');
     expect(c.signature).toContain('newcombe-1998b-method10-phi');
     expect(c.signature).toContain('newcombe-1998a-method10');
     expect(c.signature).toContain('mcnemar|exact-binomial');
@@ -274,7 +226,10 @@ describe('compareRuns: three runs', () => {
     const s = comparisonSeries(c);
     expect(s.rowKeys).toEqual([T1]);
     expect(s.runs.map((r) => r.scores[0])).toEqual([60, 80, 0]);
-    expect(s.runs[1].intervals[0]!.low).toBeCloseTo(100 * wilsonInterval(8, 10)!.low, 10);
+    // A run's interval is its estimate's (a) (none given here), never one computed in the comparison.
+    expect(s.runs[1].intervals[0]).toBeNull();
+    const fixed = comparisonSeries(compareRuns([runs[0], { ...runs[1], fixedN: { none: null, byRow: { [`task:${T1}`]: { low: 0.6, high: 0.95 } } } }]));
+    expect(fixed.runs[1].intervals[0]).toEqual({ low: 60, high: 95 });
     expect(comparisonSeries(c, ['group']).rowKeys).toEqual(['group:Lexical']);
   });
 });

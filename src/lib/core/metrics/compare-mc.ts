@@ -49,19 +49,26 @@ export function compareMultipleChoice(runs: readonly ComparableRun[]): { rows: C
     if (agg) {
       const byTask = new Map(agg.tasks.map((t) => [t.task, t]));
       const scoreOf = (task: string) => byTask.get(task)?.accuracy ?? null;
+      // One fixed-n interval everywhere (issue 44): the run's own estimate's (a), or none, with why.
+      const fixed = (key: string, score: number | null): Pick<CompareCell, 'interval' | 'noInterval'> => {
+        if (score === null) return { interval: null };
+        if (run.fixedN?.none) return { interval: null, noInterval: run.fixedN.none };
+        return { interval: pctInterval(run.fixedN?.byRow[key] ?? null) };
+      };
       for (const key of tasks) {
         const t = byTask.get(key);
-        cells.set(key, t ? { score: pct(t.accuracy), interval: pctInterval(t.wilson), n: t.n, correct: t.correct } : EMPTY_CELL);
+        cells.set(key, t ? { score: pct(t.accuracy), ...fixed(`task:${key}`, t.accuracy), n: t.n, correct: t.correct } : EMPTY_CELL);
       }
       for (const spec of specs.filter((x) => x.kind === 'group')) {
         const ga = agg.groups.find((x) => x.key === spec.group);
         const n = spec.tasks.reduce((sum, task) => sum + (byTask.get(task)?.n ?? 0), 0);
         const correct = spec.tasks.reduce((sum, task) => sum + (byTask.get(task)?.correct ?? 0), 0);
-        cells.set(spec.key, { score: pct(ga?.accuracy ?? null), interval: null, n, correct, coverage: coverageOf(spec, scoreOf) });
+        cells.set(spec.key, { score: pct(ga?.accuracy ?? null), ...fixed(spec.key, ga?.accuracy ?? null), n, correct, coverage: coverageOf(spec, scoreOf) });
       }
       const overall = specs.find((x) => x.kind === 'overall')!;
-      cells.set('overall', { score: pct(agg.overall.accuracy), interval: null, n: agg.pooled.n, correct: agg.pooled.correct, coverage: coverageOf(overall, scoreOf) });
-      cells.set('pooled', { score: pct(agg.pooled.accuracy), interval: pctInterval(agg.pooled.wilson), n: agg.pooled.n, correct: agg.pooled.correct });
+      cells.set('overall', { score: pct(agg.overall.accuracy), ...fixed('overall', agg.overall.accuracy), n: agg.pooled.n, correct: agg.pooled.correct, coverage: coverageOf(overall, scoreOf) });
+      // The items scored alike: a description of the sample; (a) is of the benchmark's item average, another number.
+      cells.set('pooled', { score: pct(agg.pooled.accuracy), interval: null, n: agg.pooled.n, correct: agg.pooled.correct });
       return cells;
     }
     // Summary only: the link's own numbers; a group is the mean of its tasks' numbers, as aggregateMultipleChoice does.

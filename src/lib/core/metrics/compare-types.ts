@@ -55,6 +55,13 @@ export interface ComparableRun {
   robustness?: ComparableRobustness;
   /** Multiple choice stored here: the run's scoring and its items' continuous scores (compare-continuous-runs.ts); links carry none. */
   continuous?: ContinuousRun;
+  /**
+   * Multiple choice: the fixed-n intervals (a) of accuracy from the benchmark's estimate
+   * (benchmark-estimate.ts), fractions by row key (`overall`, `group:<key>`, `task:<key>`), the only
+   * interval a cell shows (issue 44); `none`: why the run has none (asked in file order: no sample;
+   * or a record that cannot be estimated). Absent: not computed (a summary-only link).
+   */
+  fixedN?: { none: 'not-sampled' | 'unavailable' | null; byRow: Readonly<Record<string, Interval>> };
 }
 
 export type CompareRowKind = 'task' | 'group' | 'overall' | 'pooled' | 'robustness';
@@ -62,8 +69,10 @@ export type CompareRowKind = 'task' | 'group' | 'overall' | 'pooled' | 'robustne
 export interface CompareCell {
   /** Percent (BLEU on its own 0..100 scale); null when the run has nothing to score here. */
   score: number | null;
-  /** 95%, percent: Wilson for MC tasks and pooled, the metric's own for generation tasks; null otherwise. */
+  /** 95%, percent: (a) of the run's estimate for MC tasks, groups and Overall (ComparableRun.fixedN), the metric's own for generation tasks; null otherwise. */
   interval: Interval | null;
+  /** Multiple choice: why the cell has no interval although it has a score (the run's fixedN.none). */
+  noInterval?: 'not-sampled' | 'unavailable';
   /** Scored items behind the cell; null for a summary-only run. */
   n: number | null;
   /** Multiple choice: how many of the n were right; null for generation and summary-only runs. */

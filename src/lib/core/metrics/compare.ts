@@ -117,7 +117,7 @@ function signatureFor(kind: ComparableKind, overall: string | null): string {
       'kind:mc',
       'baseline:first',
       'diff:points(run-baseline,on-common-items)',
-      'ci:wilson-95(task,pooled)',
+      'ci:sample-estimate-fixed-n-95(task,group,overall;run-estimate;none-when-file-order)',
       `diff-ci:${DIFFERENCE_INTERVAL_METHODS.paired}(task+pooled,common-items)`,
       `${DIFFERENCE_INTERVAL_METHODS.unpaired}(no-common-items)`,
       `${pairedBootstrapSignature()}(group+overall,common-coverage)`,
