@@ -6,6 +6,7 @@ import { labelSlug } from '../core/record/run-label.ts';
 import { strToU8, zipSync } from 'fflate';
 import type { DatasetId } from '../core/benchmarks/types.ts';
 import { exportLmEval, type LmEvalSample, type LmEvalScoring } from '../core/formats/lm-eval/export/folder.ts';
+import { runExportSample } from '../core/formats/lm-eval/export/run-sample.ts';
 import { describeSample } from '../core/protocols/sample-description.ts';
 import { runSummary } from '../core/metrics/index.ts';
 import { jianguError } from '../core/notices/index.ts';
@@ -19,7 +20,11 @@ import type { JianguDatabase } from '../store/schema.ts';
 
 export type ExportRequest =
   | { kind: 'run-json' | 'results-csv' | 'share-link'; runId: string }
-  | { kind: 'lm-eval'; datasetId: DatasetId; shots: number; maxNewTokens: number; circular: boolean; scoring: LmEvalScoring; itemIds?: string[]; sample?: LmEvalSample };
+  /**
+   * `runId`: a run's own export, its sample read here from the stored run and its results (in place
+   * of `sample`), so a run its rule stopped exports the items it asked and where it stopped (issue 44).
+   */
+  | { kind: 'lm-eval'; datasetId: DatasetId; shots: number; maxNewTokens: number; circular: boolean; scoring: LmEvalScoring; itemIds?: string[]; sample?: LmEvalSample; runId?: string };
 
 /** A file to download, or a share link's payload (the page puts it after its own address). */
 export type ExportResult = { kind: 'file'; name: string; type: string; bytes: Uint8Array } | { kind: 'link'; payload: string };
@@ -36,13 +41,21 @@ export function runFileStem(datasetId: string, runId: string, label?: string): s
   return slug ? `${stem}-${slug}` : stem;
 }
 
-/** @throws JianguError run.not-stored, export.no-items. */
+/** A stored run's sample for its lm-eval export (run-sample.ts): undefined for a run without one. */
+async function storedRunSample(db: JianguDatabase, runId: string): Promise<LmEvalSample | undefined> {
+  const run = await getRun(db, runId);
+  if (!run) throw jianguError('run.not-stored', { runId });
+  return runExportSample(run, await loadResults(db, runId)) ?? undefined;
+}
+
+/** @throws JianguError run.not-stored, export.no-items, export.stop-point, export.stop-not-drawn. */
 export async function buildExport(db: JianguDatabase, request: ExportRequest): Promise<ExportResult> {
   if (request.kind === 'lm-eval') {
     const record = await getDataset(db, request.datasetId);
     if (!record) throw jianguError('export.no-items', { dataset: request.datasetId });
     const items = await loadItems(db, request.datasetId);
-    const { datasetId, shots, maxNewTokens, circular, scoring, itemIds, sample } = request;
+    const { datasetId, shots, maxNewTokens, circular, scoring, itemIds } = request;
+    const sample = request.runId ? await storedRunSample(db, request.runId) : request.sample;
     const exported = await exportLmEval({ datasetId, items, files: record.files, shots, maxNewTokens, appVersion: APP_VERSION, circular, scoring, itemIds, ...(sample ? { sample } : {}) });
     // One top folder in the zip, named after the group, so unzipping never scatters files.
     const zip = zipSync(Object.fromEntries(exported.files.map((file) => [`${exported.group}/${file.path}`, strToU8(file.text)])));

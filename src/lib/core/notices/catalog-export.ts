@@ -23,6 +23,18 @@ export const exportNotices = {
     en: (p: { dataset: string; missing: number; first: string }) => `Export of ${p.dataset}: ${p.missing} of the chosen test items are not stored in this browser (the first: ${p.first}); nothing was exported. Download the dataset again (Data page), or export from a run made on the stored copy.`,
     zh: (p: { dataset: string; missing: number; first: string }) => `导出 ${p.dataset}：所选测试题中有 ${p.missing} 道未存于本浏览器（第一道：${p.first}），未导出任何内容。请在“数据”页重新下载该数据集，或从用当前存储副本做的评测导出。`,
   },
+  /** A stopped run's export (issue 44): its stop point is not inside its planned order. */
+  'export.stop-point': {
+    en: (p: { dataset: string; asked: number; planned: number }) => `Export of ${p.dataset}: the run says it stopped after ${p.asked} of its ${p.planned} planned items, which is no stop inside its plan; nothing was exported.`,
+    zh: (p: { dataset: string; asked: number; planned: number }) => `导出 ${p.dataset}：这次评测自称在计划的 ${p.planned} 道题中做完 ${p.asked} 道后停止，这不是计划之内的停止点；未导出任何内容。`,
+  },
+  /** A stopped run's order is not what its sampling draws from the stored items, so the import could not find its plan again. */
+  'export.stop-not-drawn': {
+    en: (p: { dataset: string; index: number; found: string; drawn: string }) =>
+      `Export of ${p.dataset}: the stopped run's items are not what its sample draws from the items stored in this browser (the first difference at item ${p.index}: ${q(p.found)}, drawn ${q(p.drawn)}), so the harness's results could not be read back as this run; nothing was exported. Download the dataset again (Data page), the copy the run was made on.`,
+    zh: (p: { dataset: string; index: number; found: string; drawn: string }) =>
+      `导出 ${p.dataset}：这次中途停止的评测的题目，与其样本从本浏览器所存题目中抽出的不同（第一处不同在第 ${p.index} 项：${q(p.found)}，应为 ${q(p.drawn)}），lm-eval 的结果将无法读回为这次评测；未导出任何内容。请在“数据”页重新下载该评测所用的数据集副本。`,
+  },
   'export.unknown-dataset': {
     en: (p: { dataset: string; known: readonly string[] }) => `Unknown dataset ${q(p.dataset)}: the export knows ${p.known.join(', ')}.`,
     zh: (p: { dataset: string; known: readonly string[] }) => `未知的数据集 ${q(p.dataset)}：可导出的数据集有 ${p.known.join('、')}。`,

@@ -353,6 +353,23 @@ export const importRefusals = {
     en: (p: { task: string; recorded: number; found: number }) => `run.config.sampling.population says task ${q(p.task)} has ${p.recorded} items; this browser's copy of the benchmark has ${p.found}: the sample cannot be checked against it`,
     zh: (p: { task: string; recorded: number; found: number }) => `run.config.sampling 说任务 ${q(p.task)} 共有 ${p.recorded} 道题；本浏览器的评测集副本有 ${p.found} 道：无法据此核对样本`,
   },
+  /** A stopped run's export (issue 44): the stop its metadata states is not inside the plan its sampling draws. */
+  'import.lm-eval-stop-beyond-plan': {
+    en: (p: Place & { asked: number; planned: number }) => `${p.path}: the run stopped after ${p.asked} items, it says, but the sample its metadata states plans ${p.planned}: no stop inside the plan, so the metadata was edited`,
+    zh: (p: Place & { asked: number; planned: number }) => `${zhPlace(p.path)}：说评测做完 ${p.asked} 道题后停止，而其元数据所述的样本只计划了 ${p.planned} 道：这不是计划之内的停止点，元数据被改过`,
+  },
+  /** The harness ran other docs of a stopped run's plan than the first `asked` (`position`: 1-based in the run's order; `ran`: whether that item was run). */
+  'import.lm-eval-stop-not-prefix': {
+    en: (p: { asked: number; found: number; task: string; index: number; position: number; ran: boolean }) =>
+      `the export was of a run stopped after the first ${p.asked} items of its order, but the harness ran ${p.found} items of its plan, not those: the item at place ${p.index} of task ${q(p.task)} (item ${p.position} of the run's order) was ${p.ran ? 'run though the run never asked it' : 'not run though the run asked it'}. Run the export with --samples jiangu_samples.json unedited, as its README says`,
+    zh: (p: { asked: number; found: number; task: string; index: number; position: number; ran: boolean }) =>
+      `导出的是一次在其顺序中做完前 ${p.asked} 道题后停止的评测，但 lm-eval 运行的是其计划中的 ${p.found} 道题，不是这些：任务 ${q(p.task)} 第 ${p.index} 条（评测顺序中的第 ${p.position} 道）${p.ran ? '评测并未做过，却被运行了' : '评测做过，却没有运行'}。请按导出的 README，用未经修改的 --samples jiangu_samples.json 运行`,
+  },
+  /** A stopped run's metadata lists another number of planned-but-unasked items of a task than its plan leaves. */
+  'import.lm-eval-stop-unasked': {
+    en: (p: { task: string; expected: number; found: number }) => `the metadata of task ${q(p.task)} lists ${p.found} planned items the stopped run did not ask, but its plan leaves ${p.expected}: the metadata was edited, so the run's plan cannot be named`,
+    zh: (p: { task: string; expected: number; found: number }) => `任务 ${q(p.task)} 的元数据列出中途停止的评测计划中未做的 ${p.found} 道题，而按其计划应为 ${p.expected} 道：元数据被改过，无法确定评测计划中的题目`,
+  },
 };
 
 type ParamsOfText<T> = T extends { en: (p: infer P) => string } ? P : never;

@@ -7,7 +7,7 @@
 // This module is the task table both use: the harness's own ACLUE and CMMLU task names, and the
 // metadata a task Jiangu exported carries. Its own module so that the results import and the
 // recognition of Jiangu's exported tasks meet here, neither importing the other.
-import type { RunSampling } from '../../protocols/run-sampling.ts';
+import type { RunSampling, StopRule } from '../../protocols/run-sampling.ts';
 import type { DatasetId } from '../../benchmarks/types.ts';
 import type { McProtocolId } from '../../protocols/mc-protocols.ts';
 
@@ -40,6 +40,20 @@ export interface JianguTaskSampling extends Pick<RunSampling, 'draw' | 'seed' | 
   population: number;
   /** The run's tasks in its order (absent in none written so far; then the catalog's). */
   tasks?: string[];
+  /** A run its stop rule ended before its last item (issue 44): where, and the rest of its plan. */
+  stop?: JianguTaskStop;
+}
+
+/** metadata.jiangu.sampling.stop of one exported task (export/run-sample.ts StopMeta). */
+export interface JianguTaskStop {
+  rule: StopRule;
+  /** The run asked the first `asked` items of its planned order of `planned`. */
+  asked: number;
+  planned: number;
+  /** This task's planned items the run did not ask, in file order. */
+  unasked: string[];
+  /** Tasks the run never started (not in the export), each with its N and planned items in file order. */
+  unstarted?: Record<string, { population: number; unasked: string[] }>;
 }
 
 /** A harness task this site reads, and the dataset task it is. */

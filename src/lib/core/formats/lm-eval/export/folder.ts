@@ -30,7 +30,9 @@
 // its task (`jiangu_index`), and jiangu_samples.json lists the run's own lines per task, which `lm_eval
 // --samples` (lm_eval/_cli/run.py at 4e7e0d4: a JSON string or the path of a JSON file, task name →
 // 0-based doc indices; incompatible with --limit) makes the harness run and nothing else. The tasks'
-// metadata.jiangu.sampling carries the sample, so the import records the same sample back.
+// metadata.jiangu.sampling carries the sample, so the import records the same sample back. A run its
+// stop rule ended (issue 44, `sample.stop`) names only the items it asked there, and its metadata says
+// where it stopped and keeps the rest of the plan (run-sample.ts).
 import { getDataset } from '../../../benchmarks/catalog.ts';
 import type { DatasetFile, DatasetId, GenerationItem, Item, MultipleChoiceItem } from '../../../benchmarks/types.ts';
 import { C3BENCH_PROTOCOL, classificationLabels, generationTemplateHash, promptKeyFor } from '../../../protocols/generation.ts';
@@ -48,8 +50,10 @@ import { predictsOnly } from './predict-only.ts';
 import { readmeText } from './readme.ts';
 import { utilsPy } from './utils-py.ts';
 import { PyFunction, toYaml, type YamlValue } from './yaml.ts';
-import type { RunSampling } from '../../../protocols/run-sampling.ts';
 import { describeSample } from '../../../protocols/sample-description.ts';
+import { stopPlan, type LmEvalSample, type LmEvalStop, type StopPlan } from './run-sample.ts';
+
+export type { LmEvalSample, LmEvalStop } from './run-sample.ts';
 
 /** Bumped when the folder's layout or the docs' fields change; the import reads it. */
 export const LM_EVAL_EXPORT_FORMAT = 1;
@@ -82,16 +86,6 @@ export interface LmEvalExportInput {
    * --samples` reads, so the harness runs exactly those documents. `itemIds` is then ignored.
    */
   sample?: LmEvalSample;
-}
-
-/** What a sampled run's export needs of the run: its sample as recorded, its limit and its items. */
-export interface LmEvalSample {
-  sampling: RunSampling;
-  limitPerTask: number | null;
-  /** The run's items (any order): every one must be a stored test item of the sample's tasks. */
-  itemIds: readonly string[];
-  /** The run's tasks in its order (the order draws tasks' turns); absent: the population's keys. */
-  tasks?: readonly string[];
 }
 
 /** The file `--samples` reads: task name → the run's docs, as 0-based line numbers of the task's JSONL. */
@@ -180,7 +174,9 @@ export async function exportLmEval(input: LmEvalExportInput): Promise<LmEvalExpo
     const missing = sample.itemIds.filter((id) => !stored.has(id));
     if (missing.length > 0) throw jianguError('export.items-not-stored', { dataset: datasetId, missing: missing.length, first: missing[0] });
   }
-  const inRun = sample ? new Set(sample.itemIds) : null;
+  // A stopped run: the harness is asked the items it asked, not its whole plan.
+  const stop: StopPlan | null = sample?.stop ? stopPlan(datasetId, sample as LmEvalSample & { stop: LmEvalStop }, [...mc.filter((item) => item.split === 'test'), ...allGen]) : null;
+  const inRun = sample ? (stop ? stop.asked : new Set(sample.itemIds)) : null;
   const samplesFile: Record<string, number[]> = {};
   if (chosen) {
     const stored = new Set([...mc.filter((item) => item.split === 'test'), ...allGen].map((item) => item.id));
@@ -205,7 +201,8 @@ export async function exportLmEval(input: LmEvalExportInput): Promise<LmEvalExpo
   for (const info of dataset.tasks) {
     const isMc = info.kind === 'multiple-choice';
     const docs: Item[] = isMc ? tests.filter((item) => item.task === info.key) : gen.filter((item) => item.task === info.key);
-    if (docs.length === 0) continue;
+    // --samples cannot ask a task for no docs (an empty list runs them all): its plan is in the others' metadata.
+    if (docs.length === 0 || stop?.unstarted.has(info.key)) continue;
     const name = taskName(datasetId, shots, info.key, isMc ? form : 'letters');
     const dataPath = `${name}.jsonl`;
     const itemDocs = docs.map((item, index): object[] => {
@@ -255,7 +252,7 @@ export async function exportLmEval(input: LmEvalExportInput): Promise<LmEvalExpo
         ...(isMc && circular ? { circular: true } : {}),
         // A sampled run: the sample as recorded, this task's population, the run's limit (the import
         // draws it again and records the run as that sample when the harness ran exactly it).
-        ...(sample ? { sampling: samplingMeta(sample, info.key) } : {}),
+        ...(sample ? { sampling: samplingMeta(sample, info.key, stop) } : {}),
         dataFiles,
         itemsFile: { [dataPath]: await sha256Hex(jsonl) },
       },
@@ -281,7 +278,14 @@ export async function exportLmEval(input: LmEvalExportInput): Promise<LmEvalExpo
   const python = mcPython + (genHash ? generationPy(C3BENCH_PROTOCOL, genHash) : '');
   files.push({ path: 'utils.py', text: python });
   if (sample) files.push({ path: LM_EVAL_SAMPLES_FILE, text: `${JSON.stringify(samplesFile)}\n` });
-  const sampled = sample ? { file: LM_EVAL_SAMPLES_FILE, description: describeSample({ tasks: Object.keys(sample.sampling.population), limitPerTask: sample.limitPerTask, sampling: sample.sampling, itemIds: sample.itemIds }), runDocs: Object.values(samplesFile).reduce((n, l) => n + l.length, 0) } : undefined;
+  const sampled = sample
+    ? {
+        file: LM_EVAL_SAMPLES_FILE,
+        description: describeSample({ tasks: Object.keys(sample.sampling.population), limitPerTask: sample.limitPerTask, sampling: sample.sampling, itemIds: sample.itemIds }),
+        runDocs: Object.values(samplesFile).reduce((n, l) => n + l.length, 0),
+        ...(sample.stop ? { stop: { asked: sample.stop.asked, rule: sample.stop.rule } } : {}),
+      }
+    : undefined;
   files.push({
     path: 'README.md',
     text: readmeText({ datasetId, shots, group, tasks, protocol, templateHash: hash ?? genHash!, appVersion: input.appVersion, maxNewTokens, circular, cloze, ...(sampled ? { sample: sampled } : {}) }),
@@ -295,8 +299,8 @@ function withIndex(doc: object, index: number): object {
   return { jiangu_id, ...(jiangu_rotation !== undefined ? { jiangu_rotation } : {}), jiangu_index: index, ...rest };
 }
 
-/** metadata.jiangu.sampling of one task: the recorded rule, the run's limit, and this task's N. */
-function samplingMeta(sample: LmEvalSample, task: string) {
+/** metadata.jiangu.sampling of one task: the recorded rule, the run's limit, and this task's N (and a stopped run's stop). */
+function samplingMeta(sample: LmEvalSample, task: string, stop: StopPlan | null) {
   const s = sample.sampling;
   return {
     draw: s.draw,
@@ -309,6 +313,8 @@ function samplingMeta(sample: LmEvalSample, task: string) {
     population: s.population[task] ?? 0,
     // The run's tasks in its order: the shuffled order gives tasks their turns in it.
     tasks: [...(sample.tasks ?? Object.keys(s.population))],
+    // Last, so an export of a run that was not stopped is byte for byte what it was.
+    ...(stop ? { stop: stop.meta(task) } : {}),
   };
 }
 

@@ -4,6 +4,7 @@ import type { DatasetId } from '../../../benchmarks/types.ts';
 import type { McProtocol } from '../../../protocols/mc-protocols.ts';
 import { predictsOnly } from './predict-only.ts';
 import type { SampleDescription } from '../../../protocols/sample-description.ts';
+import type { StopRule } from '../../../protocols/run-sampling.ts';
 
 export interface ReadmeInput {
   datasetId: DatasetId;
@@ -19,8 +20,11 @@ export interface ReadmeInput {
   circular?: boolean;
   /** A cloze export: the option texts are the choices (`protocol.cloze`, whose hash templateHash is). */
   cloze?: boolean;
-  /** A sampled run's export: the file `--samples` reads, the sample, and how many docs it names. */
-  sample?: { file: string; description: SampleDescription; runDocs: number };
+  /**
+   * A sampled run's export: the file `--samples` reads, the sample, and how many docs it names; `stop`
+   * when the run's rule stopped it after its first `asked` items (the docs named are theirs).
+   */
+  sample?: { file: string; description: SampleDescription; runDocs: number; stop?: { asked: number; rule: StopRule } };
 }
 
 /** The sample in the README's words (English, as the rest of the file). */
@@ -31,14 +35,28 @@ function sampleWords(d: SampleDescription): string {
   return `a random sample of ${of} (seed ${d.seed})`;
 }
 
+/** The rule that stopped a run, in the README's words. */
+function ruleWords(rule: StopRule): string {
+  return rule.kind === 'precision'
+    ? `its precision rule (the score's confidence sequence within ±${+(rule.halfWidth * 100).toFixed(4)} points, alpha ${rule.alpha})`
+    : `its sign-settled rule (the paired difference against run ${rule.baselineRunId} settled at alpha ${rule.alpha})`;
+}
+
+/** A stopped run's sentences: where it stopped, and that the docs named are the ones it asked. */
+function stopWords(sample: NonNullable<ReadmeInput['sample']>): string {
+  const stop = sample.stop;
+  if (!stop) return '';
+  return ` It was stopped by ${ruleWords(stop.rule)} after the first ${stop.asked} of these ${sample.description.items} items in its order: \`${sample.file}\` names only the docs of those ${stop.asked} items, and each task's \`metadata.jiangu.sampling.stop\` says where the run stopped and lists the planned items it never asked (a task it had not started, if any, is not in this folder).`;
+}
+
 /** What a sampled run's README says of its sample and of --samples (lm_eval/_cli/run.py and api/task.py at 4e7e0d4). */
 function sampleSection(sample: NonNullable<ReadmeInput['sample']>): string {
   return `
 ## The run's sample
 
-The run this folder was exported from asked ${sampleWords(sample.description)}. Each task's JSONL holds **every** test item of the task, in file order, each doc with \`jiangu_index\` (its place in the task); \`${sample.file}\` names the run's own ${sample.runDocs} docs, per task, as 0-based line numbers of that task's JSONL: the \`--samples\` argument of lm-evaluation-harness (a JSON string or the path of a JSON file mapping task names to document indices). With it the harness runs exactly the run's documents, each sample's \`doc_id\` its line; the lists are ascending because the harness reads the chosen docs in file order and numbers them from the list. \`--samples\` and \`--limit\` exclude each other. Leave \`--samples\` out to run every item of the tasks.${sample.description.draw === 'first' ? ' For this sample (the first items in file order) it is the same as `--limit ' + sample.description.perTask + '` on a folder that is not circular.' : ''}
+The run this folder was exported from ${sample.stop ? 'planned' : 'asked'} ${sampleWords(sample.description)}.${stopWords(sample)} Each task's JSONL holds **every** test item of the task, in file order, each doc with \`jiangu_index\` (its place in the task); \`${sample.file}\` names the run's own ${sample.runDocs} docs, per task, as 0-based line numbers of that task's JSONL: the \`--samples\` argument of lm-evaluation-harness (a JSON string or the path of a JSON file mapping task names to document indices). With it the harness runs exactly the run's documents, each sample's \`doc_id\` its line; the lists are ascending because the harness reads the chosen docs in file order and numbers them from the list. \`--samples\` and \`--limit\` exclude each other. Leave \`--samples\` out to run every item of the tasks.${sample.description.draw === 'first' && !sample.stop ? ' For this sample (the first items in file order) it is the same as `--limit ' + sample.description.perTask + '` on a folder that is not circular.' : ''}
 
-Imported back into Jiangu, a run made with \`--samples ${sample.file}\` is recorded as this same sample (the same seed and items, in the run's order); one made on other documents is recorded as the items it has, and says so.
+Imported back into Jiangu, a run made with \`--samples ${sample.file}\` is recorded as this same ${sample.stop ? 'stopped run (the same sample and order, its planned items and its rule, with results for the items it asked)' : "sample (the same seed and items, in the run's order)"}; one made on other documents is recorded as the items it has, and says so.${sample.stop ? " One made on other items of the run's plan (an edited list) is refused." : ''}
 `;
 }
 

@@ -368,8 +368,10 @@ export async function buildRun(
     tasks: sample?.tasks ?? mapped.map((m) => m.task),
     // The harness's --limit counts docs: items, except in a circular export (a doc per rotation; origin.harnessLimit says it).
     limitPerTask: sample ? sample.limitPerTask : mapped.some((m) => m.jiangu?.circular === true) ? null : limitOf(facts.config?.limit),
-    itemIds: results.map((r) => r.itemId),
+    // A stopped run (lm-eval-stopped.ts): its whole plan, results for the first items of it.
+    itemIds: sample?.stop ? sample.stop.itemIds : results.map((r) => r.itemId),
     ...(sample ? { sampling: sample.sampling } : {}),
+    ...(sample?.stop ? { stopRule: sample.stop.rule } : {}),
     appVersion: facts.lmEvalVersion ? `lm-eval ${shortName(facts.lmEvalVersion)}` : 'lm-eval',
   };
   if (circular) {

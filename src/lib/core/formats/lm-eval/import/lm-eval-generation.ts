@@ -153,8 +153,9 @@ export async function buildGenRun(
     datasetFiles: mapped[0].jiangu!.dataFiles,
     tasks: sampled?.tasks ?? mapped.map((m) => m.task),
     limitPerTask: sampled ? sampled.limitPerTask : limitOf(facts.config?.limit),
-    itemIds: results.map((r) => r.itemId),
+    itemIds: sampled?.stop ? sampled.stop.itemIds : results.map((r) => r.itemId),
     ...(sampled ? { sampling: sampled.sampling } : {}),
+    ...(sampled?.stop ? { stopRule: sampled.stop.rule } : {}),
     appVersion: facts.lmEvalVersion ? `lm-eval ${shortName(facts.lmEvalVersion)}` : 'lm-eval',
   };
   const run: GenRunRecord = { id: runId, createdAt, updatedAt: importedAt, datasetId, status: 'completed', config, warnings };

@@ -10,8 +10,10 @@ import { getDataset } from '../../../benchmarks/catalog.ts';
 import type { DatasetId } from '../../../benchmarks/types.ts';
 import { listProtocols, type McProtocolId } from '../../../protocols/mc-protocols.ts';
 import { C3BENCH_PROTOCOL } from '../../../protocols/generation.ts';
-import { LM_EVAL_TASKS, type HarnessTask, type JianguTaskMeta, type JianguTaskSampling } from '../lm-eval-tasks.ts';
-import { problem, type Obj } from '../../import-validate.ts';
+import { LM_EVAL_TASKS, type HarnessTask, type JianguTaskMeta, type JianguTaskSampling, type JianguTaskStop } from '../lm-eval-tasks.ts';
+import { RUN_IMPORT_LIMITS, problem, type Obj } from '../../import-validate.ts';
+import type { StopRule } from '../../../protocols/run-sampling.ts';
+import { nameProblem } from '../../../text-safety.ts';
 
 export type { JianguTaskMeta } from '../lm-eval-tasks.ts';
 
@@ -83,14 +85,15 @@ function jianguTask(name: string, value: unknown): HarnessTask {
     ...(cloze ? { cloze: { version: j.clozeVersion as number } } : {}),
   };
   if (generation) meta.generation = { maxNewTokens: generation.maxNewTokens };
-  if (j.sampling !== undefined) meta.sampling = samplingOf(j.sampling, () => bad('sampling'));
+  const isTask = (key: string) => dataset.tasks.some((t) => t.key === key);
+  if (j.sampling !== undefined) meta.sampling = samplingOf(j.sampling, () => bad('sampling'), () => bad('sampling.stop'), isTask);
   return { datasetId, task: task as string, jiangu: meta };
 }
 
 const isCount = (v: unknown, min: number, max: number): v is number => typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max;
 
 /** A sampled export's metadata.jiangu.sampling (export/folder.ts samplingMeta), each field in its range. */
-function samplingOf(value: unknown, bad: () => never): JianguTaskSampling {
+function samplingOf(value: unknown, bad: () => never, badStop: () => never, isTask: (key: string) => boolean): JianguTaskSampling {
   if (!isObj(value)) bad();
   const s = value as Obj;
   const draw = s.draw === 'random' || s.draw === 'first' ? s.draw : bad();
@@ -103,6 +106,38 @@ function samplingOf(value: unknown, bad: () => never): JianguTaskSampling {
   if (s.tasks !== undefined) {
     if (!Array.isArray(s.tasks) || s.tasks.length > 2000 || !s.tasks.every((t) => typeof t === 'string' && t.length <= 200)) bad();
     out.tasks = [...(s.tasks as string[])];
+  }
+  if (s.stop !== undefined) out.stop = stopOf(s.stop, badStop, isTask);
+  return out;
+}
+
+/** An item id as a run file takes it (import-validate.ts id): so the stopped run imported here exports and reads back. */
+const isItemId = (v: unknown): v is string => typeof v === 'string' && v !== '' && nameProblem(v) === null;
+const idList = (v: unknown, bad: () => never): string[] => (Array.isArray(v) && v.length <= RUN_IMPORT_LIMITS.results && v.every(isItemId) ? [...(v as string[])] : bad());
+
+/** A stopped run's metadata.jiangu.sampling.stop (export/run-sample.ts), each field in its range; how it meets the plan is lm-eval-stopped.ts's to check. */
+function stopOf(value: unknown, bad: () => never, isTask: (key: string) => boolean): JianguTaskStop {
+  if (!isObj(value) || !isObj(value.rule)) bad();
+  const s = value as Obj;
+  const r = s.rule as Obj;
+  const share = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v) && v > 0 && v <= 1 - Number.EPSILON;
+  // The run file's reading of a stop rule (jiangu-run/import-sampling.ts), so the run stores and exports as any other.
+  const rule: StopRule =
+    r.kind === 'precision' && share(r.alpha) && typeof r.halfWidth === 'number' && Number.isFinite(r.halfWidth) && r.halfWidth > 0 && r.halfWidth <= 1 && Object.keys(r).length === 3
+      ? { kind: 'precision', halfWidth: r.halfWidth, alpha: r.alpha }
+      : r.kind === 'sign-settled' && share(r.alpha) && isItemId(r.baselineRunId) && Object.keys(r).length === 3
+        ? { kind: 'sign-settled', baselineRunId: r.baselineRunId, alpha: r.alpha }
+        : bad();
+  if (!isCount(s.asked, 1, RUN_IMPORT_LIMITS.results) || !isCount(s.planned, 2, RUN_IMPORT_LIMITS.results)) bad();
+  const out: JianguTaskStop = { rule, asked: s.asked as number, planned: s.planned as number, unasked: idList(s.unasked, bad) };
+  if (s.unstarted !== undefined) {
+    if (!isObj(s.unstarted) || Object.keys(s.unstarted).length > 2000) bad();
+    out.unstarted = Object.fromEntries(
+      Object.entries(s.unstarted as Obj).map(([task, v]) => {
+        if (!isObj(v) || !isCount(v.population, 1, 1_000_000) || !isTask(task)) bad();
+        return [task, { population: (v as Obj).population as number, unasked: idList((v as Obj).unasked, bad) }];
+      }),
+    );
   }
   return out;
 }
