@@ -33,6 +33,13 @@ function recomputed(run: McRunRecord, results: readonly McItemResult[]) {
   return combineStrata(tasks.map((t) => ({ weight: 1 / tasks.length, tracker: trackers.get(t)! })), { alpha: 0.05 });
 }
 
+/** One task's estimate from stored results fed in run order. */
+function recomputedTask(run: McRunRecord, results: readonly McItemResult[], task: string) {
+  const tracker = stratumTracker(run.config.sampling!.population[task]);
+  for (const r of [...results].sort((a, b) => a.index - b.index)) if (r.task === task && r.correct !== null && r.failure === undefined) tracker.push(r.correct ? 1 : 0);
+  return combineStrata([{ weight: 1, tracker }], { alpha: 0.05 });
+}
+
 const pair = (s: string | null) => (s ? s.split(',').map(Number) : null);
 
 describe('the whole benchmark’s estimate on the run page', () => {
@@ -72,6 +79,36 @@ describe('the whole benchmark’s estimate on the run page', () => {
     expect(Number(await section.getAttribute('data-scored'))).toBe(scored.length);
     const row = section.locator('[data-testid=estimate-overall][data-measure=accuracy]');
     const want = recomputed(run, results);
+    // The headline leads (issue 44): the score, and (b), since a pause before the planned items is a stop that depends on what was seen.
+    const headline = page.locator('[data-testid=run-headline][data-kind=sequence][data-why=stopped-early]');
+    await headline.waitFor();
+    // The page's own estimate, as Node computes it from the stored results (benchmark-estimate.ts).
+    const byPage = estimateOfRun(run.config, 'aclue', results).measures[0].rows.find((r) => r.key === 'overall')!.estimate;
+    expect(Number(await headline.getAttribute('data-score'))).toBeCloseTo(byPage.estimate!, 9);
+    expect(Number(await headline.getAttribute('data-low'))).toBeCloseTo(byPage.sequence!.low, 9);
+    expect(Number(await headline.getAttribute('data-high'))).toBeCloseTo(byPage.sequence!.high, 9);
+    const points = (x: number, digits: number) => (100 * x).toFixed(digits);
+    expect(await headline.getByTestId('headline-score').textContent()).toBe(`${points(byPage.estimate!, 1)}%`);
+    expect(await headline.getByTestId('headline-interval').textContent()).toBe(`${points(byPage.sequence!.low, 1)} to ${points(byPage.sequence!.high, 1)}`);
+    expect(await headline.getByTestId('headline-why').textContent()).toContain(`95% confidence sequence ${points(byPage.sequence!.low, 1)} to ${points(byPage.sequence!.high, 1)}, valid at any stopping time: the run stopped at ${results.length} of its 300 items, earlier than planned`);
+    expect(await headline.getByTestId('headline-covers').textContent()).toBe(`ACLUE’s score over all 4,966 items of the tasks run, the mean of its tasks, estimated from ${scored.length} scored items drawn at random.`);
+    // It comes first: above the run's settings.
+    const top = async (testid: string) => (await page.getByTestId(testid).boundingBox())!.y;
+    expect(await top('run-headline')).toBeLessThan(await top('run-model-backend'));
+    // One fixed-n interval everywhere: the task table's Overall is (a), not a second interval of its byPage.
+    expect(await page.getByTestId('overall-interval').textContent()).toBe(`${points(byPage.fixedN!.low, 2)} to ${points(byPage.fixedN!.high, 2)}`);
+    const firstTask = run.config.tasks[0];
+    const ownFixed = recomputedTask(run, results, firstTask).fixedN!;
+    expect(await page.getByTestId(`fixed-${firstTask}`).textContent()).toBe(`${points(ownFixed.low, 2)} to ${points(ownFixed.high, 2)}`);
+    // The long parts are folded, each a line to open: the task table (15 tasks), continuous scores, robustness, items, charts.
+    for (const testid of ['results', 'continuous', 'robustness', 'inspector', 'run-charts']) expect(await page.getByTestId(testid).getAttribute('open'), testid).toBeNull();
+    await page.locator('[data-testid=results] > summary').click();
+    expect(await page.getByTestId('results').getAttribute('open')).not.toBeNull();
+    await page.getByTestId('lang-zh').click();
+    expect(await headline.getByTestId('headline-why').textContent()).toContain(`95% 置信序列 ${points(byPage.sequence!.low, 1)} 至 ${points(byPage.sequence!.high, 1)}，任何时候停止都成立：本次评测在计划的 300 题中的第 ${results.length} 题停下`);
+    expect(await headline.getByTestId('headline-covers').textContent()).toContain('ACLUE 在所评测任务全部 4,966 道题上的得分');
+    await page.getByTestId('lang-en').click();
+
     expect(Number(await row.getAttribute('data-estimate'))).toBeCloseTo(want.estimate!, 12);
     const fixed = pair(await row.getAttribute('data-fixed'))!;
     const sequence = pair(await row.getAttribute('data-sequence'))!;
@@ -163,6 +200,14 @@ describe('the whole benchmark’s estimate on the run page', () => {
     expect(pair(await row.getAttribute('data-fixed'))).toEqual([estimate, estimate]);
     expect(pair(await row.getAttribute('data-sequence'))).toEqual([estimate, estimate]);
     expect(await section.getByTestId('estimate-exact').textContent()).toBe('Every item is done: the estimate is the exact score, and both intervals have shrunk to it.');
+    // The headline says the exact score, no interval (issue 44).
+    const headline = page.locator('[data-testid=run-headline][data-kind=exact][data-why=every-item]');
+    await headline.waitFor();
+    expect(Number(await headline.getAttribute('data-score'))).toBe(estimate);
+    expect(await headline.getByTestId('headline-interval').count()).toBe(0);
+    expect(await headline.getByTestId('headline-why').textContent()).toBe('Exact: every item is done, so there is nothing left to estimate.');
+    // The task table's intervals are that score too: nothing left to estimate there either.
+    expect(await page.getByTestId('overall-interval').textContent()).toBe(`${(100 * estimate).toFixed(2)} to ${(100 * estimate).toFixed(2)}`);
     expect(results.length).toBeGreaterThan(0);
   });
 
@@ -181,8 +226,16 @@ describe('the whole benchmark’s estimate on the run page', () => {
     expect(planned).toBeGreaterThan(0);
     expect(planned).toBeLessThan(500);
     expect(await note.textContent()).toContain(`About ${planned} items of 500 if every answer were a coin flip`);
+    // What the stop should save, from the pace of the run above (the same model, backend and scoring).
+    const saved = page.getByTestId('eval-precision-saved');
+    await page.locator('[data-testid=eval-precision-saved][data-seconds]:not([data-seconds=""])').waitFor({ timeout: 30_000 });
+    const share = Math.round((100 * planned) / 500);
+    expect(await saved.textContent()).toMatch(new RegExp(`^Known within ±10\\.0 points after about ${planned} items \\(${share}% of the 500 items chosen\\), about \\d+ (s|min) at the pace measured on this device; all 500 would take about \\d+ (s|min)\\.$`));
+    const plannedSeconds = Number(await saved.getAttribute('data-seconds'));
+    expect(Number(await saved.getAttribute('data-whole-seconds'))).toBeCloseTo((plannedSeconds * 500) / planned, 6);
     await page.getByTestId('lang-zh').click();
     expect(await note.textContent()).toContain(`约需 500 题中的 ${planned} 题`);
+    expect(await saved.textContent()).toMatch(new RegExp(`^约 ${planned} 题后可确定在 ±10\\.0 个百分点之内（所选 500 题的 ${share}%），按本设备测得的速度约 \\d+ (秒|分钟)；全部 500 题需约 \\d+ (秒|分钟)。$`));
     await page.getByTestId('lang-en').click();
     await page.getByTestId('model-choice').selectOption('site:jiangu-tiny');
     await page.getByTestId('dtype').selectOption('fp32');
@@ -195,6 +248,26 @@ describe('the whole benchmark’s estimate on the run page', () => {
     const { run, results } = await readRun(page, id);
     expect(run.config.stopRule).toEqual({ kind: 'precision', halfWidth: 0.1, alpha: 0.05 });
     expect(results.length).toBeLessThan(run.config.itemIds.length);
+    // The headline: (b), because the rule stopped it, and what the stop saved, timed by the run's own results.
+    const headline = page.locator('[data-testid=run-headline][data-kind=sequence][data-why=stop-rule]');
+    await headline.waitFor();
+    const own = estimateOfRun(run.config, 'aclue', results).measures[0].rows.find((r) => r.key === 'overall')!.estimate;
+    expect(Number(await headline.getAttribute('data-low'))).toBeCloseTo(own.sequence!.low, 9);
+    expect(Number(await headline.getAttribute('data-high'))).toBeCloseTo(own.sequence!.high, 9);
+    const reached = ((100 * (own.sequence!.high - own.sequence!.low)) / 2).toFixed(1);
+    const stopShare = Math.round((100 * results.length) / 500);
+    const savedLine = headline.getByTestId('headline-saved');
+    expect(await savedLine.textContent()).toMatch(new RegExp(`^Known within ±${reached.replace('.', '\\.')} points after ${results.length} items \\(${stopShare}% of the 500 items chosen\\), about \\d+ (s|min) on this device; all 500 would take about \\d+ (s|min)\\.$`));
+    // Timed by the run's own results: gaps between them, one typical gap for the first.
+    const times = results.map((r) => Date.parse(r.completedAt)).sort((a, b) => a - b);
+    const gaps = times.slice(1).map((t, i) => t - times[i]).sort((a, b) => a - b);
+    const typical = gaps[Math.floor((gaps.length - 1) / 2)];
+    const spent = (times[times.length - 1] - times[0] + typical) / 1000;
+    expect(Number(await savedLine.getAttribute('data-seconds'))).toBeCloseTo(spent, 6);
+    expect(Number(await savedLine.getAttribute('data-whole-seconds'))).toBeCloseTo((spent * 500) / results.length, 6);
+    await page.getByTestId('lang-zh').click();
+    expect(await savedLine.textContent()).toMatch(new RegExp(`^${results.length} 题后已确定在 ±${reached.replace('.', '\\.')} 个百分点之内（所选 500 题的 ${stopShare}%），在本设备上用时约 \\d+ (秒|分钟)；全部 500 题需约 \\d+ (秒|分钟)。$`));
+    await page.getByTestId('lang-en').click();
     // Narrow enough when it stopped (the check may come a few items after the first narrow one: it keeps its cost small).
     const want = recomputed(run, results);
     expect((want.sequence!.high - want.sequence!.low) / 2).toBeLessThanOrEqual(0.1);

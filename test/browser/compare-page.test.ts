@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { projectRoot } from '../../scripts/site-routes.ts';
 import type { McItemResult, McRunRecord } from '../../src/lib/core/record/run.ts';
 import { makeMcRun } from '../fixtures/run-records/build.ts';
+import { estimateOfRun } from '../../src/lib/core/metrics/benchmark-estimate.ts';
 import { useBrowserSession } from './session.ts';
 
 /** Writes runs and their results with the raw IndexedDB API, as the site's store would have. */
@@ -82,6 +83,53 @@ describe('Compare: interrupted and partial runs, common items, the link box', ()
     const screenshots = join(projectRoot, 'test-results', 'screenshots');
     mkdirSync(screenshots, { recursive: true });
     writeFileSync(join(screenshots, 'compare-partly-paired.png'), await page.getByTestId('compare-result').screenshot());
+  });
+
+  it('shows each run’s fixed-n interval (a), the one its run page shows, and says when a run has none', async () => {
+    const { page } = session.opened;
+    // The complete run again, as a random sample of larger tasks asked in a random order: it has (a).
+    const complete = makeMcRun('run-complete');
+    // Each task's items, or more where the run's limit per task took fewer than the task has (the stored check holds the sizes to the items).
+    const limit = complete.run.config.limitPerTask ?? Infinity;
+    const population = Object.fromEntries(
+      complete.run.config.tasks.map((task) => {
+        const asked = complete.results.filter((r) => r.task === task).length;
+        return [task, asked < limit ? asked : asked + 10];
+      }),
+    );
+    const sampled = {
+      run: { ...complete.run, id: 'run-sampled', createdAt: '2026-01-04T03:04:05.000Z', config: { ...complete.run.config, sampling: { draw: 'random' as const, seed: 7, order: 'shuffled' as const, block: 4, population } } },
+      results: complete.results.map((r) => ({ ...r, runId: 'run-sampled' })),
+    };
+    await page.goto(`${session.url}/#/compare`);
+    await page.locator('[data-testid=compare-no-runs], [data-testid=compare-runs]').first().waitFor();
+    await storeRuns(page, [complete, sampled]);
+    // A hash change alone keeps the runs listed before: read them again.
+    await page.goto(`${session.url}/#/compare/run-sampled,run-complete`);
+    await page.reload();
+    await page.getByTestId('compare-table').waitFor();
+    expect(await page.getByTestId('compare-run-label-0').textContent()).toContain('seed 7');
+    const rows = estimateOfRun(sampled.run.config, sampled.run.datasetId, sampled.results).measures[0].rows;
+    const fixedOf = (key: string) => rows.find((r) => r.key === key)!.estimate.fixedN!;
+    for (const [key, cell] of [[`task:古文单字多义`, '古文单字多义'], ['overall', 'overall']] as const) {
+      const shown = page.getByTestId(`compare-fixed-${cell}-0`);
+      await shown.waitFor();
+      expect(Number(await shown.getAttribute('data-low')), key).toBeCloseTo(100 * fixedOf(key).low, 9);
+      expect(Number(await shown.getAttribute('data-high')), key).toBeCloseTo(100 * fixedOf(key).high, 9);
+    }
+    // The group's too; pooled describes the items scored and has none.
+    await page.locator('[data-testid^="compare-fixed-group:"][data-testid$="-0"]').first().waitFor();
+    expect(await page.locator('[data-testid^="compare-fixed-pooled-"]').count()).toBe(0);
+    // The run asked in file order has no random sample behind it: no interval, and it says so.
+    expect(await page.getByTestId('compare-fixed-古文单字多义-1').count()).toBe(0);
+    expect(await page.getByTestId('compare-no-fixed-古文单字多义-1').textContent()).toBe('no interval: not a random sample');
+    expect(await page.getByTestId('compare-no-fixed-overall-1').textContent()).toBe('no interval: not a random sample');
+    await page.getByTestId('lang-zh').click();
+    expect(await page.getByTestId('compare-no-fixed-overall-1').textContent()).toBe('无区间：非随机样本');
+    await page.getByTestId('lang-en').click();
+    // The charts' whiskers are the same (a).
+    const bar = page.locator('[data-testid=compare-chart-bars] [data-testid=interval-bar][data-key="古文单字多义"]').first();
+    expect(Number(await bar.getAttribute('data-low'))).toBeCloseTo(100 * fixedOf('task:古文单字多义').low, 9);
   });
 
   it('says why a link was not added right under the link box', async () => {

@@ -121,7 +121,8 @@ describe('multiple-choice runs', () => {
       await checkPageAccuracies(page, stored, COMPETENCIES);
       await checkCharts(page, stored, COMPETENCIES);
 
-      // The inspector: wrong answers only, one item opened, its exact prompt and numbers.
+      // The inspector: folded on the run page (issue 44), opened; wrong answers only, one item opened, its exact prompt and numbers.
+      await page.locator('[data-testid=inspector] > summary').click();
       await page.getByTestId('wrong-only').check();
       const wrong = stored.results.filter((r) => r.correct === false);
       expect(await page.locator('[data-testid=inspector] li[data-item]').count()).toBe(wrong.length);

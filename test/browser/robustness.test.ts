@@ -31,6 +31,13 @@ function expectSame(actual: number, expected: number, what: string): void {
 }
 
 /** The whole page, and the part under test alone (easier to look at). */
+/** The run page folds its robustness part (issue 44): opened before the test looks inside. */
+async function openRobustness(page: Page): Promise<void> {
+  const part = page.getByTestId('robustness');
+  await part.waitFor();
+  if ((await part.getAttribute('open')) === null) await part.locator('summary').first().click();
+}
+
 async function screenshot(page: Page, name: string, part: string): Promise<void> {
   mkdirSync(SCREENSHOTS, { recursive: true });
   writeFileSync(join(SCREENSHOTS, `${name}.png`), await page.screenshot({ fullPage: true }));
@@ -64,7 +71,7 @@ describe('robustness: letter bias, circular evaluation and PriDe on the run page
     const { page } = session.opened;
     await page.goto(`${session.url}/#/run/${circularId}`);
     await page.getByTestId('lang-en').click();
-    await page.getByTestId('robustness').waitFor();
+    await openRobustness(page);
     // The run's head says how its options were asked.
     expect(await page.getByTestId('run-circular').textContent()).toContain('circular');
     // Issue 21: the head read "0-shot· circular …· PriDe" (Svelte trimmed the spans' leading spaces).
@@ -187,6 +194,7 @@ describe('robustness: letter bias, circular evaluation and PriDe on the run page
     const pride = prideDebias(results, estimationItemIds)!;
     expect(pride.priors[0].estimationItems).toBe(24);
     await page.goto(`${session.url}/#/run/${run.id}`);
+    await openRobustness(page);
     await page.getByTestId('pride-debiased').waitFor();
     expect(await value(page, 'pride-raw')).toBe(pride.raw.accuracy);
     expect(await value(page, 'pride-debiased')).toBe(pride.debiased.accuracy);
@@ -210,7 +218,7 @@ describe('robustness: letter bias, circular evaluation and PriDe on the run page
     expect(await page.getByTestId('pride-interval-note').textContent()).toContain('每次重抽估计题并重新估计先验');
     await page.getByTestId('lang-en').click();
     await page.goto(`${session.url}/#/run/${circularId}`);
-    await page.getByTestId('robustness').waitFor();
+    await openRobustness(page);
   });
 
   // A record no run writes, whose sizes still add up (so the stored-run check shows it): its sampling
@@ -243,7 +251,7 @@ describe('robustness: letter bias, circular evaluation and PriDe on the run page
       { run, results: stored.results },
     );
     await page.goto(`${session.url}/#/run/${run.id}`);
-    await page.getByTestId('robustness').waitFor();
+    await openRobustness(page);
     const said = page.locator('[data-testid=estimate-unavailable][data-code=more-results-than-items]');
     await said.waitFor();
     expect(await said.textContent()).toContain('cannot be estimated from this record');
@@ -253,7 +261,7 @@ describe('robustness: letter bias, circular evaluation and PriDe on the run page
     await page.getByTestId('lang-en').click();
     await page.getByTestId('robustness').getByRole('heading', { name: 'Robustness' }).waitFor();
     await page.goto(`${session.url}/#/run/${circularId}`);
-    await page.getByTestId('robustness').waitFor();
+    await openRobustness(page);
   });
 
   it('renders in Chinese: the headings and the sentence', async () => {
