@@ -13,6 +13,8 @@ import { getRun, loadResults } from '../../../src/lib/store/runs.ts';
 import type { McItemResult, McRunRecord } from '../../../src/lib/core/record/run.ts';
 import type { StopRule } from '../../../src/lib/core/protocols/run-sampling.ts';
 import { combineStrata, stratumTracker } from '../../../src/lib/core/metrics/sample-estimate/index.ts';
+import { LOOK_SHARE } from '../../../src/lib/core/metrics/sample-estimate/look-plan.ts';
+import { looksOf, planForValues, runLookPlan } from '../../../src/lib/core/metrics/run-look-plan.ts';
 import type { JianguDatabase } from '../../../src/lib/store/schema.ts';
 import { freshDb, makeRecord } from '../store/helpers.ts';
 import { fakeLoadResult } from './fake-load.ts';
@@ -82,12 +84,17 @@ async function setup(stopRule: StopRule | undefined, sampled = true): Promise<{ 
   return { db, run };
 }
 
-/** The half-width of the overall confidence sequence after each stored result, recomputed here from the trackers. */
-function halfWidths(results: readonly McItemResult[]): number[] {
-  const trackers = new Map(TASKS.map((task) => [task, stratumTracker(PER_TASK)]));
+/**
+ * The half-width of the overall confidence sequence after each stored result, recomputed here from
+ * the trackers and the run's planned looks (run-look-plan.ts: the precision rule's target places them).
+ */
+function halfWidths(run: McRunRecord, results: readonly McItemResult[]): number[] {
+  const rule = run.config.stopRule;
+  const plan = runLookPlan({ tasks: TASKS, populations: run.config.sampling!.population, limitPerTask: null, rule: run.config.sampling! }, 'ancientbench', rule?.kind === 'precision' ? { kind: 'precision', halfWidth: rule.halfWidth } : { kind: 'watch' }, 0.05)!;
+  const trackers = new Map(TASKS.map((task) => [task, stratumTracker(PER_TASK, { sequenceAlpha: 0.05 * (1 - LOOK_SHARE) })]));
   return results.map((r) => {
     trackers.get(r.task)!.push(r.correct ? 1 : 0);
-    const s = combineStrata(TASKS.map((task) => ({ weight: 0.5, tracker: trackers.get(task)! })), { alpha: 0.05 }).sequence;
+    const s = combineStrata(TASKS.map((task) => ({ weight: 0.5, tracker: trackers.get(task)!, looks: looksOf(plan, task) })), { alpha: 0.05, plan: planForValues(plan, 'accuracy') }).sequence;
     return s ? (s.high - s.low) / 2 : Infinity;
   });
 }
@@ -108,7 +115,7 @@ describe('precision stop', () => {
     const results = (await loadResults(db, run.id)) as McItemResult[];
     expect(results.length).toBe(scored.length);
     expect(results.length).toBeLessThan(run.config.itemIds.length);
-    const widths = halfWidths(results);
+    const widths = halfWidths(run, results);
     // Narrow enough after its last item, and not after any before it.
     expect(widths[widths.length - 1]).toBeLessThanOrEqual(rule.halfWidth);
     expect(widths.slice(0, -1).every((w) => w > rule.halfWidth)).toBe(true);

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { BenchmarkEstimator, estimateOfRun, estimateTargetOf, measuresOf } from '../../../src/lib/core/metrics/benchmark-estimate.ts';
 import { aggregateForDataset } from '../../../src/lib/core/metrics/mc-aggregate.ts';
 import { combineStrata, stratumTracker } from '../../../src/lib/core/metrics/sample-estimate/index.ts';
+import { looksOf, planForValues, runLookPlan } from '../../../src/lib/core/metrics/run-look-plan.ts';
 import type { McItemResult, McRunConfig } from '../../../src/lib/core/record/run.ts';
 import type { RunSampling } from '../../../src/lib/core/protocols/run-sampling.ts';
 
@@ -69,14 +70,37 @@ describe('BenchmarkEstimator', () => {
     expect(overall.estimate.exact).toBe(false);
     expect(overall.estimate.fixedN).not.toBeNull();
     expect(overall.estimate.sequence).not.toBeNull();
-    // The same numbers as the trackers fed by hand in run order, with the benchmark's weights (½, ½).
-    const a = stratumTracker(40), b = stratumTracker(10);
+    // The same numbers as the trackers fed by hand in run order, with the benchmark's weights (½, ½)
+    // and the run's looks (no stop: where ±5, ±3, ±2 points would be read, and the end).
+    const plan = runLookPlan({ tasks: ACLUE, populations: population, limitPerTask: null, rule: c.sampling! }, 'aclue', { kind: 'watch' }, 0.05)!;
+    expect(plan.looks.map((l) => l.at)).toEqual([50]);
+    const a = stratumTracker(40, { sequenceAlpha: 0.01 }), b = stratumTracker(10, { sequenceAlpha: 0.01 });
     for (const r of part) (r.task === ACLUE[0] ? a : b).push(r.correct ? 1 : 0);
-    expect(overall.estimate).toEqual(combineStrata([{ weight: 0.5, tracker: a }, { weight: 0.5, tracker: b }], { alpha: 0.05 }));
+    const strata = [{ weight: 0.5, tracker: a, looks: looksOf(plan, ACLUE[0]) }, { weight: 0.5, tracker: b, looks: looksOf(plan, ACLUE[1]) }];
+    expect(overall.estimate).toEqual(combineStrata(strata, { alpha: 0.05, plan: planForValues(plan, 'accuracy') }));
+
     // Pooled weighs tasks by their populations (40 : 10), unlike the rule.
     const pooled = e.measures[0].rows.find((r) => r.kind === 'pooled')!;
     expect(pooled.estimate.estimate).toBeCloseTo(0.8 * mean(ACLUE[0]) + 0.2 * mean(ACLUE[1]), 12);
     expect(e.measures[0].rows.filter((r) => r.kind === 'task').map((r) => r.of)).toEqual(ACLUE);
+  });
+
+  it('splits α: before the first look the all-times sequence at 0.01 alone; at a look, the tuned one cuts it', () => {
+    const big = { [ACLUE[0]]: 400, [ACLUE[1]]: 100 };
+    const c = config(ACLUE, big, {});
+    const all = interleaved(ACLUE, big, (task, k) => (task === ACLUE[0] ? k % 4 !== 0 : k % 2 === 0));
+    const plan = new BenchmarkEstimator(c, 'aclue').plan!;
+    const first = plan.looks[0].at;
+    const bare = (n: number, alpha: number) => {
+      const a = stratumTracker(400, { sequenceAlpha: alpha }), b = stratumTracker(100, { sequenceAlpha: alpha });
+      for (const r of all.slice(0, n)) (r.task === ACLUE[0] ? a : b).push(r.correct ? 1 : 0);
+      return combineStrata([{ weight: 0.5, tracker: a }, { weight: 0.5, tracker: b }], { alpha }).sequence!;
+    };
+    const before = estimateOfRun(c, 'aclue', all.slice(0, first - 1)).measures[0].rows[0].estimate.sequence!;
+    expect(before).toEqual(bare(first - 1, 0.01));
+    expect(before.high - before.low).toBeGreaterThan(bare(first - 1, 0.05).high - bare(first - 1, 0.05).low);
+    const at = estimateOfRun(c, 'aclue', all.slice(0, first)).measures[0].rows[0].estimate.sequence!;
+    expect(at.high - at.low).toBeLessThan(bare(first, 0.01).high - bare(first, 0.01).low);
   });
 
   it('feeds results in the order the run asked them, whatever order they come in, and each item once', () => {

@@ -1,36 +1,48 @@
-// How many items a precision stop should take (core/metrics/precision-items.ts): the run simulated
-// with coin-flip answers, stopped by the same confidence sequence the scheduler reads.
+// How many items a precision stop will take (core/metrics/precision-items.ts), said before the run:
+// the planned look for ±X. Checked against the run itself: a run of ACLUE's real task sizes, in the
+// order a new run asks (run-sampling.ts sampleRun), with right and wrong answers alternating in every
+// task, fed to the estimator the stop reads, is within ±X after exactly that many items and not one
+// item before.
 import { describe, expect, it } from 'vitest';
 import { itemsForPrecision } from '../../../src/lib/core/metrics/precision-items.ts';
-import { combineStrata, scoreWeights, stratumTracker } from '../../../src/lib/core/metrics/sample-estimate/index.ts';
-import { aggregationFor } from '../../../src/lib/core/metrics/mc-aggregate.ts';
+import { BenchmarkEstimator, halfWidthOf } from '../../../src/lib/core/metrics/benchmark-estimate.ts';
+import { newRunSampling, sampleRun } from '../../../src/lib/core/protocols/run-sampling.ts';
+import type { McItemResult, McRunConfig } from '../../../src/lib/core/record/run.ts';
 import { ACLUE_SIZES, ANCIENTBENCH_SIZES } from './sample-estimate-sim.ts';
 
-/** The overall half-width after `perTask` coin-flip items of each task (round-robin), computed here. */
-function halfWidthAfter(sizes: Record<string, number>, perTask: number, datasetId: 'aclue' | 'ancientbench'): number {
-  const tasks = Object.keys(sizes);
-  const weights = scoreWeights(aggregationFor(datasetId), tasks, sizes).overall;
-  const trackers = new Map(tasks.map((t) => [t, stratumTracker(sizes[t])]));
-  for (let k = 0; k < perTask; k++) for (const t of tasks) if (k < sizes[t]) trackers.get(t)!.push(k % 2 === 0 ? 1 : 0);
-  const s = combineStrata([...weights].map(([t, weight]) => ({ weight, tracker: trackers.get(t)! })), { alpha: 0.05 }).sequence!;
-  return (s.high - s.low) / 2;
+/** The overall half-width after each of the first `upTo` items of a precision-stopped ACLUE run. */
+function widthsOfRun(halfWidth: number, upTo: number, right: (k: number, task: string) => boolean): { widths: Map<number, number>; estimator: BenchmarkEstimator } {
+  const tasks = Object.keys(ACLUE_SIZES);
+  const population = tasks.map((task) => ({ task, itemIds: Array.from({ length: ACLUE_SIZES[task] }, (_, i) => `${task}/${i}`) }));
+  const sampling = newRunSampling('random', 12345, { ...ACLUE_SIZES });
+  const { itemIds } = sampleRun(population, null, sampling);
+  const config = { kind: 'multiple-choice', tasks, limitPerTask: null, itemIds, scoring: 'letter-logits', sampling, stopRule: { kind: 'precision', halfWidth, alpha: 0.05 } } as McRunConfig;
+  const estimator = new BenchmarkEstimator(config, 'aclue', { measures: ['accuracy'] });
+  const seen = new Map<string, number>();
+  const widths = new Map<number, number>();
+  for (let index = 0; index < upTo; index++) {
+    const id = itemIds[index];
+    const task = id.slice(0, id.lastIndexOf('/'));
+    const k = seen.get(task) ?? 0;
+    seen.set(task, k + 1);
+    estimator.observe({ itemId: id, task, index, correct: right(k, task) } as McItemResult);
+    widths.set(index + 1, halfWidthOf(estimator.overall()?.sequence ?? null) ?? Infinity);
+  }
+  return { widths, estimator };
 }
 
 describe('itemsForPrecision', () => {
-  it('stops at the first round whose confidence sequence is within ±X, and asks more for a narrower X', () => {
+  it('is the moment the run’s sequence is within ±X, whatever the answers, and asks more for a narrower X', () => {
     const plan = itemsForPrecision('aclue', ACLUE_SIZES, null, 0.05);
-    const tasks = Object.keys(ACLUE_SIZES).length;
     expect(plan.stopsEarly).toBe(true);
-    expect(plan.planned).toBe(Object.values(ACLUE_SIZES).reduce((a, b) => a + b, 0));
-    // The plan's items are whole rounds (a task that ran out of items adds none).
-    const itemsAfter = (r: number) => Object.values(ACLUE_SIZES).reduce((sum, n) => sum + Math.min(n, r), 0);
-    let rounds = 1;
-    while (itemsAfter(rounds) < plan.items) rounds++;
-    expect(itemsAfter(rounds)).toBe(plan.items);
-    expect(plan.items).toBeGreaterThan(tasks);
-    expect(halfWidthAfter(ACLUE_SIZES, rounds, 'aclue')).toBeLessThanOrEqual(0.05);
-    expect(halfWidthAfter(ACLUE_SIZES, rounds - 1, 'aclue')).toBeGreaterThan(0.05);
+    expect(plan.planned).toBe(4966);
     expect(itemsForPrecision('aclue', ACLUE_SIZES, null, 0.03).items).toBeGreaterThan(plan.items);
+    // Coin flips (accuracy ½, the widest case) and a model right on 7 items in 8: the same moment.
+    for (const right of [(k: number) => k % 2 === 0, (k: number) => k % 8 !== 3]) {
+      const { widths } = widthsOfRun(0.05, plan.items, right);
+      expect(widths.get(plan.items)!).toBeLessThanOrEqual(0.05);
+      expect(widths.get(plan.items - 1)!).toBeGreaterThan(0.05);
+    }
   });
 
   it('says when the run’s items are not enough, and runs them all', () => {

@@ -22,6 +22,9 @@ import { continuousOf } from './continuous.ts';
 import { aggregationFor } from './mc-aggregate.ts';
 import { combineStrata, scoreWeights, stratumTracker } from './sample-estimate/index.ts';
 import type { SampleEstimate, StratumTracker } from './sample-estimate/types.ts';
+import { LOOK_SHARE, type PlanKind, type RunLookPlan } from './sample-estimate/look-plan.ts';
+import type { LookPlan } from './sample-estimate/planned-looks.ts';
+import { looksOf, planForValues, runLookPlan } from './run-look-plan.ts';
 import type { McItemResult, McRunConfig } from '../record/run.ts';
 import type { DatasetId } from '../benchmarks/types.ts';
 
@@ -133,6 +136,8 @@ export class BenchmarkEstimator {
   private failedCount = 0;
   private scoredCount = 0;
   private readonly alpha: number;
+  /** The run's planned looks (run-look-plan.ts): (b) is the tuned sequence there ∩ the all-times one. */
+  readonly plan: RunLookPlan | null = null;
   /** The first inconsistency seen in the record; from then on nothing is estimated. */
   private unavailable: EstimateUnavailable | null = null;
 
@@ -146,11 +151,14 @@ export class BenchmarkEstimator {
     this.measures = [...(options.measures ?? measuresOf(config.scoring))];
     this.populations = populationsOf(config, this.target);
     if (this.target === 'asked-in-file-order') return;
+    this.plan = planOfRun(config, datasetId, this.populations, this.alpha);
+    // With looks, each task's own grid (its row's all-times part) takes the all-times share of α.
+    const sequenceAlpha = this.plan ? this.alpha * (1 - LOOK_SHARE) : this.alpha;
     for (const measure of this.measures) {
       const bounded = measure !== 'bitsPerByte';
       // Bits per byte has no upper bound: its range is never used (bounded false gives the fixed-n interval only).
       const byTask = new Map<string, StratumTracker>();
-      for (const task of config.tasks) byTask.set(task, stratumTracker(Math.max(1, this.populations[task] ?? 1), { alpha: this.alpha, bounded }));
+      for (const task of config.tasks) byTask.set(task, stratumTracker(Math.max(1, this.populations[task] ?? 1), { alpha: this.alpha, bounded, sequenceAlpha }));
       this.trackers.set(measure, byTask);
     }
   }
@@ -205,9 +213,10 @@ export class BenchmarkEstimator {
 
   private combine(measure: EstimateMeasure, w: ReadonlyMap<string, number>): SampleEstimate {
     const byTask = this.trackers.get(measure)!;
+    const plan = this.plan;
     return combineStrata(
-      [...w].filter(([, weight]) => weight > 0).map(([task, weight]) => ({ weight, tracker: byTask.get(task)! })),
-      { alpha: this.alpha },
+      [...w].filter(([, weight]) => weight > 0).map(([task, weight]) => ({ weight, tracker: byTask.get(task)!, looks: plan ? looksOf(plan, task) : undefined })),
+      { alpha: this.alpha, plan: plan ? lookPlanFor(plan, measure) : undefined },
     );
   }
 
@@ -251,6 +260,24 @@ export class BenchmarkEstimator {
     });
     return { ...base, measures };
   }
+}
+
+/**
+ * A run's looks: at its precision stop's target, or (no stop) where a user watching would read ±5, ±3
+ * and ±2 points and at its end (sample-estimate/look-plan.ts). Placed by the benchmark's overall
+ * weights over every task of the run, before any result.
+ */
+function planOfRun(config: McRunConfig, datasetId: DatasetId, populations: Record<string, number>, alpha: number): RunLookPlan | null {
+  const sampling = config.sampling;
+  if (!sampling) return null;
+  const rule = config.stopRule;
+  const kind: PlanKind = rule?.kind === 'precision' ? { kind: 'precision', halfWidth: rule.halfWidth } : { kind: 'watch' };
+  return runLookPlan({ tasks: config.tasks, populations, limitPerTask: config.limitPerTask, rule: sampling }, datasetId, kind, alpha);
+}
+
+/** The bets a measure's values take: Hoeffding's for right-or-wrong, Bernstein's for p(gold) (look-plan.ts boundFor). */
+function lookPlanFor(plan: RunLookPlan, measure: EstimateMeasure): LookPlan {
+  return planForValues(plan, measure === 'pGold' ? 'continuous' : 'accuracy');
 }
 
 /** The estimate of a stored run from all its results (fed in run order); never throws (failedEstimate). */

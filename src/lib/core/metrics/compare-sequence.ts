@@ -24,6 +24,8 @@ import { estimateTargetOf, type EstimateTarget } from './benchmark-estimate.ts';
 import { aggregationFor } from './mc-aggregate.ts';
 import { combineStrata, scoreWeights, stratumTracker } from './sample-estimate/index.ts';
 import type { SampleEstimate, ScoreInterval, StratumTracker } from './sample-estimate/types.ts';
+import { LOOK_SHARE, type RunLookPlan } from './sample-estimate/look-plan.ts';
+import { looksOf, planForValues, runLookPlan } from './run-look-plan.ts';
 
 export const PAIRED_SEQUENCE_ALPHA = 0.05;
 
@@ -102,6 +104,8 @@ export class PairedSequenceEstimator {
   private readonly cursor = new Map<string, number>();
   private readonly values: [Map<string, number | null>, Map<string, number | null>] = [new Map(), new Map()];
   private pairCount = 0;
+  /** The looks of the paired sequence, fixed by the shared config before any result. */
+  readonly plan: RunLookPlan | null;
   /** Set when the order does not fit the sample (see the constructor): no pair is taken. */
   problem: 'sample-inconsistent' | null = null;
 
@@ -123,7 +127,12 @@ export class PairedSequenceEstimator {
     for (const task of config.tasks) {
       const n = config.sampling?.population[task] ?? 0;
       this.populations[task] = target === 'chosen-items' && config.limitPerTask !== null ? Math.min(n, config.limitPerTask) : n;
-      this.trackers.set(task, stratumTracker(Math.max(1, this.populations[task]), { alpha: this.alpha, range: [-1, 1] }));
+    }
+    // The paired looks (sample-estimate/look-plan.ts): where a difference would be known within ±10 to ±2.5 points.
+    this.plan = config.sampling ? runLookPlan({ tasks: config.tasks, populations: this.populations, limitPerTask: config.limitPerTask, rule: config.sampling }, datasetId, { kind: 'paired' }, this.alpha, 2) : null;
+    const sequenceAlpha = this.plan ? this.alpha * (1 - LOOK_SHARE) : this.alpha;
+    for (const task of config.tasks) {
+      this.trackers.set(task, stratumTracker(Math.max(1, this.populations[task]), { alpha: this.alpha, range: [-1, 1], sequenceAlpha }));
       this.order.set(task, []);
       this.cursor.set(task, 0);
     }
@@ -170,7 +179,15 @@ export class PairedSequenceEstimator {
 
   /** The benchmark's difference, other − baseline, by its own rule (cheaper than a snapshot: no per-task rows). */
   overall(): SampleEstimate {
-    return combineStrata(this.strata(), { alpha: this.alpha });
+    return this.combine(this.strata());
+  }
+
+  private combine(strata: readonly { weight: number; tracker: StratumTracker; task: string }[]): SampleEstimate {
+    const plan = this.plan;
+    return combineStrata(
+      strata.map(({ weight, tracker, task }) => ({ weight, tracker, looks: plan ? looksOf(plan, task) : undefined })),
+      { alpha: this.alpha, plan: plan ? planForValues(plan, 'paired') : undefined },
+    );
   }
 
   /** Whether the sign is settled now (what the sign-settled stop rule asks after each item). */
@@ -184,7 +201,7 @@ export class PairedSequenceEstimator {
     return {
       target: this.target,
       estimate,
-      tasks: this.weighted().map((task) => ({ task, estimate: combineStrata([{ weight: 1, tracker: this.trackers.get(task)! }], { alpha: this.alpha }) })),
+      tasks: this.weighted().map((task) => ({ task, estimate: this.combine([{ weight: 1, tracker: this.trackers.get(task)!, task }]) })),
       pairs: this.pairCount,
       alpha: this.alpha,
       verdict: verdictOf(estimate.sequence, estimate.exact),
@@ -199,11 +216,11 @@ export class PairedSequenceEstimator {
     return this.config.tasks.filter((task) => this.populations[task] > 0);
   }
 
-  private strataCache: { weight: number; tracker: StratumTracker }[] | null = null;
-  private strata(): { weight: number; tracker: StratumTracker }[] {
+  private strataCache: { weight: number; tracker: StratumTracker; task: string }[] | null = null;
+  private strata(): { weight: number; tracker: StratumTracker; task: string }[] {
     this.strataCache ??= [...scoreWeights(aggregationFor(this.datasetId), this.weighted(), this.populations).overall]
       .filter(([, w]) => w > 0)
-      .map(([task, weight]) => ({ weight, tracker: this.trackers.get(task)! }));
+      .map(([task, weight]) => ({ weight, tracker: this.trackers.get(task)!, task }));
     return this.strataCache;
   }
 }

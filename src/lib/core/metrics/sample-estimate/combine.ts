@@ -15,17 +15,21 @@
 import { studentQuantile } from './quantiles.ts';
 import { aggregateSequence } from './aggregate-sequence.ts';
 import { internalsOf, type Stratum } from './stratum.ts';
+import { plannedInterval, type LookPlan } from './planned-looks.ts';
 import type { SampleEstimate, ScoreInterval, StratumTracker } from './types.ts';
 
 export interface WeightedStratum {
   weight: number;
   tracker: StratumTracker;
+  /** The stratum's values at each look of `CombineOptions.plan` (look-plan.ts). */
+  looks?: readonly number[];
 }
 
 interface Part {
   weight: number;
   tracker: StratumTracker;
   inner: Stratum;
+  looks?: readonly number[];
 }
 
 export interface CombineOptions {
@@ -33,17 +37,24 @@ export interface CombineOptions {
   alpha?: number;
   /** False: leave (b) out (sequence null), which saves the strata's grid work when only (a) is shown. */
   sequence?: boolean;
+  /**
+   * The run's planned looks (look-plan.ts): (b) is then the tuned sequence at the looks' share of α
+   * (planned-looks.ts) intersected with the all-times one at the rest. Every stratum must carry its
+   * `looks`. Absent: the all-times sequence alone, at all of α.
+   */
+  plan?: LookPlan;
 }
 
 export function combineStrata(strata: readonly WeightedStratum[], options: CombineOptions = {}): SampleEstimate {
   const alpha = options.alpha ?? 0.05;
   if (!(alpha > 0 && alpha < 1)) throw new RangeError(`alpha must be in (0, 1), got ${alpha}`);
   const parts: Part[] = [];
-  for (const { weight, tracker } of strata) {
+  for (const { weight, tracker, looks } of strata) {
     if (!(Number.isFinite(weight) && weight >= 0)) throw new RangeError(`a stratum's weight must be finite and ≥ 0, got ${weight}`);
     const inner = internalsOf(tracker);
     if (!inner) throw new RangeError('combineStrata takes trackers made by stratumTracker');
-    if (weight > 0) parts.push({ weight, tracker, inner });
+    if (options.plan && looks?.length !== options.plan.masses.length) throw new RangeError('a plan needs every stratum\'s count at each of its looks');
+    if (weight > 0) parts.push({ weight, tracker, inner, looks });
   }
   const n = parts.reduce((total, p) => total + p.tracker.n, 0);
   const population = parts.reduce((total, p) => total + p.tracker.population, 0);
@@ -56,7 +67,7 @@ export function combineStrata(strata: readonly WeightedStratum[], options: Combi
     estimate,
     fixedN: bounded ? fixedBounded(parts, alpha) : fixedUnbounded(parts, alpha, estimate),
     // (b) brings every stratum's grid up to date: a view that shows only (a) skips it.
-    sequence: bounded && options.sequence !== false ? sequenceOf(parts, alpha) : null,
+    sequence: bounded && options.sequence !== false ? (options.plan ? plannedSequenceOf(parts, alpha, options.plan) : sequenceOf(parts, alpha)) : null,
     n,
     population,
     exact,
@@ -69,11 +80,26 @@ export function combineStrata(strata: readonly WeightedStratum[], options: Combi
  * points at 100 of 164 items). Several strata, or another α: aggregate-sequence.ts.
  */
 function sequenceOf(parts: readonly Part[], alpha: number): ScoreInterval {
-  if (parts.length === 1 && parts[0].inner.alpha === alpha) {
+  if (parts.length === 1 && parts[0].inner.sequenceAlpha === alpha) {
     const own = parts[0].tracker.sequence()!;
     return { low: parts[0].weight * own.low, high: parts[0].weight * own.high };
   }
   return aggregateSequence(parts, alpha);
+}
+
+/**
+ * (b) with a plan: the tuned looks at share·α, intersected with the all-times sequence at the rest
+ * (each stratum's tracker carries its grid at that level: stratumTracker's sequenceAlpha). Valid by
+ * the union bound. Before the first look only the all-times sequence speaks.
+ */
+function plannedSequenceOf(parts: readonly Part[], alpha: number, plan: LookPlan): ScoreInterval {
+  const allTimes = sequenceOf(parts, alpha * (1 - plan.share));
+  const tuned = plannedInterval(parts.map((p) => ({ weight: p.weight, inner: p.inner, looks: p.looks! })), plan, alpha * plan.share);
+  if (!tuned) return allTimes;
+  const low = Math.max(allTimes.low, tuned.low);
+  const high = Math.min(allTimes.high, tuned.high);
+  // Disjoint only on the ≤ α event where one of them fails: the point between, as aggregate-sequence.ts does.
+  return low <= high ? { low, high } : { low: (low + high) / 2, high: (low + high) / 2 };
 }
 
 /** A stratum's contribution w·(a + (b − a)·u) to the score, for u on its [0, 1] scale. */

@@ -29,6 +29,11 @@ export interface StratumOptions {
   range?: readonly [number, number];
   /** False for unbounded values (bits per byte): only the fixed-n interval, sequence() null. */
   bounded?: boolean;
+  /**
+   * The level of sequence() (the stratum's own betting grid); `alpha` by default. A run with planned
+   * looks gives the grid the all-times share of α (combine.ts), while (a) keeps `alpha`.
+   */
+  sequenceAlpha?: number;
 }
 
 /** A tracker as combine.ts and aggregate-sequence.ts read it: values on the [0, 1] scale. */
@@ -36,6 +41,7 @@ export class Stratum implements StratumTracker {
   readonly range: readonly [number, number];
   readonly bounded: boolean;
   readonly alpha: number;
+  readonly sequenceAlpha: number;
   private count = 0;
   // (a): on the [0, 1] scale when bounded (sum, sum of squares); Welford's mean and M2 otherwise.
   private sum = 0;
@@ -52,11 +58,13 @@ export class Stratum implements StratumTracker {
     options: StratumOptions = {},
   ) {
     this.alpha = options.alpha ?? 0.05;
+    this.sequenceAlpha = options.sequenceAlpha ?? this.alpha;
     this.range = options.range ?? [0, 1];
     this.bounded = options.bounded ?? true;
     const [low, high] = this.range;
     if (!Number.isInteger(population) || population < 1) throw new RangeError(`a stratum needs a population of at least one item, got ${population}`);
     if (!(this.alpha > 0 && this.alpha < 1)) throw new RangeError(`alpha must be in (0, 1), got ${this.alpha}`);
+    if (!(this.sequenceAlpha > 0 && this.sequenceAlpha < 1)) throw new RangeError(`sequenceAlpha must be in (0, 1), got ${this.sequenceAlpha}`);
     if (!(Number.isFinite(low) && Number.isFinite(high) && high > low)) throw new RangeError(`range must be finite and increasing, got [${low}, ${high}]`);
     this.z = normalQuantile(1 - this.alpha / 2);
   }
@@ -154,7 +162,7 @@ export class Stratum implements StratumTracker {
   }
 
   private upToDate(): BettingGrid {
-    if (!this.grid) this.grid = new BettingGrid(this.population, this.alpha, () => this.stored);
+    if (!this.grid) this.grid = new BettingGrid(this.population, this.sequenceAlpha, () => this.stored);
     this.grid.catchUp(this.count);
     return this.grid;
   }
