@@ -9,6 +9,8 @@ import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { McItemResult, McRunRecord } from '../../src/lib/core/record/run.ts';
 import { combineStrata, stratumTracker } from '../../src/lib/core/metrics/sample-estimate/index.ts';
+import { LOOK_SHARE } from '../../src/lib/core/metrics/sample-estimate/look-plan.ts';
+import { looksOf, planForValues, runLookPlan } from '../../src/lib/core/metrics/run-look-plan.ts';
 import { useBrowserSession } from './session.ts';
 import { readStoredRun, startFixtureRun, storeSampleAndAclue, waitForStatus } from './runs.ts';
 import type { OptionLetter } from '../../src/lib/core/benchmarks/types.ts';
@@ -24,20 +26,31 @@ import { importAncientBenchOf } from './big-ancientbench.ts';
 const readRun = (page: Page, runId: string) => readStoredRun<McRunRecord, McItemResult>(page, runId);
 const shots = join(process.cwd(), 'test-results', 'walk-36-d');
 
-/** The mean-of-tasks score and its two intervals, from stored results fed in run order (A's trackers, here in Node). */
-function recomputed(run: McRunRecord, results: readonly McItemResult[]) {
-  const population = run.config.sampling!.population;
-  const tasks = run.config.tasks.filter((t) => population[t] > 0);
-  const trackers = new Map(tasks.map((t) => [t, stratumTracker(population[t])]));
-  for (const r of [...results].sort((a, b) => a.index - b.index)) if (r.correct !== null && r.failure === undefined) trackers.get(r.task)!.push(r.correct ? 1 : 0);
-  return combineStrata(tasks.map((t) => ({ weight: 1 / tasks.length, tracker: trackers.get(t)! })), { alpha: 0.05 });
+/** The run's planned looks (run-look-plan.ts), as its page places them: at its precision target, or where ±5/±3/±2 would be read. */
+function planOf(run: McRunRecord) {
+  const rule = run.config.stopRule;
+  const kind = rule?.kind === 'precision' ? ({ kind: 'precision', halfWidth: rule.halfWidth } as const) : ({ kind: 'watch' } as const);
+  return runLookPlan({ tasks: run.config.tasks, populations: run.config.sampling!.population, limitPerTask: run.config.limitPerTask, rule: run.config.sampling! }, run.datasetId, kind, 0.05);
 }
 
-/** One task's estimate from stored results fed in run order. */
+/** Tasks' estimate by weights, from stored results fed in run order (A's trackers and the run's looks, here in Node). */
+function recomputedOf(run: McRunRecord, results: readonly McItemResult[], weights: ReadonlyMap<string, number>) {
+  const population = run.config.sampling!.population;
+  const plan = planOf(run);
+  const trackers = new Map([...weights.keys()].map((t) => [t, stratumTracker(population[t], { sequenceAlpha: plan ? 0.05 * (1 - LOOK_SHARE) : 0.05 })]));
+  for (const r of [...results].sort((a, b) => a.index - b.index)) if (r.correct !== null && r.failure === undefined) trackers.get(r.task)?.push(r.correct ? 1 : 0);
+  return combineStrata([...weights].map(([t, weight]) => ({ weight, tracker: trackers.get(t)!, looks: plan ? looksOf(plan, t) : undefined })), { alpha: 0.05, plan: plan ? planForValues(plan, 'accuracy') : undefined });
+}
+
+/** The mean-of-tasks score and its two intervals. */
+function recomputed(run: McRunRecord, results: readonly McItemResult[]) {
+  const tasks = run.config.tasks.filter((t) => run.config.sampling!.population[t] > 0);
+  return recomputedOf(run, results, new Map(tasks.map((t) => [t, 1 / tasks.length])));
+}
+
+/** One task's estimate. */
 function recomputedTask(run: McRunRecord, results: readonly McItemResult[], task: string) {
-  const tracker = stratumTracker(run.config.sampling!.population[task]);
-  for (const r of [...results].sort((a, b) => a.index - b.index)) if (r.task === task && r.correct !== null && r.failure === undefined) tracker.push(r.correct ? 1 : 0);
-  return combineStrata([{ weight: 1, tracker }], { alpha: 0.05 });
+  return recomputedOf(run, results, new Map([[task, 1]]));
 }
 
 const pair = (s: string | null) => (s ? s.split(',').map(Number) : null);

@@ -10,7 +10,7 @@ import { plannedInterval, anticipatedHalfWidth } from '../../../src/lib/core/met
 import { countsAt } from '../../../src/lib/core/metrics/sample-estimate/look-plan.ts';
 import { internalsOf } from '../../../src/lib/core/metrics/sample-estimate/stratum.ts';
 import { stratumTracker } from '../../../src/lib/core/metrics/sample-estimate/index.ts';
-import { newRunSampling, orderRun, drawSample } from '../../../src/lib/core/protocols/run-sampling.ts';
+import { newRunSampling, orderRun, drawSample, type RunSampling } from '../../../src/lib/core/protocols/run-sampling.ts';
 import { mulberry32 } from './sample-estimate-sim.ts';
 
 interface Case {
@@ -146,7 +146,13 @@ describe('planned looks', () => {
   it('places each look at the counts the run’s real order has then', () => {
     const sizes: Record<string, number> = { a: 500, b: 101, c: 37, d: 250 };
     const population = Object.entries(sizes).map(([task, n]) => ({ task, itemIds: Array.from({ length: n }, (_, i) => `${task}/${i}`) }));
-    for (const [limit, rule] of [[null, newRunSampling('random', 99, sizes)], [120, newRunSampling('first', 7, sizes)], [null, { draw: 'random', seed: 3, order: 'shuffled', block: 5, population: sizes } as const]] as const) {
+    const rules: [number | null, RunSampling][] = [
+      [null, newRunSampling('random', 99, sizes)],
+      [120, newRunSampling('first', 7, sizes)],
+      // An older record: blocks of 5 every round.
+      [null, { draw: 'random', seed: 3, order: 'shuffled', block: 5, population: sizes }],
+    ];
+    for (const [limit, rule] of rules) {
       const chosen = drawSample(population, limit, rule);
       const order = orderRun(chosen, rule);
       const asked = Object.fromEntries(chosen.map((c) => [c.task, c.itemIds.length]));
