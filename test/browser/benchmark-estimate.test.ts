@@ -21,6 +21,7 @@ import { runJson } from '../../src/lib/core/formats/jiangu-run/export.ts';
 import { WORKER_FROM_RESULTS } from '../../src/lib/data/stored-run-work.ts';
 import { fabricatedMcRun } from '../../scripts/fixtures/fabricated-run.ts';
 import { openPage } from '../../scripts/browser.ts';
+import { strFromU8, unzipSync } from 'fflate';
 import { importAncientBenchOf } from './big-ancientbench.ts';
 
 const readRun = (page: Page, runId: string) => readStoredRun<McRunRecord, McItemResult>(page, runId);
@@ -292,6 +293,16 @@ describe('the whole benchmark’s estimate on the run page', () => {
     await page.locator('[data-testid=run]').screenshot({ path: join(shots, 'precision-stopped.png') });
     // Completed: nothing to resume.
     expect(await page.getByTestId('resume-run').count()).toBe(0);
+    // Its lm-eval export names the items it asked, not the 500 it planned (issue 44), and keeps where it stopped.
+    expect(await page.getByTestId('export-lm-eval-run').textContent()).toBeTruthy();
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-lm-eval-run').click()]);
+    const stream = await download.createReadStream();
+    const chunks: Buffer[] = [];
+    for await (const chunk of stream) chunks.push(chunk as Buffer);
+    const zipped = unzipSync(new Uint8Array(Buffer.concat(chunks)));
+    const samplesPath = Object.keys(zipped).find((path) => path.endsWith('/jiangu_samples.json'))!;
+    const named = JSON.parse(strFromU8(zipped[samplesPath])) as Record<string, number[]>;
+    expect(Object.values(named).reduce((sum, docs) => sum + docs.length, 0)).toBe(results.length);
   });
 });
 
