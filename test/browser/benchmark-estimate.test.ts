@@ -239,7 +239,7 @@ describe('the whole benchmark’s estimate on the run page', () => {
     const planned = Number(await page.getByTestId('eval-precision').getAttribute('data-items'));
     expect(planned).toBeGreaterThan(0);
     expect(planned).toBeLessThan(500);
-    expect(await note.textContent()).toContain(`About ${planned} items of 500 if every answer were a coin flip`);
+    expect(await note.textContent()).toContain(`About ${planned} items of 500: the run looks at its score there, planned now, and is within ±10 then whatever its answers`);
     // What the stop should save, from the pace of the run above (the same model, backend and scoring).
     const saved = page.getByTestId('eval-precision-saved');
     await page.locator('[data-testid=eval-precision-saved][data-seconds]:not([data-seconds=""])').waitFor({ timeout: 30_000 });
