@@ -13,26 +13,15 @@
 //
 //   npx tsx scripts/bench/sample-looks.ts [--paths 200] [--pace 1.26]
 import { parseArgs } from 'node:util';
-import type { DatasetId } from '../../src/lib/core/benchmarks/types.ts';
-import { aggregationFor } from '../../src/lib/core/metrics/mc-aggregate.ts';
-import { scoreWeights } from '../../src/lib/core/metrics/sample-estimate/index.ts';
 import { firstMomentWithin, boundFor, PRIMARY_MASS, LOOK_SHARE } from '../../src/lib/core/metrics/sample-estimate/look-plan.ts';
-import { ACLUE_SIZES, AC_EVAL_SIZES, ANCIENTBENCH_SIZES, CMMLU_ANCIENT_SIZES } from '../../test/unit/metrics/sample-estimate-sim.ts';
-import { BLOCKS, fixedItemsForPower, quantile, simulateLooks, wilson } from '../../test/unit/metrics/look-sim.ts';
+import { ACLUE_SIZES } from '../../test/unit/metrics/sample-estimate-sim.ts';
+import { BLOCKS, LOOK_BENCHMARKS, fixedItemsForPower, quantile, simulateLooks, weightsOf, wilson } from '../../test/unit/metrics/look-sim.ts';
 
 const { values } = parseArgs({ options: { paths: { type: 'string', default: '200' }, pace: { type: 'string', default: '1.26' } } });
 const paths = Number(values.paths);
 const pace = Number(values.pace);
 
-const AC_EVAL_DEV = Object.fromEntries(Object.keys(AC_EVAL_SIZES).map((task) => [task, 5]));
-const BENCHMARKS: { name: string; id: DatasetId; sizes: Record<string, number> }[] = [
-  { name: 'ACLUE (15 tasks, 4,966)', id: 'aclue', sizes: ACLUE_SIZES },
-  { name: 'CMMLU 古汉语 (164)', id: 'cmmlu-ancient', sizes: CMMLU_ANCIENT_SIZES },
-  { name: 'AC-EVAL dev (13 × 5)', id: 'ac-eval', sizes: AC_EVAL_DEV },
-  { name: 'AC-EVAL test sizes (3,180)', id: 'ac-eval', sizes: AC_EVAL_SIZES },
-  { name: 'AncientBench (28,707)', id: 'ancientbench', sizes: ANCIENTBENCH_SIZES },
-];
-const weightsOf = (id: DatasetId, sizes: Record<string, number>) => scoreWeights(aggregationFor(id), Object.keys(sizes), sizes).overall;
+const BENCHMARKS = LOOK_BENCHMARKS;
 const pad = (s: string, n: number) => s + ' '.repeat(Math.max(0, n - [...s].length));
 const items = (n: number) => (Number.isFinite(n) ? String(n) : 'never');
 const minutes = (n: number) => (Number.isFinite(n) ? `${(n / pace / 60).toFixed(0)} min` : '—');

@@ -18,21 +18,10 @@
 //    a doubled α fails.
 // The all-times part is sample-estimate-coverage.test.ts's (at α 0.05; here it gets 0.01). Seeded.
 import { describe, expect, it } from 'vitest';
-import { aggregationFor } from '../../../src/lib/core/metrics/mc-aggregate.ts';
-import { scoreWeights } from '../../../src/lib/core/metrics/sample-estimate/index.ts';
-import type { DatasetId } from '../../../src/lib/core/benchmarks/types.ts';
-import { ACLUE_SIZES, AC_EVAL_SIZES, ANCIENTBENCH_SIZES, CMMLU_ANCIENT_SIZES } from './sample-estimate-sim.ts';
-import { fixedItemsForPower, quantile, simulateLooks, wilson, type Breakage } from './look-sim.ts';
+import { ACLUE_SIZES } from './sample-estimate-sim.ts';
+import { LOOK_BENCHMARKS, fixedItemsForPower, quantile, simulateLooks, weightsOf, wilson, type Breakage } from './look-sim.ts';
 
-const AC_EVAL_DEV = Object.fromEntries(Object.keys(AC_EVAL_SIZES).map((task) => [task, 5]));
-const BENCHMARKS: { name: string; id: DatasetId; sizes: Record<string, number> }[] = [
-  { name: 'ACLUE', id: 'aclue', sizes: ACLUE_SIZES },
-  { name: 'CMMLU 古汉语', id: 'cmmlu-ancient', sizes: CMMLU_ANCIENT_SIZES },
-  { name: 'AC-EVAL dev', id: 'ac-eval', sizes: AC_EVAL_DEV },
-  { name: 'AC-EVAL test sizes', id: 'ac-eval', sizes: AC_EVAL_SIZES },
-  { name: 'AncientBench', id: 'ancientbench', sizes: ANCIENTBENCH_SIZES },
-];
-const weightsOf = (id: DatasetId, sizes: Record<string, number>) => scoreWeights(aggregationFor(id), Object.keys(sizes), sizes).overall;
+const BENCHMARKS = LOOK_BENCHMARKS;
 const ACCURACY = { kind: 'accuracy', low: 0.25, high: 0.6 } as const;
 
 describe('tuned looks by simulation', () => {

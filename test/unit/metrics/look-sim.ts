@@ -9,9 +9,27 @@ import { LOOK_SHARE, lookPlan, type PlanKind, type RunLookPlan } from '../../../
 import { plannedInterval } from '../../../src/lib/core/metrics/sample-estimate/planned-looks.ts';
 import { planForValues } from '../../../src/lib/core/metrics/run-look-plan.ts';
 import type { ScoreInterval, StratumTracker } from '../../../src/lib/core/metrics/sample-estimate/types.ts';
-import { mulberry32, population, runSchedule, shuffle } from './sample-estimate-sim.ts';
+import { aggregationFor } from '../../../src/lib/core/metrics/mc-aggregate.ts';
+import { scoreWeights } from '../../../src/lib/core/metrics/sample-estimate/index.ts';
+import type { DatasetId } from '../../../src/lib/core/benchmarks/types.ts';
+import { ACLUE_SIZES, AC_EVAL_SIZES, ANCIENTBENCH_SIZES, CMMLU_ANCIENT_SIZES, mulberry32, population, runSchedule, shuffle } from './sample-estimate-sim.ts';
 
 export const BLOCKS = { block: 4, growth: 2, maxBlock: 64 };
+
+/**
+ * The benchmarks simulated: real task sizes; AC-EVAL's 65 keyed dev items, and its test split's sizes
+ * as if keyed (the public repository has no val split and no test keys).
+ */
+export const LOOK_BENCHMARKS: { name: string; id: DatasetId; sizes: Record<string, number> }[] = [
+  { name: 'ACLUE (15 tasks, 4,966)', id: 'aclue', sizes: ACLUE_SIZES },
+  { name: 'CMMLU 古汉语 (164)', id: 'cmmlu-ancient', sizes: CMMLU_ANCIENT_SIZES },
+  { name: 'AC-EVAL dev (13 × 5)', id: 'ac-eval', sizes: Object.fromEntries(Object.keys(AC_EVAL_SIZES).map((task) => [task, 5])) },
+  { name: 'AC-EVAL test sizes (3,180)', id: 'ac-eval', sizes: AC_EVAL_SIZES },
+  { name: 'AncientBench (28,707)', id: 'ancientbench', sizes: ANCIENTBENCH_SIZES },
+];
+
+/** A benchmark's overall weights over these sizes (scoreWeights by its own rule). */
+export const weightsOf = (id: DatasetId, sizes: Record<string, number>) => scoreWeights(aggregationFor(id), Object.keys(sizes), sizes).overall;
 
 /** A way the construction can be broken on purpose, to show a coverage check sees it. */
 export type Breakage = 'none' | 'order-peeks' | 'census-assumed' | 'alpha-doubled';
