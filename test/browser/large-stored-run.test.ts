@@ -38,8 +38,9 @@ describe('a large stored run', () => {
     const pGold = aggregateContinuous('ancientbench', aItems, 'pGold', a.tasks).overall.estimate!;
     const cell = page.getByTestId('cont-pGold-overall');
     expect(Number(await cell.getAttribute('data-value'))).toBe(pGold.estimate);
-    expect(Number(await cell.getAttribute('data-low'))).toBe(pGold.low);
-    expect(Number(await cell.getAttribute('data-high'))).toBe(pGold.high);
+    // An older record asked in file order is no sample: no fixed-n interval (a) beside its means (issue 44).
+    expect(await cell.getAttribute('data-low')).toBe('');
+    expect(await cell.getAttribute('data-high')).toBe('');
     const logPGold = aggregateContinuous('ancientbench', aItems, 'logPGold', a.tasks).overall.estimate!;
     expect(Number(await page.getByTestId('cont-logPGold-overall').getAttribute('data-value'))).toBe(logPGold.estimate);
     expect(await page.getByTestId('inspector-shown').getAttribute('data-of')).toBe(String(TEST_ITEMS));

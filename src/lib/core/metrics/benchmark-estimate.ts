@@ -23,7 +23,8 @@ import { aggregationFor } from './mc-aggregate.ts';
 import { combineStrata, scoreWeights, stratumTracker } from './sample-estimate/index.ts';
 import type { SampleEstimate, StratumTracker } from './sample-estimate/types.ts';
 import { LOOK_SHARE, type PlanKind, type RunLookPlan } from './sample-estimate/look-plan.ts';
-import type { LookPlan } from './sample-estimate/planned-looks.ts';
+import { prepareLooks, type LookPlan } from './sample-estimate/planned-looks.ts';
+import { internalsOf } from './sample-estimate/stratum.ts';
 import { looksOf, planForValues, runLookPlan } from './run-look-plan.ts';
 import type { McItemResult, McRunConfig } from '../record/run.ts';
 import type { DatasetId } from '../benchmarks/types.ts';
@@ -161,6 +162,7 @@ export class BenchmarkEstimator {
       for (const task of config.tasks) byTask.set(task, stratumTracker(Math.max(1, this.populations[task] ?? 1), { alpha: this.alpha, bounded, sequenceAlpha }));
       this.trackers.set(measure, byTask);
     }
+    if (this.plan) this.prepareLooks(this.plan);
   }
 
   /** Takes in one result, the first time its item comes (a result that comes again with its rotations is the same item). */
@@ -218,6 +220,20 @@ export class BenchmarkEstimator {
       [...w].filter(([, weight]) => weight > 0).map(([task, weight]) => ({ weight, tracker: byTask.get(task)!, looks: plan ? looksOf(plan, task) : undefined })),
       { alpha: this.alpha, plan: plan ? lookPlanFor(plan, measure) : undefined },
     );
+  }
+
+  /** Tunes every row's looks now, before any result (planned-looks.ts prepareLooks). */
+  private prepareLooks(plan: RunLookPlan): void {
+    const { weights } = this.weights();
+    const rows = [weights.overall, weights.pooled, ...weights.groups.values(), ...this.config.tasks.map((task) => new Map([[task, 1]]))];
+    for (const measure of this.measures) {
+      if (measure === 'bitsPerByte') continue;
+      const byTask = this.trackers.get(measure)!;
+      for (const w of rows) {
+        const strata = [...w].filter(([task, weight]) => weight > 0 && byTask.has(task)).map(([task, weight]) => ({ weight, inner: internalsOf(byTask.get(task)!)!, looks: looksOf(plan, task) }));
+        if (strata.length > 0) prepareLooks(strata, lookPlanFor(plan, measure), this.alpha * plan.share);
+      }
+    }
   }
 
   /** The overall score's estimate of one measure alone (the precision stop reads this after each item); null with no interval to give. */

@@ -74,15 +74,21 @@ interface LookPart {
   coefficient: number;
   population: number;
   count: number;
-  /** G = Σ g a, and the largest g. */
+  /** G = Σ g a, Q = Σ g², and the largest g. */
   G: number;
+  Q: number;
   gMax: number;
 }
 
 function lookPart(coefficient: number, population: number, count: number): LookPart {
   let G = 0;
-  for (let j = 1; j <= count; j++) G += shapeAt(population, j) * (population / (population - j + 1));
-  return { coefficient, population, count, G, gMax: shapeAt(population, count) };
+  let Q = 0;
+  for (let j = 1; j <= count; j++) {
+    const g = shapeAt(population, j);
+    G += g * (population / (population - j + 1));
+    Q += g * g;
+  }
+  return { coefficient, population, count, G, Q, gMax: shapeAt(population, count) };
 }
 
 /** The largest θ that keeps every bet of these parts at most BET_CAP. */
@@ -110,24 +116,26 @@ function penaltySum(parts: readonly LookPart[], theta: number, bound: LookBound,
 export function tuneLook(parts: readonly LookPart[], bound: LookBound, variance: number, level: number): { theta: number; halfWidth: number } {
   if (parts.length === 0) return { theta: 0, halfWidth: 0 };
   const ceiling = thetaCeiling(parts);
+  if (bound === 'hoeffding') {
+    // Hoeffding's penalty θ² Σ (c g)²/8 is exactly quadratic: θ = √(8L / Σ (coef/G)² Q), in O(tasks).
+    const q = parts.reduce((sum, p) => sum + (p.coefficient / p.G) ** 2 * p.Q, 0);
+    const theta = Math.min(ceiling, Math.sqrt((8 * level) / q));
+    return { theta, halfWidth: (level + (theta * theta * q) / 8) / theta };
+  }
   const half = (theta: number) => (level + penaltySum(parts, theta, bound, variance)) / theta;
   // A first guess from the quadratic approximation ψ_E(λ) ≈ λ²/2: θ = √(2L / (σ² Σ c² g²)).
   let quadratic = 0;
-  for (const p of parts) {
-    let g2 = 0;
-    for (let j = 1; j <= p.count; j++) g2 += shapeAt(p.population, j) ** 2;
-    quadratic += ((p.coefficient / p.G) ** 2) * g2;
-  }
-  const guess = Math.min(ceiling, Math.sqrt((2 * level) / ((bound === 'hoeffding' ? 0.25 : variance) * quadratic)));
-  let lo = Math.log(guess / 4);
-  let hi = Math.log(Math.min(ceiling, guess * 4));
+  for (const p of parts) quadratic += (p.coefficient / p.G) ** 2 * p.Q;
+  const guess = Math.min(ceiling, Math.sqrt((2 * level) / (variance * quadratic)));
+  let lo = Math.log(guess / 2);
+  let hi = Math.log(Math.min(ceiling, guess * 1.5));
   if (!(hi > lo)) return { theta: ceiling, halfWidth: half(ceiling) };
   const ratio = (Math.sqrt(5) - 1) / 2;
   let a = hi - ratio * (hi - lo);
   let b = lo + ratio * (hi - lo);
   let fa = half(Math.exp(a));
   let fb = half(Math.exp(b));
-  for (let i = 0; i < 40 && hi - lo > 1e-4; i++) {
+  for (let i = 0; i < 40 && hi - lo > 1e-3; i++) {
     if (fa <= fb) {
       hi = b;
       b = a;
@@ -186,7 +194,7 @@ function thetaFor(parts: readonly LookPart[], bound: LookBound, variance: number
 
 /** A stratum's frozen sums at a look: Σ λ (X + b) and the penalty (Σ λ²/8, or Σ ψ_E(λ)(X − μ̂)²), for bets c·g_j. */
 const sums = new WeakMap<Stratum, Map<string, { A: number; psi: number }>>();
-function frozenSums(inner: Stratum, c: number, count: number, bound: LookBound): { A: number; psi: number } {
+function frozenSums(inner: Stratum, c: number, count: number, bound: LookBound, q: number): { A: number; psi: number } {
   let byKey = sums.get(inner);
   if (!byKey) sums.set(inner, (byKey = new Map()));
   const key = `${c}|${count}|${bound}`;
@@ -194,6 +202,21 @@ function frozenSums(inner: Stratum, c: number, count: number, bound: LookBound):
   if (found) return found;
   const values = inner.values();
   const N = inner.population;
+  if (bound === 'hoeffding') {
+    // A = c Σ g (X + b) and Ψ = c² Σ g²/8: one data sum per stratum and count serves every row's c.
+    const shared = `${count}|sum`;
+    let sum = byKey.get(shared)?.A;
+    if (sum === undefined) {
+      sum = 0;
+      let prefix = 0;
+      for (let j = 1; j <= count; j++) {
+        sum += shapeAt(N, j) * (values[j - 1] + prefix / (N - j + 1));
+        prefix += values[j - 1];
+      }
+      byKey.set(shared, { A: sum, psi: 0 });
+    }
+    return { A: c * sum, psi: (c * c * q) / 8 };
+  }
   let prefix = 0;
   let A = 0;
   let psi = 0;
@@ -201,7 +224,7 @@ function frozenSums(inner: Stratum, c: number, count: number, bound: LookBound):
     const x = values[j - 1];
     const lambda = c * shapeAt(N, j);
     A += lambda * (x + prefix / (N - j + 1));
-    psi += bound === 'hoeffding' ? (lambda * lambda) / 8 : psiE(lambda) * (x - (0.5 + prefix) / j) ** 2;
+    psi += psiE(lambda) * (x - (0.5 + prefix) / j) ** 2;
     prefix += x;
   }
   byKey.set(key, (found = { A, psi }));
@@ -220,19 +243,69 @@ interface ReachedLook {
  * reached (nothing to say yet). Strata with weight 0 must be left out by the caller.
  */
 export function plannedInterval(strata: readonly LookStratum[], plan: LookPlan, alpha: number): ScoreInterval | null {
-  const looks: ReachedLook[] = [];
   let feasibleLow = 0;
   let feasibleHigh = 0;
+  let rangeLow = 0;
+  let rangeHigh = 0;
   for (const { weight, inner } of strata) {
     const [lo, hi] = inner.range;
     const f = inner.feasible();
     feasibleLow += weight * (lo + (hi - lo) * f.low);
     feasibleHigh += weight * (lo + (hi - lo) * f.high);
+    rangeLow += weight * lo;
+    rangeHigh += weight * hi;
   }
+  const reached = plan.masses.map((mass, k) => mass > 0 && strata.every((s) => s.inner.n >= s.looks[k]));
+  if (!reached.some(Boolean)) return null;
+  // A reached look never changes (its values are frozen), so the kept set is computed once per set of
+  // looks reached and kept with the row's strata: a live run page asks for it at every snapshot.
+  const key = `${strata.map((s) => `${idOf(s.inner)}:${s.weight}:${s.looks.join('/')}`).join(',')}|${reached.map(Number).join('')}|${alpha}|${plan.bound}|${plan.variance}|${plan.masses.join('/')}`;
+  let byKey = kept.get(strata[0].inner);
+  if (!byKey) kept.set(strata[0].inner, (byKey = new Map()));
+  let interval = byKey.get(key);
+  if (interval === undefined) {
+    interval = keptOfReached(strata, plan, alpha, reached, rangeLow, rangeHigh);
+    byKey.set(key, interval);
+  }
+  if (!interval) return null;
+  // The kept set is an interval: with what the unseen items allow, it is the clamp.
+  const low = Math.min(Math.max(interval.low, feasibleLow), feasibleHigh);
+  const high = Math.max(Math.min(interval.high, feasibleHigh), feasibleLow);
+  return { low, high };
+}
+
+/**
+ * Tunes every look's θ for these strata before any value (it depends only on the plan, the weights
+ * and the counts), so the moment a look is reached costs its data sums alone: a live run page
+ * reaching a look mid-run then pays no more than its snapshots (issue 22's constant cost per item).
+ */
+export function prepareLooks(strata: readonly LookStratum[], plan: LookPlan, alpha: number): void {
+  for (let k = 0; k < plan.masses.length; k++) {
+    if (!(plan.masses[k] > 0)) continue;
+    const partial: LookShape[] = [];
+    for (const { weight, inner, looks } of strata) {
+      const m = looks[k];
+      if (m < inner.population && m > 0) partial.push({ coefficient: weight * (inner.range[1] - inner.range[0]), population: inner.population, count: m });
+    }
+    if (partial.length > 0) thetaFor(tunedParts(partial), plan.bound, plan.variance, Math.log(2 / (alpha * plan.masses[k])));
+  }
+}
+
+const kept = new WeakMap<Stratum, Map<string, ScoreInterval | null>>();
+const ids = new WeakMap<Stratum, number>();
+let nextId = 0;
+const idOf = (inner: Stratum) => {
+  let id = ids.get(inner);
+  if (id === undefined) ids.set(inner, (id = nextId++));
+  return id;
+};
+
+/** The kept set over the score's whole range from the looks reached; null when none says anything. */
+function keptOfReached(strata: readonly LookStratum[], plan: LookPlan, alpha: number, reached: readonly boolean[], rangeLow: number, rangeHigh: number): ScoreInterval | null {
+  const looks: ReachedLook[] = [];
   for (let k = 0; k < plan.masses.length; k++) {
     const mass = plan.masses[k];
-    if (!(mass > 0)) continue;
-    if (!strata.every((s) => s.inner.n >= s.looks[k])) continue;
+    if (!reached[k]) continue;
     const level = Math.log(2 / (alpha * mass));
     let known = 0;
     let free = 0;
@@ -253,14 +326,14 @@ export function plannedInterval(strata: readonly LookStratum[], plan: LookPlan, 
     let A = 0;
     let psi = 0;
     partial.forEach(({ stratum }, i) => {
-      const s = frozenSums(stratum.inner, (theta * parts[i].coefficient) / parts[i].G, parts[i].count, plan.bound);
+      const s = frozenSums(stratum.inner, (theta * parts[i].coefficient) / parts[i].G, parts[i].count, plan.bound, parts[i].Q);
       A += s.A;
       psi += s.psi;
     });
     looks.push({ theta, center: known + A / theta, logWeight: Math.log(mass / 2) - psi });
   }
   if (looks.length === 0) return null;
-  return keptInterval(looks, Math.log(1 / alpha), feasibleLow, feasibleHigh);
+  return keptInterval(looks, Math.log(1 / alpha), rangeLow, rangeHigh);
 }
 
 /** log Σ_k (e^{logWeight + θ(c − y)} + e^{logWeight + θ(y − c)}), by log-sum-exp. */
