@@ -149,5 +149,5 @@ export async function logitLensOf(m: Loaded, params: LogitLensParams): Promise<L
   const grid = await logitLens(m, ids);
   const texts: Record<number, string> = {};
   for (const id of grid.topIds) texts[id] ??= tokenText(m.tokenizer, id).text;
-  return { ids, pieces: piecesOf(m.tokenizer, ids).pieces, texts, ...grid };
+  return { ids, pieces: piecesOf(m.tokenizer, ids, params.text).pieces, texts, ...grid };
 }

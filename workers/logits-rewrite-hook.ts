@@ -22,6 +22,7 @@ import { takeMount, type MountedWeights } from './streamed-weights.ts';
 import { installLensGate } from './lens-gate.ts';
 import { withoutPrepacking } from './session-options.ts';
 import { lensRefusalOf, rewriteForLens, type LensRewriteOptions, type LensRewriteRefusal } from '../src/lib/core/models/lens-rewrite.ts';
+import { rewriteForAttention, type AttentionLayout, type AttentionRewriteOptions, type AttentionRewriteRefusal } from '../src/lib/core/models/attention-rewrite.ts';
 
 /** What the wrapped create did with the model file of one load. */
 export type RewriteOutcome =
@@ -51,6 +52,14 @@ export type LensOutcome =
   | { kind: 'session-refused'; detail: string }
   | { kind: 'not-seen' };
 
+/** What became of the attention tap, when a load asked for it (attention-rewrite.ts). */
+export type AttentionOutcome =
+  | { kind: 'added'; ms: number; layers: number; layout: AttentionLayout[]; addedBytes: number }
+  | { kind: 'unrecognised'; refusal: AttentionRewriteRefusal }
+  /** ORT would not create a session from the bytes with the tap; the bytes without it were used. */
+  | { kind: 'session-refused'; detail: string }
+  | { kind: 'not-seen' };
+
 /** What a load asks the wrapped create for. */
 export interface RewriteRequest {
   /** The one-row rewrite (rewriteForLastLogits), with a test's deliberate fault; null: not asked. */
@@ -59,6 +68,12 @@ export interface RewriteRequest {
   statistics: StatsRewriteOptions | null;
   /** The logit lens outputs (rewriteForLens) behind their gate (lens-gate.ts); null or absent: not asked. */
   lens?: LensRewriteOptions | null;
+  /**
+   * The attention tap (rewriteForAttention) behind its own gate (lens-gate.ts); null or absent: not
+   * asked. It goes on the first graph a session is made from (with the lens, or without it where the
+   * lens was refused), so it does not depend on the lens.
+   */
+  attention?: AttentionRewriteOptions | null;
   /** false: the session reads the weights from the graph's own bytes (the bench's "before"); default true. */
   externalWeights?: boolean;
   /** false: a dequantized tied head is left whole (head-blocks.ts; the bench's "before"); default true. */
@@ -82,6 +97,7 @@ interface Active {
   outcome: RewriteOutcome;
   statistics: StatisticsOutcome | null;
   lens: LensOutcome | null;
+  attention: AttentionOutcome | null;
   weights: WeightsOutcome;
   /** Blocks the session's head was computed in (head-blocks.ts; 1: a float tied head as a Gemm): 0 when left as it came. */
   headBlocks: number;
@@ -178,6 +194,32 @@ export function installLogitsRewrite(): void {
    * has one, else from `graph` itself; a session refused with the blocks is made without them.
    */
   const createBlocked = async (graph: Uint8Array, options: unknown, current: Active): Promise<unknown> => {
+    // The attention tap, when asked and not yet settled, on whichever graph comes first; a session
+    // ORT refuses with it is made without it (and, refused as well, leaves the tap to the next graph).
+    if (current.request.attention && current.attention?.kind === 'not-seen') {
+      const started = performance.now();
+      const tapped = rewriteForAttention(graph, current.request.attention);
+      if (tapped.kind === 'unrecognised') current.attention = { kind: 'unrecognised', refusal: tapped.refusal };
+      else {
+        const added: AttentionOutcome = { kind: 'added', ms: performance.now() - started, layers: tapped.layers, layout: tapped.layout, addedBytes: tapped.addedBytes };
+        let detail: string;
+        try {
+          const made = await createUntapped(tapped.bytes, options, current);
+          current.attention = added;
+          // Every pass of this session feeds the gates; only an attention pass feeds its own true (lens-gate.ts).
+          installLensGate(made as Parameters<typeof installLensGate>[0]);
+          return made;
+        } catch (error) {
+          detail = error instanceof Error ? error.message : String(error);
+        }
+        const made = await createUntapped(graph, options, current);
+        current.attention = { kind: 'session-refused', detail };
+        return made;
+      }
+    }
+    return createUntapped(graph, options, current);
+  };
+  const createUntapped = async (graph: Uint8Array, options: unknown, current: Active): Promise<unknown> => {
     let blocked: { bytes: Uint8Array; blocks: number; options: unknown } | null = null;
     if (current.request.headBlocks !== false) {
       try {
@@ -311,12 +353,13 @@ export function installLogitsRewrite(): void {
 export async function withLogitsRewrite<T>(
   load: () => Promise<T>,
   request: RewriteRequest = { keep: {}, statistics: null },
-): Promise<{ value: T; outcome: RewriteOutcome; statistics: StatisticsOutcome | null; lens: LensOutcome | null; weights: WeightsOutcome; headBlocks: number }> {
+): Promise<{ value: T; outcome: RewriteOutcome; statistics: StatisticsOutcome | null; lens: LensOutcome | null; attention: AttentionOutcome | null; weights: WeightsOutcome; headBlocks: number }> {
   const current: Active = {
     request,
     outcome: { kind: 'not-seen' },
     statistics: request.statistics ? { kind: 'not-seen' } : null,
     lens: request.lens ? { kind: 'not-seen' } : null,
+    attention: request.attention ? { kind: 'not-seen' } : null,
     weights: { kind: 'not-seen' },
     headBlocks: 0,
     mount: null,
@@ -325,7 +368,7 @@ export async function withLogitsRewrite<T>(
   active = current;
   try {
     const value = await load();
-    return { value, outcome: current.outcome, statistics: current.statistics, lens: current.lens, weights: current.weights, headBlocks: current.headBlocks };
+    return { value, outcome: current.outcome, statistics: current.statistics, lens: current.lens, attention: current.attention, weights: current.weights, headBlocks: current.headBlocks };
   } finally {
     active = null;
   }

@@ -47,8 +47,10 @@ import { installLogitsRewrite, statisticsRefusalDetail, withLogitsRewrite } from
 import { checkStatistics, statisticsTolerance } from './statistics-check.ts';
 import { installFetchControl, textStatistics } from './statistics.ts';
 import { readPassage } from './reading.ts';
+import { nextTokenRow } from './next-row.ts';
 import { sampleContinuation } from './sample-steps.ts';
 import { lensPathAfterLoad, logitLensOf } from './lens.ts';
+import { attentionAt, attentionPathAfterLoad, attentionRead, dropAttentionPassage } from './attention.ts';
 import { checkRewrittenLogits, checkTolerance, logitsPathOf } from './logits-path.ts';
 import { ReadAhead } from './read-ahead.ts';
 import { chooseBackend } from './backend-choice.ts';
@@ -161,7 +163,8 @@ function reply(message: WorkerReply, transfer: Transferable[] = []): void {
  * when it has its buffer to itself; the worker keeps no use for it.
  */
 function transferOf(result: WireResult<RequestKind>): Transferable[] {
-  const row = 'lastRow' in result ? result.lastRow : 'score' in result ? result.score.lastRow : null;
+  // A score's last row, and nextTokenRow's whole row (the temperature dial's), travel without a copy.
+  const row = 'lastRow' in result ? result.lastRow : 'score' in result ? result.score.lastRow : 'logits' in result && result.logits instanceof Float32Array ? result.logits : null;
   return row && row.byteOffset === 0 && row.byteLength === row.buffer.byteLength && row.buffer instanceof ArrayBuffer ? [row.buffer] : [];
 }
 
@@ -171,6 +174,7 @@ async function unload(): Promise<boolean> {
   if (!loaded) return false;
   const old = loaded;
   loaded = null;
+  dropAttentionPassage();
   await disposePrefixes(old);
   await old.answerCueCache?.state.cache.dispose();
   await old.model.dispose();
@@ -279,9 +283,11 @@ async function load(id: number, params: LoadParams): Promise<LoadResult> {
     // The logit lens (lens-rewrite.ts) goes on a load that asks for it (the Reading page's lens view),
     // behind its gate: the session serves every other request as a plain load does (lens-gate.ts).
     const lens = params.lens ? (params.lensFault ? { lensFault: params.lensFault } : {}) : null;
+    // The attention tap (attention-rewrite.ts) goes on the same loads, behind a gate of its own.
+    const attention = params.lens ? (params.attentionFault ? { fault: params.attentionFault } : {}) : null;
     // Every load goes through the hook, rewrites or none: it also leaves the weights in the file
     // transformers.js read, mounted as external data (external-weights.ts), instead of copies.
-    const openWith = (keep: typeof keepRequest, statistics: typeof statisticsRequest) => withLogitsRewrite(open, { keep, statistics, lens, externalWeights: params.externalWeights, headBlocks: params.headBlocks, prepacking: params.ortMemoryOptions?.prepacking });
+    const openWith = (keep: typeof keepRequest, statistics: typeof statisticsRequest) => withLogitsRewrite(open, { keep, statistics, lens, attention, externalWeights: params.externalWeights, headBlocks: params.headBlocks, prepacking: params.ortMemoryOptions?.prepacking });
     let opened = await openWith(keepRequest, statisticsRequest);
     let model = opened.value;
     const sessionOf = (m: PreTrainedModel) => (m as unknown as { sessions: Record<string, { inputNames: string[]; outputNames: string[]; run: (...args: unknown[]) => Promise<unknown> }> }).sessions.model;
@@ -316,6 +322,7 @@ async function load(id: number, params: LoadParams): Promise<LoadResult> {
     const session = sessionOf(model);
     if (statisticsPath?.kind === 'graph' && session) installFetchControl(session);
     const lensPath = lens ? await lensPathAfterLoad(opened.lens, model, tokenizer, params.dtype, (session?.inputNames ?? []).includes('num_logits_to_keep')) : undefined;
+    const attentionPath = attention ? await attentionPathAfterLoad(opened.attention, model, tokenizer) : undefined;
     const { model_type, vocab_size } = model.config as unknown as { model_type: string; vocab_size: number };
     const info: LoadResult = {
       // What ORT read at its init (it writes its default, or 1 without SharedArrayBuffer, back into the flag).
@@ -335,6 +342,7 @@ async function load(id: number, params: LoadParams): Promise<LoadResult> {
       headBlocks: opened.headBlocks,
       ...(statisticsPath ? { statisticsPath } : {}),
       ...(lensPath ? { lensPath } : {}),
+      ...(attentionPath ? { attentionPath } : {}),
     };
     if (source.kind === 'hub') {
       info.resolvedRevision = await resolveHubRevision(source, env.remoteHost, {
@@ -498,7 +506,10 @@ const handlers: { [K in RequestKind]: (id: number, params: RequestMap[K]['params
   scoreClozeItem: (_id, params) => scoreClozeItem(requireModel(), params),
   textStatistics: (_id, params) => textStatistics(requireModel(), params),
   readPassage: (_id, params) => readPassage(requireModel(), params),
+  nextTokenRow: (_id, params) => nextTokenRow(requireModel(), params),
   logitLens: (_id, params) => logitLensOf(requireModel(), params),
+  attentionRead: (_id, params) => attentionRead(requireModel(), params),
+  attentionAt: (_id, params) => attentionAt(requireModel(), params),
   sampleSteps: (id, params) => sampleContinuation(requireModel(), params, (step, index) => reply({ id, kind: 'sampledStep', index, step }), () => cancelled.has(id)),
   generate: (id, params) => generate(id, params),
   generateItem: async (id, params) => {

@@ -6,6 +6,7 @@ import { readRow, type RowReading } from '../src/lib/core/reading/row-reading.ts
 import { punctuationIds } from '../src/lib/core/reading/punctuation-tokens.ts';
 import { bytesOfPiece, hexBytes } from '../src/lib/core/reading/byte-pieces.ts';
 import type { PassagePiece, PassageReading } from '../src/lib/core/reading/passage.ts';
+import { placeUnknown } from '../src/lib/core/reading/unknown-chars.ts';
 import { modelError } from '../src/lib/engine/model-errors.ts';
 import type { ReadPassageParams, ReadPassageResult } from '../src/lib/engine/messages.ts';
 import { encode, RequestError, type Loaded } from './loaded-model.ts';
@@ -54,8 +55,12 @@ export function tokenText(tokenizer: PreTrainedTokenizer, id: number): { text: s
   return { text: alone === '' ? vocabString(tokenizer, id) : alone, byte: false };
 }
 
-/** How the tokenizer cut the passage: each token's text, and the characters complete after it. */
-export function piecesOf(tokenizer: PreTrainedTokenizer, ids: readonly number[]): { chars: string[]; pieces: PassagePiece[]; charEnds: number[] } {
+/**
+ * How the tokenizer cut the passage: each token's text, and the characters complete after it. With
+ * `passage`, the text the ids encode, an unknown token (<unk>, which decodes to nothing) gets back the
+ * passage's characters it stands for (unknown-chars.ts), and `chars` are the passage's own.
+ */
+export function piecesOf(tokenizer: PreTrainedTokenizer, ids: readonly number[], passage?: string): { chars: string[]; pieces: PassagePiece[]; charEnds: number[] } {
   const special = new Set<number>(tokenizer.all_special_ids as number[]);
   const pieces: PassagePiece[] = [];
   const charEnds: number[] = [];
@@ -74,7 +79,14 @@ export function piecesOf(tokenizer: PreTrainedTokenizer, ids: readonly number[])
     charEnds.push(complete);
     chars = decoded.slice(0, complete);
   }
-  return { chars, pieces, charEnds };
+  const unk = (tokenizer as { unk_token_id?: number | null }).unk_token_id;
+  const unknown = ids.map((id) => unk !== undefined && unk !== null && id === unk);
+  if (passage === undefined || !unknown.includes(true)) return { chars, pieces, charEnds };
+  const placed = placeUnknown([...passage], chars, charEnds, unknown);
+  unknown.forEach((u, j) => {
+    if (u) pieces[j] = { text: placed?.unknownText.get(j) || '?', byte: false, special: false, unknown: true };
+  });
+  return placed ? { chars: placed.chars, pieces, charEnds: placed.charEnds } : { chars, pieces, charEnds };
 }
 
 /** Reads `params.text`: its tokens (special ones as the tokenizer adds them) and the row after each. */
@@ -114,7 +126,7 @@ export async function readPassage(m: Loaded, params: ReadPassageParams): Promise
     cache = next;
     length += chunk.length;
   }
-  const { chars, pieces, charEnds } = piecesOf(m.tokenizer, ids);
+  const { chars, pieces, charEnds } = piecesOf(m.tokenizer, ids, params.text);
   const reading: PassageReading = { chars, ids, pieces, charEnds, rows };
   const topTexts: Record<number, string> = {};
   for (const row of rows) for (const id of row.topIds) topTexts[id] ??= tokenText(m.tokenizer, id).text;

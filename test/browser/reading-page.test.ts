@@ -104,7 +104,7 @@ describe('the reading page', () => {
     }
     await page.getByTestId('lang-zh').click();
     expect(await page.getByTestId('breaks-counts').textContent()).toContain('精确率');
-    expect(await page.getByTestId('reading-copy-link').textContent()).toBe('复制此视图的链接');
+    expect(await page.getByTestId('reading-copy-link').textContent()).toBe('复制本课的链接');
     await page.getByTestId('reading-copy-link').click();
     const copied = page.url();
     expect(copied).toContain('#/reading/');
@@ -162,20 +162,19 @@ describe('the reading page', () => {
     expect(await page.getByTestId('reading-read').isDisabled()).toBe(true);
     await page.getByTestId('sampling-temperature').fill('0.9');
     await page.getByTestId('reading-copy-link').click();
-    const query = new URLSearchParams(decodeURIComponent(page.url().split('#/reading/')[1]));
+    const query = new URLSearchParams(page.url().split('#/reading/')[1]);
     expect({ view: query.get('view'), t: query.get('t'), k: query.get('k'), seed: query.get('seed'), n: query.get('n') }).toEqual({ view: 'sampling', t: '0.9', k: '20', seed: '11', n: '12' });
   });
 
-  it('the logit lens: the model loaded again with the lens, in the same worker, and the grid’s top prediction per layer and position is the reference lens’s', async () => {
+  it('the logit lens: the model the page loaded carries the lens, in the same worker, and the grid’s top prediction per layer and position is the reference lens’s', async () => {
     const { page } = session.opened;
     const modelWorkers = () => page.workers().filter((w) => w.url().includes('model.worker')).length;
     const workersBefore = modelWorkers();
     await page.getByTestId('reading-view-lens').click();
     await page.getByTestId('reading-passage').fill('学而时习之不亦说乎');
-    expect(await page.getByTestId('reading-read').isDisabled()).toBe(true);
-    // The model is loaded: the page offers the lens, and does not ask for a model.
+    // The model was loaded by this page, with the lens behind its gate: no second load, no button.
     expect(await page.getByTestId('reading-needs-model').count()).toBe(0);
-    await page.getByTestId('lens-load-a').click();
+    expect(await page.getByTestId('lens-prepare-a').count()).toBe(0);
     await page.waitForFunction(() => !document.querySelector('[data-testid=reading-read]')?.hasAttribute('disabled'), null, { timeout: 60_000 });
     await page.getByTestId('reading-read').click();
     await page.getByTestId('lens-grid').waitFor({ timeout: 60_000 });

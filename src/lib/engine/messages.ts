@@ -10,6 +10,10 @@ import type { ModelContext } from '../core/protocols/context-limit.ts';
 import type { DecodingOptions } from '../core/protocols/decoding.ts';
 import type { LensPath, LogitsPath, ModelCheck, StatisticsPath } from '../core/models/model-check.ts';
 import type { LensFault } from '../core/models/lens-rewrite.ts';
+import type { AttentionFault, AttentionPath } from '../core/models/attention-rewrite.ts';
+import type { AttentionAtParams, AttentionAtResult, AttentionReadParams, AttentionReadResult } from './messages-attention.ts';
+export type { AttentionAtParams, AttentionAtResult, AttentionReadParams, AttentionReadResult };
+export type { AttentionLayout, AttentionPath } from './messages-attention.ts';
 import type { WeightsOutcome } from '../core/models/external-weights.ts';
 import type { StatsRewriteFault } from '../core/models/stats-rewrite.ts';
 import type { WasmThreadsSetting } from '../core/models/wasm-threads.ts';
@@ -73,6 +77,11 @@ export interface LoadParams {
   lens?: boolean;
   /** For tests only: a deliberately wrong lens graph, which the load check must catch. */
   lensFault?: LensFault;
+  /**
+   * For tests only: a deliberately wrong attention tap, which the per-pass check must catch. The tap
+   * itself (attention-rewrite.ts, behind its own gate) goes on every load with `lens: true`.
+   */
+  attentionFault?: AttentionFault;
   /** For tests only: the worker really runs out of memory at this point (workers/memory-fault.ts). Never set by the site itself. */
   memoryFault?: MemoryFault;
   /**
@@ -140,6 +149,8 @@ export interface LoadResult {
   statisticsPath?: StatisticsPath;
   /** Set when the load asked for the logit lens: whether it can be shown (see LensPath). */
   lensPath?: LensPath;
+  /** Set when the load asked for the lens (and so the attention tap): whether attention can be shown (see AttentionPath). */
+  attentionPath?: AttentionPath;
   /** What Jiangu found in the model and what a 5-shot CMMLU prompt needs on it (see model-check.ts). */
   modelCheck?: ModelCheck;
   /** The wasm threads the load asked for (a number, or `auto` for ORT's rule); backendInfo.wasmThreads is what ORT used. */
@@ -411,6 +422,32 @@ export interface ReadPassageResult {
   ms: number;
 }
 
+/**
+ * The next-token logits row after a text (the temperature dial, issue 45 §3: workers/next-row.ts),
+ * computed as the view that showed the position computes it, so the dial's numbers are that view's:
+ *  - `tokens` absent: the row after the text's first `after` tokens (all of them by default) as
+ *    readPassage reads the text (the same passes): reading.rows[after − 1], e.g. the reading's
+ *    "next?" after the whole passage, or what the model expected before token `after`;
+ *  - `tokens` given (even []): the text as sampleSteps' prompt (pass SampleStepsResult.promptText
+ *    when the chat template wrapped it), then these ids one pass each as sampleSteps runs them: with
+ *    the continuation's first i tokens, the row step i drew from.
+ */
+export interface NextTokenRowParams {
+  text: string;
+  /** Token ids appended after the text's own (each in the vocabulary). */
+  tokens?: number[];
+  /** Without `tokens` only: the row after the text's first `after` tokens (1 ≤ after ≤ their count). */
+  after?: number;
+}
+
+export interface NextTokenRowResult {
+  /** The whole row, as the model gave it (float16 logits as float32); its buffer is transferred. */
+  logits: Float32Array;
+  vocab: number;
+  /** The text of the 100 largest-logit ids (ties by the lower id), as the other views list tokens. */
+  texts: Record<number, string>;
+}
+
 /** Every layer's top 5 next tokens at every position of a text (the logit lens, workers/lens.ts). */
 export interface LogitLensParams {
   text: string;
@@ -442,7 +479,10 @@ export interface RequestMap {
   textStatistics: { params: TextStatisticsParams; result: TextStatisticsResult };
   readPassage: { params: ReadPassageParams; result: ReadPassageResult };
   sampleSteps: { params: SampleStepsParams; result: SampleStepsResult };
+  nextTokenRow: { params: NextTokenRowParams; result: NextTokenRowResult };
   logitLens: { params: LogitLensParams; result: LogitLensResult };
+  attentionRead: { params: AttentionReadParams; result: AttentionReadResult };
+  attentionAt: { params: AttentionAtParams; result: AttentionAtResult };
   generateItem: { params: GenerateItemParams; result: GenerateItemResult };
   generate: { params: GenerateParams; result: GenerateResult };
   unload: { params: Record<string, never>; result: { unloaded: boolean } };

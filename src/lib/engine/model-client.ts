@@ -19,8 +19,14 @@ import type {
   TextStatisticsParams,
   ReadPassageParams,
   ReadPassageResult,
+  NextTokenRowParams,
+  NextTokenRowResult,
   LogitLensParams,
   LogitLensResult,
+  AttentionReadParams,
+  AttentionReadResult,
+  AttentionAtParams,
+  AttentionAtResult,
   SampleStepsParams,
   SampleStepsResult,
   SampledTokenStep,
@@ -259,6 +265,11 @@ export class ModelClient {
     return this.request('readPassage', params, options, {});
   }
 
+  /** The logits row after a text (and after `tokens`, when given): NextTokenRowParams says which view's row. */
+  nextTokenRow(params: NextTokenRowParams, options: RequestOptions = {}): Promise<NextTokenRowResult> {
+    return this.request('nextTokenRow', params, options, {});
+  }
+
   /** Builds one multiple-choice item's prompt and generates a greedy answer to it. */
   generateItem(params: GenerateItemParams, options: RequestOptions = {}): Promise<GenerateItemResult> {
     return this.request('generateItem', params, options, {});
@@ -275,6 +286,16 @@ export class ModelClient {
   /** Every layer's top 5 at every position of a text (a load with `lens: true` whose check passed). */
   logitLens(params: LogitLensParams, options: RequestOptions = {}): Promise<LogitLensResult> {
     return this.request('logitLens', params, options, {});
+  }
+
+  /** Reads a text for the attention view and keeps its queries and keys in the worker (a load with `lens: true` whose attentionPath is `graph`). */
+  attentionRead(params: AttentionReadParams, options: RequestOptions = {}): Promise<AttentionReadResult> {
+    return this.request('attentionRead', params, options, {});
+  }
+
+  /** One position's attention in every layer, over the text the last attentionRead read. */
+  attentionAt(params: AttentionAtParams, options: RequestOptions = {}): Promise<AttentionAtResult> {
+    return this.request('attentionAt', params, options, {});
   }
 
   /** A prompt continued by Jiangu's seeded sampler (core/reading/sampling.ts); `onStep` receives each step as it is drawn. */

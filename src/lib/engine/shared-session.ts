@@ -23,7 +23,7 @@ export function sourceKey(source: ModelSource): string {
  * carries the thread count the client resolved; the backend is compared apart (sameSession).
  */
 export function sessionKey(params: LoadParams): string | null {
-  if (params.memoryFault || params.logitsRewriteFault || params.statisticsFault || params.lensFault) return null;
+  if (params.memoryFault || params.logitsRewriteFault || params.statisticsFault || params.lensFault || params.attentionFault) return null;
   const { source, dtype, maxLogitsBytes, logitsRewrite, externalWeights, headBlocks, ortMemoryOptions, wasmThreads } = params;
   // Defaults written out, so a load that leaves an option out meets one that names its default.
   const options = {
@@ -65,6 +65,7 @@ export function withFeaturesOf(asked: LoadParams, held: LoadParams): LoadParams 
  * depend on what another view had loaded.
  */
 export function resultFor(result: LoadResult, asked: LoadParams): LoadResult {
-  const { statisticsPath, lensPath, ...rest } = result;
-  return { ...rest, ...(asked.statistics && statisticsPath ? { statisticsPath } : {}), ...(asked.lens && lensPath ? { lensPath } : {}) };
+  // The attention tap goes on with the lens (LoadParams.attentionFault): its path with the lens's.
+  const { statisticsPath, lensPath, attentionPath, ...rest } = result;
+  return { ...rest, ...(asked.statistics && statisticsPath ? { statisticsPath } : {}), ...(asked.lens && lensPath ? { lensPath } : {}), ...(asked.lens && attentionPath ? { attentionPath } : {}) };
 }

@@ -12,6 +12,7 @@ import { checkNotices } from './catalog-check.ts';
 import { exportNotices } from './catalog-export.ts';
 import { siteNotices } from './catalog-site.ts';
 import { probeNotices } from './catalog-probe.ts';
+import { attentionNotices } from './catalog-attention.ts';
 import type { Notice, NoticeText, NoticeTexts } from './notice.ts';
 import { escapeInvisible } from '../text-safety.ts';
 
@@ -27,6 +28,7 @@ export const catalog = {
   ...exportNotices,
   ...siteNotices,
   ...probeNotices,
+  ...attentionNotices,
 } satisfies NoticeTexts;
 
 export type NoticeCode = keyof typeof catalog;

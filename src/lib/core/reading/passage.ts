@@ -12,6 +12,11 @@ export interface PassagePiece {
   /** A piece of a character's bytes (SentencePiece's byte fallback, or a byte-level BPE piece that is not whole characters). */
   byte: boolean;
   special: boolean;
+  /**
+   * The model's unknown token (<unk>): it has no token for these characters, which `text` then holds
+   * (the passage's own, unknown-chars.ts), shown marked and never scored.
+   */
+  unknown?: boolean;
 }
 
 export interface PassageReading {
@@ -42,7 +47,7 @@ export function scoredTokens(reading: PassageReading): ScoredToken[] {
   const out: ScoredToken[] = [];
   for (let j = 1; j < reading.ids.length; j++) {
     const row = reading.rows[j - 1];
-    if (reading.pieces[j].special || row.logprob === null || row.rank === null) continue;
+    if (reading.pieces[j].special || reading.pieces[j].unknown || row.logprob === null || row.rank === null) continue;
     out.push({ index: j, from: reading.charEnds[j - 1], to: reading.charEnds[j], logprob: row.logprob, bits: surpriseBits(row.logprob), rank: row.rank, expected: row });
   }
   return out;

@@ -103,8 +103,11 @@ export function sampler(seed: number): () => number {
   return mulberry32(seed);
 }
 
-/** Row checks: a NaN or +∞ logit, or a row with no finite logit, has no distribution to show. */
-function rowMaximum(row: ArrayLike<number>): { max: number; argmax: number } {
+/**
+ * The row's largest logit and its lowest id (greedy's token), checking the row on the way: a NaN or
+ * +∞ logit, or a row with no finite logit, has no distribution to show.
+ */
+export function rowMaximum(row: ArrayLike<number>): { max: number; argmax: number } {
   if (row.length === 0) throw new RangeError('an empty logits row');
   let max = -Infinity;
   let argmax = -1;
@@ -213,17 +216,59 @@ function expSum(row: ArrayLike<number>, max: number, temperature: number): numbe
   return sum;
 }
 
+/** The distribution a step draws from (see the header), before any draw. */
+export interface StepDistribution extends SamplingDistribution {
+  /** The row's largest logit and its lowest id (greedy's token). */
+  max: number;
+  argmax: number;
+  /** Σ over the candidates of exp((ℓ_v − ℓ_max) / T) before normalising (1 when greedy). */
+  weightSum: number;
+}
+
+/** The candidates' ids in their order for top-k `topK` (every id for 0 or ≥ the vocabulary). T > 0 never changes them. */
+export function candidateIds(logitsRow: ArrayLike<number>, topK: number): Int32Array {
+  const vocab = logitsRow.length;
+  return bestIds(logitsRow, topK === 0 || topK >= vocab ? vocab : topK);
+}
+
+/**
+ * p over the candidates `ids` (in their order) at a temperature T > 0, `max` the row's largest
+ * logit: the header's formula, summed in the candidates' order. Split from the ids so a page that
+ * moves T over one row (the temperature dial) sorts the row once and gets these very numbers.
+ */
+export function candidateProbs(logitsRow: ArrayLike<number>, ids: Int32Array, max: number, temperature: number): { probs: Float64Array; weightSum: number } {
+  const k = ids.length;
+  const probs = new Float64Array(k);
+  let sum = 0;
+  for (let j = 0; j < k; j++) {
+    probs[j] = Math.exp((logitsRow[ids[j]] - max) / temperature);
+    sum += probs[j];
+  }
+  for (let j = 0; j < k; j++) probs[j] /= sum;
+  return { probs, weightSum: sum };
+}
+
+/** The candidates of one step and their probabilities: what sampleStep draws from. */
+export function stepDistribution(logitsRow: ArrayLike<number>, options: SamplingOptions): StepDistribution {
+  const problem = samplingProblem(options);
+  if (problem) throw new RangeError(`${problem.code}: ${problem.value}`);
+  const { max, argmax } = rowMaximum(logitsRow);
+  if (options.temperature === 0) return { ids: Int32Array.of(argmax), probs: Float64Array.of(1), max, argmax, weightSum: 1 };
+  const ids = candidateIds(logitsRow, options.topK);
+  return { ids, ...candidateProbs(logitsRow, ids, max, options.temperature), max, argmax };
+}
+
 /** One step of the sampler (see the header for every definition). `draw` is uniform in [0, 1). */
 export function sampleStep(logitsRow: ArrayLike<number>, options: SamplingOptions, draw: number): SampledStep {
   const problem = samplingProblem(options);
   if (problem) throw new RangeError(`${problem.code}: ${problem.value}`);
   if (!(draw >= 0 && draw < 1)) throw new RangeError(`draw ${draw} is not in [0, 1)`);
-  const { max, argmax } = rowMaximum(logitsRow);
+  const { ids, probs, max, argmax, weightSum: sum } = stepDistribution(logitsRow, options);
   const { temperature } = options;
   if (temperature === 0) {
     return {
       token: argmax,
-      distribution: { ids: Int32Array.of(argmax), probs: Float64Array.of(1) },
+      distribution: { ids, probs },
       chosenProb: 1,
       chosenRank: 1,
       from: 0,
@@ -233,15 +278,7 @@ export function sampleStep(logitsRow: ArrayLike<number>, options: SamplingOption
     };
   }
   const vocab = logitsRow.length;
-  const k = options.topK === 0 || options.topK >= vocab ? vocab : options.topK;
-  const ids = bestIds(logitsRow, k);
-  const probs = new Float64Array(k);
-  let sum = 0;
-  for (let j = 0; j < k; j++) {
-    probs[j] = Math.exp((logitsRow[ids[j]] - max) / temperature);
-    sum += probs[j];
-  }
-  for (let j = 0; j < k; j++) probs[j] /= sum;
+  const k = ids.length;
   let chosen = -1;
   let from = 0;
   let cumulative = 0;
