@@ -43,6 +43,7 @@
 // Ops: If, Cast, Slice (inputs, opset 10), Gather, Shape, Range (opset 11), Add, Sub, Mul, Div,
 // Identity, Constant: opset 11 at least. onnxruntime-web's WebGPU EP has kernels for all of them.
 
+import { FLOAT, BOOL, NODE_INPUT, NODE_OUTPUT, NODE_NAME, NODE_OP_TYPE, NODE_ATTRIBUTE, ATTRIBUTE_NAME, ATTRIBUTE_T, ATTRIBUTE_G, ATTRIBUTE_TYPE, ATTRIBUTE_TYPE_TENSOR, ATTRIBUTE_TYPE_GRAPH, GRAPH_NAME, GRAPH_INPUT, TENSOR_DIMS, TENSOR_DATA_TYPE, TENSOR_RAW_DATA, TENSOR_NAME } from './onnx-fields.ts';
 import { GRAPH_NODE, GRAPH_OUTPUT, GRAPH_INITIALIZER, INT64, INT64_MAX, int64Initializer, intAttribute, MalformedGraph, MODEL_GRAPH, nodeField, parseModel, TENSOR_TYPE_ELEM, TENSOR_TYPE_SHAPE, TYPE_TENSOR, VALUE_NAME, VALUE_TYPE, type ParsedModel } from './logits-rewrite.ts';
 import { planAttention, type AttentionGraphReason, type AttentionLayerPlan } from './attention-graph.ts';
 import { joinPieces, lenField, ProtoBytesError, stringField, varintField, type Pieces } from './onnx-bytes.ts';
@@ -59,25 +60,6 @@ export function attentionOutput(layer: number, what: AttentionTensor): string {
 /** Range with scalar inputs. */
 export const ATTENTION_MIN_OPSET = 11;
 
-const FLOAT = 1;
-const BOOL = 9;
-const NODE_INPUT = 1;
-const NODE_OUTPUT = 2;
-const NODE_NAME = 3;
-const NODE_OP_TYPE = 4;
-const NODE_ATTRIBUTE = 5;
-const ATTRIBUTE_NAME = 1;
-const ATTRIBUTE_T = 5;
-const ATTRIBUTE_G = 6;
-const ATTRIBUTE_TYPE = 20;
-const ATTRIBUTE_TYPE_TENSOR = 4;
-const ATTRIBUTE_TYPE_GRAPH = 5;
-const GRAPH_NAME = 2;
-const GRAPH_INPUT = 11;
-const TENSOR_DIMS = 1;
-const TENSOR_DATA_TYPE = 2;
-const TENSOR_NAME = 8;
-const TENSOR_RAW_DATA = 9;
 
 /** Why a graph was not given the attention tap, as data the page words in its own language (catalog-attention.ts). */
 export type AttentionRewriteReason =

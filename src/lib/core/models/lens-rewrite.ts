@@ -50,6 +50,7 @@
 // Memory of the rewrite: the graph's body as one view, plus the appended nodes (about 10 a layer),
 // the If, two initializers, the gate input and two outputs, copied once into a buffer of the new length.
 
+import { FLOAT, BOOL, NODE_INPUT, NODE_OUTPUT, NODE_NAME, NODE_OP_TYPE, NODE_ATTRIBUTE, ATTRIBUTE_NAME, ATTRIBUTE_T, ATTRIBUTE_G, ATTRIBUTE_TYPE, ATTRIBUTE_TYPE_TENSOR, ATTRIBUTE_TYPE_GRAPH, GRAPH_NAME, GRAPH_INPUT, TENSOR_DIMS, TENSOR_DATA_TYPE, TENSOR_RAW_DATA } from './onnx-fields.ts';
 import { constantTensors, GRAPH_NODE, GRAPH_OUTPUT, int64Initializer, INT64, intAttribute, MalformedGraph, MODEL_GRAPH, nested, nodeField, parseModel, SHAPE_DIM, TENSOR_TYPE_ELEM, TENSOR_TYPE_SHAPE, TYPE_TENSOR, VALUE_NAME, VALUE_TYPE, type GraphNode, type ParsedModel } from './logits-rewrite.ts';
 import { planLens, MAX_TAIL, type LensGraphReason, type LensPlan } from './lens-graph.ts';
 import { initializerFacts, tiedHeadConstants, tiedHeadNodes, tiedWeightOf } from './head-blocks.ts';
@@ -63,25 +64,7 @@ export const LENS_TOP_K = 5;
 /** Unsqueeze with axes as an input. */
 export const LENS_MIN_OPSET = 13;
 
-const FLOAT = 1;
-const BOOL = 9;
 const FLOAT_TYPES = new Set([1, 10, 11, 16]);
-const NODE_INPUT = 1;
-const NODE_OUTPUT = 2;
-const NODE_NAME = 3;
-const NODE_OP_TYPE = 4;
-const NODE_ATTRIBUTE = 5;
-const ATTRIBUTE_NAME = 1;
-const ATTRIBUTE_T = 5;
-const ATTRIBUTE_G = 6;
-const ATTRIBUTE_TYPE = 20;
-const ATTRIBUTE_TYPE_TENSOR = 4;
-const ATTRIBUTE_TYPE_GRAPH = 5;
-const GRAPH_NAME = 2;
-const GRAPH_INPUT = 11;
-const TENSOR_DIMS = 1;
-const TENSOR_DATA_TYPE = 2;
-const TENSOR_RAW_DATA = 9;
 
 /** Why a graph was not given the lens, as data the page words in its own language. */
 export type LensRewriteReason =
