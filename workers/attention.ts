@@ -137,7 +137,7 @@ export async function attentionRead(m: Loaded, params: AttentionReadParams): Pro
   kept = { owner: m, passage, ids };
   return {
     ids,
-    pieces: piecesOf(m.tokenizer, ids).pieces,
+    pieces: piecesOf(m.tokenizer, ids, params.text).pieces,
     layers: passage.layers,
     heads: passage.heads,
     kvHeads: passage.kvHeads,

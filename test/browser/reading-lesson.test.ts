@@ -217,6 +217,10 @@ describe('the Reading page on a projector', () => {
     await readView(page, 'lens', 'lens-grid');
     expect(workers()).toBe(before);
     expect(await page.getByTestId('lens-example').textContent()).toContain('layer 1 would guess');
+    // 氏 has no token in jiangu-tiny: the lens's input row shows it as itself, marked, not as <unk>.
+    const inputs = await page.locator('[data-testid=lens-input]').evaluateAll((els) => els.map((e) => [e.textContent, e.closest('td')!.classList.contains('unknown')]));
+    expect(inputs.filter(([, unknown]) => unknown).map(([text]) => text)).toEqual(['氏']);
+    expect(inputs.some(([text]) => text === '<unk>')).toBe(false);
     await page.setViewportSize({ width: 1000, height: 900 });
     const scroll = await page.locator('[data-testid=lens-grid]').evaluate((grid) => {
       const box = grid.parentElement!;

@@ -37,7 +37,7 @@ export function viewMeaning(view: ReadingViewId): string {
     case 'lens':
       return t(
         'A model passes the text through a stack of layers, each refining its guess. The logit lens asks every layer what it would predict if the model stopped there: read a column from the bottom up to see the guess take shape.',
-        '模型让文字依次经过一层层网络，每一层都修正它的猜测。“逻辑透镜”让每一层说出：如果模型在这里就停下，它会猜什么。从下往上读一列，就能看到猜测怎样逐渐成形。',
+        '模型让文字依次经过一层层网络，每一层都修正它的猜测。“logit 透镜”（逐层透镜）让每一层说出：如果模型在这里就停下，它会猜什么。从下往上读一列，就能看到猜测怎样逐渐成形。',
       );
     case 'attention':
       return t(
