@@ -310,3 +310,43 @@ describe('a link the page cannot fully take', () => {
     await page.getByTestId('lang-en').click();
   });
 });
+
+describe('a model the Playground loaded, without the lens', () => {
+  const session = useBrowserSession({ webgpu: false, path: '/#/' });
+
+  it('is loaded once more with the lens in its own worker when the lens view opens, with no button, and reads', async () => {
+    const { page } = session.opened;
+    await page.getByTestId('model-choice').selectOption('site:jiangu-tiny');
+    await page.getByTestId('dtype').selectOption('fp32');
+    await page.getByTestId('backend').selectOption('wasm');
+    await page.getByTestId('load').click();
+    await page.getByTestId('score').waitFor({ timeout: 90_000 });
+    await page.waitForFunction(() => !document.querySelector('[data-testid=load]')?.textContent?.includes('Loading'));
+    // Count the loads the page sends its workers from here on.
+    await page.evaluate(() => {
+      const post = Worker.prototype.postMessage as (this: Worker, ...args: unknown[]) => void;
+      const loads: { lens: boolean }[] = [];
+      Worker.prototype.postMessage = function (this: Worker, ...args: unknown[]) {
+        const message = args[0] as { kind?: string; params?: { lens?: boolean } } | null;
+        if (message?.kind === 'load') loads.push({ lens: message.params?.lens === true });
+        post.apply(this, args);
+      } as typeof Worker.prototype.postMessage;
+      (globalThis as unknown as { __loads: typeof loads }).__loads = loads;
+    });
+    const workers = () => page.workers().filter((w) => w.url().includes('model.worker')).length;
+    const before = workers();
+    await page.getByTestId('nav-reading').click();
+    await page.getByTestId('reading-model-a-loaded').waitFor();
+    await page.getByTestId('reading-passage').fill('学而时习之');
+    await readView(page, 'tokens', 'reading-tokens');
+    expect(await page.evaluate(() => (globalThis as unknown as { __loads: unknown[] }).__loads)).toEqual([]);
+    await page.getByTestId('reading-view-lens').click();
+    await readView(page, 'lens', 'lens-grid');
+    expect(await page.evaluate(() => (globalThis as unknown as { __loads: unknown[] }).__loads)).toEqual([{ lens: true }]);
+    expect(workers()).toBe(before);
+    // Back on the tokens view, and the lens view again: nothing more is loaded.
+    await readView(page, 'tokens', 'reading-tokens');
+    await readView(page, 'lens', 'lens-grid');
+    expect(await page.evaluate(() => (globalThis as unknown as { __loads: unknown[] }).__loads)).toHaveLength(1);
+  });
+});
