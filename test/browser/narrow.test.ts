@@ -106,7 +106,7 @@ describe('a 375 px wide screen', () => {
     await page.goto(`${session.url}/${link}`);
     await page.getByTestId('reading-model-a-load-offered').click();
     await page.getByTestId('reading-model-a-loaded').waitFor({ timeout: 60_000 });
-    const views: [string, string][] = [['tokens', 'reading-tokens'], ['breaks', 'breaks-strip'], ['sampling', 'sampling-steps'], ['lens', 'lens-grid']];
+    const views: [string, string][] = [['tokens', 'reading-tokens'], ['predict', 'predict-chars'], ['breaks', 'breaks-strip'], ['sampling', 'sampling-steps'], ['lens', 'lens-grid'], ['attention', 'attention-grid']];
     for (const [view, shown] of views) {
       await page.getByTestId(`reading-view-${view}`).click();
       await page.waitForFunction(() => !document.querySelector('[data-testid=reading-read]')?.hasAttribute('disabled'), null, { timeout: 60_000 });
