@@ -75,6 +75,7 @@ export async function startFixtureRun(page: Page, options: FixtureRunOptions): P
   await page.getByTestId('dtype').selectOption(options.dtype ?? 'fp32');
   await page.getByTestId('backend').selectOption(options.backend ?? 'wasm');
   await page.getByTestId('load').click();
+  const clicked = Date.now();
   await Promise.race([
     page.waitForURL(/#\/run\//, { timeout: 60_000 }).catch(async (error: unknown) => {
       // Neither the run's page nor an error: what the form held, to tell why.
@@ -83,13 +84,24 @@ export async function startFixtureRun(page: Page, options: FixtureRunOptions): P
         load: (document.querySelector('[data-testid=load]') as HTMLButtonElement | null)?.disabled,
         dataset: (document.querySelector('[data-testid=eval-dataset]') as HTMLSelectElement | null)?.value,
         total: document.querySelector('[data-testid=eval-total]')?.textContent,
+        memoryQuestion: document.querySelector('[data-testid=memory-confirm-body]')?.textContent ?? null,
+        alerts: [...document.querySelectorAll('[role=alert]')].map((e) => e.textContent),
       }));
       throw new Error(`the run did not start: ${String(error)}; the form: ${JSON.stringify(form)}`);
     }),
-    page.getByTestId('eval-error').waitFor({ timeout: 60_000 }).then(async () => {
-      throw new Error(`the run did not start: ${await page.getByTestId('eval-error').textContent()}`);
-    }),
+    // Only an error ends the wait early: this one's own time-out would hide the reason the other gives.
+    page
+      .getByTestId('eval-error')
+      .waitFor({ timeout: 90_000 })
+      .then(
+        async () => {
+          throw new Error(`the run did not start: ${await page.getByTestId('eval-error').textContent()}`);
+        },
+        () => new Promise<never>(() => {}),
+      ),
   ]);
+  // A start this slow is a fault to find (stop 53's CI waited 60 s for one): its time, to compare across runs.
+  if (Date.now() - clicked > 10_000) console.log(`startFixtureRun: the run's page came ${Date.now() - clicked} ms after Load`);
   return decodeURIComponent(page.url().split('#/run/')[1]);
 }
 
