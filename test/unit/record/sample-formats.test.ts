@@ -5,55 +5,19 @@
 // check, the link's rebuild), each with its own notice code.
 import 'fake-indexeddb/auto';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { MultipleChoiceItem } from '../../../src/lib/core/benchmarks/types.ts';
 import { runJson } from '../../../src/lib/core/formats/jiangu-run/export.ts';
 import { parseRunFile } from '../../../src/lib/core/formats/import-record.ts';
 import { decodeShareLink, encodeShareLink, type SharedMcRun } from '../../../src/lib/core/formats/share-link/share-link.ts';
 import { deflateRaw, frame, fromBase64Url, inflateRaw, toBase64Url, unframe } from '../../../src/lib/core/formats/share-link/share-bytes.ts';
 import { noticeOf } from '../../../src/lib/core/notices/index.ts';
-import { newRunSampling, sampleRun, type RunSampling } from '../../../src/lib/core/protocols/run-sampling.ts';
-import type { McRunRecord } from '../../../src/lib/core/record/run.ts';
+import type { RunSampling } from '../../../src/lib/core/protocols/run-sampling.ts';
 import { checkRunSample } from '../../../src/lib/data/run-sample-check.ts';
 import { sharedItemIds } from '../../../src/lib/engine/shared-items.ts';
 import { createReproduction } from '../../../src/lib/engine/reproduce.ts';
 import { saveDataset } from '../../../src/lib/store/datasets.ts';
 import type { JianguDatabase } from '../../../src/lib/store/schema.ts';
-import { makeMcRun } from '../../fixtures/run-records/build.ts';
-import { freshDb, makeRecord } from '../store/helpers.ts';
-
-const TASKS = ['古文单字多义', '通假字'];
-const N = 9;
-const ITEMS: MultipleChoiceItem[] = TASKS.flatMap((task) =>
-  Array.from({ length: N }, (_, i) => ({
-    kind: 'multiple-choice' as const,
-    id: `${task}/test/${i}`,
-    datasetId: 'aclue' as const,
-    task,
-    split: 'test' as const,
-    order: i,
-    source: { file: `data/test/${task}.csv`, line: i + 2 },
-    question: `问${task}${i}？`,
-    options: ['甲', '乙', '丙', '丁'],
-    answer: 'B' as const,
-  })),
-);
-const RECORD = makeRecord('aclue', ITEMS);
-const POPULATION = TASKS.map((task) => ({ task, itemIds: ITEMS.filter((i) => i.task === task).map((i) => i.id) }));
-
-/** A run of 3 items per task: sampled by `seed`, or (null) as before issue 36, the first 3 in file order, task by task. */
-function runWith(seed: number | null): McRunRecord {
-  const { run } = makeMcRun();
-  const sampling: RunSampling | undefined = seed === null ? undefined : newRunSampling('random', seed, { [TASKS[0]]: N, [TASKS[1]]: N });
-  const config = {
-    ...run.config,
-    tasks: TASKS,
-    limitPerTask: 3,
-    datasetFiles: RECORD.files.map(({ path, sha256 }) => ({ path, sha256 })),
-    itemIds: sampleRun(POPULATION, 3, sampling).itemIds,
-    ...(sampling ? { sampling, stopRule: { kind: 'precision' as const, halfWidth: 0.05, alpha: 0.05 } } : {}),
-  };
-  return { ...run, status: 'paused', config };
-}
+import { freshDb } from '../store/helpers.ts';
+import { ITEMS, N, RECORD, TASKS, runWith } from './sampled-run.ts';
 
 const codeOf = async (p: Promise<unknown>) => noticeOf(await p.then(() => null, (e: unknown) => e)).code;
 

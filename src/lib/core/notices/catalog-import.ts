@@ -7,6 +7,7 @@
 // sentence is Chinese apart from quoted values, paths and format names.
 import type { NoticeText } from './notice.ts';
 import { enList, expectedText, foundText, q, zhList, zhPlace, type Expected, type Found } from './catalog-import-fields.ts';
+import { backupRefusals } from './catalog-backup.ts';
 
 type Place = { path: string };
 /** A JSON Lines line (`line 4`), or null for the whole file. */
@@ -26,6 +27,7 @@ const UNKNOWN_FORMAT = {
  * RunImportError adds the name). Each is also in importNotices, there with `fileName`.
  */
 export const importRefusals = {
+  ...backupRefusals,
   /** A field of the wrong type or value: the workhorse of import-validate.ts's `fail`. */
   'import.field-wrong': {
     en: (p: Place & Expected & Found) => `${p.path}: expected ${expectedText.en(p)}, got ${foundText.en(p)}`,

@@ -38,23 +38,21 @@ export function backupJson(
 }
 
 /**
- * The backup's entries, each still unchecked (the caller reads each with its file reader).
+ * The backup's entries, each still unchecked: the caller reads each alone (backup-entry.ts), so one
+ * entry that is wrong (even one that is not an object) refuses that entry, not the backup.
  * @throws FieldProblem for a file that is not a backup of this version, or holds too many entries.
  */
-export function readBackup(text: string): { runs: Obj[]; memorizationRuns: Obj[] } {
+export function readBackup(text: string): { runs: unknown[]; memorizationRuns: unknown[] } {
   const root = parseJson(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
   if (typeof root !== 'object' || root === null || Array.isArray(root)) fail('file', { expected: 'object' }, root);
   const o = root as Obj;
   if (o.format !== BACKUP_FORMAT) fail('format', { expected: 'one-of', set: [BACKUP_FORMAT] }, o.format);
   if (o.formatVersion !== BACKUP_FORMAT_VERSION) throw problem('import.format-version', { found: 'other', text: String(o.formatVersion).slice(0, 40) });
-  const entries = (key: 'runs' | 'memorizationRuns'): Obj[] => {
+  const entries = (key: 'runs' | 'memorizationRuns'): unknown[] => {
     const list = o[key];
     if (!Array.isArray(list)) fail(key, { expected: 'list' }, list);
-    if (list.length > BACKUP_MAX_ENTRIES) throw problem('import.too-many-results', { count: list.length, max: BACKUP_MAX_ENTRIES });
-    return list.map((v, i) => {
-      if (typeof v !== 'object' || v === null || Array.isArray(v)) fail(`${key}[${i}]`, { expected: 'object' }, v);
-      return v as Obj;
-    });
+    if (list.length > BACKUP_MAX_ENTRIES) throw problem('import.backup-too-many-entries', { key, count: list.length, max: BACKUP_MAX_ENTRIES });
+    return list;
   };
   return { runs: entries('runs'), memorizationRuns: entries('memorizationRuns') };
 }

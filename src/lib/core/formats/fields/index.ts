@@ -5,6 +5,7 @@ import { LM_EVAL_FIELDS } from './lm-eval.ts';
 import { MEMORIZATION_EXPORT_FIELDS } from './memorization-export.ts';
 import { PROBE_LINK_FIELDS } from './probe-link.ts';
 import { SHARE_LINK_FIELDS } from './share-link.ts';
+import { BACKUP_FIELDS } from './backup.ts';
 
 export type { FieldClass, FieldTable, RawField, DerivedField } from './field-class.ts';
 
@@ -19,6 +20,8 @@ export const FIELD_CLASSES = {
   'probe-link': PROBE_LINK_FIELDS,
   /** #/shared/… (scoring runs' share links). */
   'share-link': SHARE_LINK_FIELDS,
+  /** A backup of every run of a browser: its own fields; its entries are run files' and memorization files'. */
+  backup: BACKUP_FIELDS,
 } as const satisfies Record<string, FieldTable>;
 
 export type FieldFormat = keyof typeof FIELD_CLASSES;

@@ -10,6 +10,7 @@ import type { DatasetId } from '../../benchmarks/types.ts';
 import { genResult, mcResult, storedNotice, type RunFacts } from './import-results.ts';
 import { SAMPLE_CONFIG_KEYS, sampleFieldsOf } from './import-sampling.ts';
 import { runSummary, summaryMismatches } from '../../metrics/run-summary.ts';
+import { storedSummaryMismatches } from '../lm-eval/import/lm-eval-summary.ts';
 import type { Backend, BackendChoice, Dtype, ModelSource } from '../../models/model-types.ts';
 import { protocolForDataset, type McProtocolId } from '../../protocols/mc-protocols.ts';
 import { FIXED_DECODING, type DecodingOptions } from '../../protocols/decoding.ts';
@@ -45,6 +46,7 @@ import type {
   GenRunRecord,
   ItemResult,
   LetterToken,
+  McItemResult,
   McRunConfig,
   McRunRecord,
   PrideConfig,
@@ -339,9 +341,13 @@ export function contextLimit(r: FieldReader, value: unknown, path: string): RunC
  * @param fileName For the origin.
  * @param importedAt ISO time of this import.
  * @param r The reader (a test passes its own to see which fields it knows: fields/run-file.ts is checked against it).
+ * @param as 'file' (an import: the run is stopped if it was running, its origin is this import, and
+ *   what the reader left out is a warning on it) or 'stored' (a record as this site stored it, read
+ *   back from the store or a backup: every field is checked and rebuilt the same way, but its status,
+ *   warnings and origin stay as they were, and what was left out is in `r.ignored` for the caller).
  * @throws FieldProblem naming the first field that is wrong.
  */
-export function readJianguRun(root: Obj, fileName: string, importedAt: string, r: FieldReader = new FieldReader()): ImportedRun {
+export function readJianguRun(root: Obj, fileName: string, importedAt: string, r: FieldReader = new FieldReader(), as: 'file' | 'stored' = 'file'): ImportedRun {
   r.object(root, 'file', ['format', 'formatVersion', 'run', 'results'], ['summary']);
   const runObj = r.object(root.run, 'run', ['id', 'createdAt', 'updatedAt', 'datasetId', 'status', 'config', 'warnings'], ['environment', 'check', 'letterTokens', 'error', 'origin', 'contextLimit', 'decodingOptions', 'modelCheck', 'label']);
   const kind = oneOf(anyObject(runObj.config, 'run.config').kind, 'run.config.kind', { 'multiple-choice': true, generation: true });
@@ -401,6 +407,12 @@ export function readJianguRun(root: Obj, fileName: string, importedAt: string, r
 
   const storedSummary = root.summary === undefined || root.summary === null ? null : summaryRecord(root.summary, 'summary');
   const recomputed = recomputeSummary(run, results);
+  if (as === 'stored') {
+    // The record as it was made or imported: its earlier import (rebuilt field by field), or none.
+    // What that import's file stated is kept as its claim; where it disagrees is derived: recomputed here.
+    if (previous) run.origin = { ...previous, summaryMismatches: earlierMismatches(previous, run, results, recomputed) };
+    return { run, results };
+  }
 
   // Nothing runs an imported run here: one exported mid-run is stopped, not running.
   if (status === 'running') {
@@ -423,6 +435,13 @@ export function readJianguRun(root: Obj, fileName: string, importedAt: string, r
     ...(previous?.harnessTasks ? { harnessTasks: previous.harnessTasks } : {}),
   };
   return { run, results };
+}
+
+/** An earlier import's disagreements between its file's stated summary and the results, computed as that import computed them. */
+function earlierMismatches(origin: RunOrigin, run: RunRecord, results: readonly ItemResult[], recomputed: Record<string, number | null>): RunOrigin['summaryMismatches'] {
+  if (!origin.storedSummary) return [];
+  if (origin.kind === 'lm-eval' && run.config.kind === 'multiple-choice') return storedSummaryMismatches(origin.storedSummary, recomputed, results as McItemResult[]);
+  return summaryMismatches(origin.storedSummary, recomputed);
 }
 
 /** runSummary, with its refusals (a result set it cannot aggregate) reported as a problem of the file. */

@@ -251,10 +251,11 @@ function earlierOrigin(r: FieldReader, value: unknown, importedAt: string): NonN
 
 /**
  * Reads a memorization run file's parsed JSON. `r`: the reader, whose `known` paths the field table's
- * completeness test reads.
+ * completeness test reads. `as`: 'file' for an import, 'stored' for a record read back as it was stored
+ * (import-jiangu.ts readJianguRun says the difference).
  * @throws FieldProblem naming the first field that is wrong.
  */
-export async function readMemorizationRun(root: Obj, fileName: string, importedAt: string, r: FieldReader = new FieldReader()): Promise<ImportedProbeRun> {
+export async function readMemorizationRun(root: Obj, fileName: string, importedAt: string, r: FieldReader = new FieldReader(), as: 'file' | 'stored' = 'file'): Promise<ImportedProbeRun> {
   r.object(root, 'file', ['format', 'formatVersion', 'run', 'results']);
   same(root.format, 'format', MEMORIZATION_FORMAT, 'a memorization run file');
   if (root.formatVersion !== 1) throw problem('import.format-version', { found: 'other', text: String(root.formatVersion).slice(0, 40) });
@@ -320,6 +321,11 @@ export async function readMemorizationRun(root: Obj, fileName: string, importedA
     throw problem('import.summary-failed', { detail: error instanceof Error ? error.message : String(error) });
   }
 
+  // A record read back as stored (a backup's): as it was, its earlier import rebuilt (readJianguRun's `as`).
+  if (as === 'stored') {
+    if (previous) run.origin = previous;
+    return { run, results };
+  }
   // Nothing runs an imported run until the user resumes it here.
   if (run.status === 'running') {
     run.status = 'paused';
