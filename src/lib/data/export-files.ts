@@ -2,6 +2,7 @@
 // 28,707-item run's JSON took the page 5.8 s, its share link 5.2 s, its CSV 1.5 s, ACLUE's lm-eval
 // zip 3.1 s). Runs in workers/export.worker.ts: it reads the run and its results (or a benchmark's
 // items) from IndexedDB itself, so nothing large crosses from the page.
+import { exportBackup } from './backup.ts';
 import { labelSlug } from '../core/record/run-label.ts';
 import { strToU8, zipSync } from 'fflate';
 import type { DatasetId } from '../core/benchmarks/types.ts';
@@ -20,6 +21,8 @@ import type { JianguDatabase } from '../store/schema.ts';
 
 export type ExportRequest =
   | { kind: 'run-json' | 'results-csv' | 'share-link'; runId: string }
+  /** Every stored run as one backup file (backup.ts), built here off the page's thread: 10,000 runs are one long JSON.stringify. */
+  | { kind: 'backup'; exportedAt: string }
   /**
    * `runId`: a run's own export, its sample read here from the stored run and its results (in place
    * of `sample`), so a run its rule stopped exports the items it asked and where it stopped (issue 44).
@@ -50,6 +53,7 @@ async function storedRunSample(db: JianguDatabase, runId: string): Promise<LmEva
 
 /** @throws JianguError run.not-stored, export.no-items, export.stop-point, export.stop-not-drawn. */
 export async function buildExport(db: JianguDatabase, request: ExportRequest): Promise<ExportResult> {
+  if (request.kind === 'backup') return { kind: 'file', name: `jiangu-backup-${request.exportedAt.slice(0, 10)}.json`, type: 'application/json', bytes: utf8(await exportBackup(db, request.exportedAt)) };
   if (request.kind === 'lm-eval') {
     const record = await getDataset(db, request.datasetId);
     if (!record) throw jianguError('export.no-items', { dataset: request.datasetId });

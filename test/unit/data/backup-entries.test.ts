@@ -54,7 +54,7 @@ describe('a backup entry read alone', () => {
     expect(report.restored).toEqual(['first']);
     expect(report.refused.map((r) => r.id)).toEqual(['runs[1]', 'second', 'third', 'runs[4]']);
     const words = report.refused.map((r) => said(r));
-    expect(words[0]).toBe('runs[1]: runs[1]: expected an object, got null');
+    expect(words[0]).toBe('runs[1]: entry: expected an object, got null');
     expect(words[1]).toMatch(/^second: format: expected one of jiangu-run/);
     expect(words[2]).toMatch(/^third: formatVersion/);
     expect(said(report.refused[0], 'zh')).toMatch(/^runs\[1\]：/);
@@ -83,6 +83,16 @@ describe('a backup entry read alone', () => {
     // What is known comes back as it was.
     const plain = await backupOf([withId('plain')]);
     expect(await to.get('runs', 'plain')).toEqual((plain.runs[0] as Entry).run);
+  });
+
+  it('refuses an entry larger than a run file may be, naming its place and size; the others are restored', async () => {
+    const backup = await backupOf([withId('small'), withId('huge')]);
+    const huge = (backup.runs as Entry[]).find((e) => e.run.id === 'huge')!;
+    huge.run.notes = 'x'.repeat(65 * 2 ** 20);
+    const report = await importBackup(to, asFile(JSON.stringify(backup)));
+    expect(report.restored).toEqual(['small']);
+    expect(report.refused.map((r) => r.problem.code)).toEqual(['import.backup-entry-too-large']);
+    expect(said(report.refused[0])).toMatch(/^huge: runs\[\d\]: this run is 65\.0 MiB as a run file; the most a run file may be is 64 MiB/);
   });
 
   it('refuses a sampled run whose seed or order was edited, as a run file is, when the benchmark is stored here', async () => {

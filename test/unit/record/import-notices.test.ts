@@ -129,6 +129,7 @@ const SAMPLES: { [C in ImportCode]: ParamsOf<C> } = {
   'import.file-too-large': { fileName: FILE, mib: '66.0', limitMib: 64 },
   'import.backup-too-large': { fileName: FILE, mib: '600.0', limitMib: 512 },
   'import.backup-too-many-entries': { fileName: FILE, key: 'runs', count: 10001, max: 10000 },
+  'import.backup-entry-too-large': { fileName: FILE, path: 'runs[3]', mib: '100.0', limitMib: 64 },
   'import.zip-too-many-entries': { fileName: 'out.zip', entries: 40001, limit: 10000 },
   'import.zip-too-large': { fileName: 'out.zip', mib: '2400.0', limitMib: 256 },
   'import.zip-entry-overrun': { fileName: 'samples_x_2026-01-01T00-00-00.000000.jsonl', zipName: 'out.zip', stated: 100, inflatedAtLeast: 16777316 },

@@ -12,6 +12,8 @@ export { RunImportError, RUN_IMPORT_LIMITS, refusal, type ImportedRun, type Refu
 export { LM_EVAL_TASKS, taskFromSamplesFileName, type HarnessTask } from './lm-eval/import/import-lm-eval.ts';
 export { LM_EVAL_TEMPLATE_HASH } from './jiangu-run/import-jiangu.ts';
 
+import { utf8Bytes } from '../bytes.ts';
+
 const MIB = 1024 * 1024;
 
 /**
@@ -26,21 +28,6 @@ export function checkRunFileSize(fileName: string, bytes: number): void {
   if (bytes > RUN_IMPORT_LIMITS.bytes) {
     throw new RunImportError(fileName, refusal('import.file-too-large', { mib: (bytes / MIB).toFixed(1), limitMib: RUN_IMPORT_LIMITS.bytes / MIB }));
   }
-}
-
-/** UTF-8 length without encoding the text (a 64 MiB file need not be copied to be measured). */
-function utf8Bytes(text: string): number {
-  let bytes = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c < 0x80) bytes += 1;
-    else if (c < 0x800) bytes += 2;
-    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
-      bytes += 4;
-      i++;
-    } else bytes += 3;
-  }
-  return bytes;
 }
 
 function describeRoot(root: unknown): Found {

@@ -18,4 +18,9 @@ export const backupRefusals = {
     zh: (p: { key: 'runs' | 'memorizationRuns'; count: number; max: number }) =>
       `${zhPlace(p.key)}：备份中有 ${grouped(p.count)} ${WHAT[p.key].zh}；每种最多 ${grouped(p.max)} 个。未存储任何内容。`,
   },
+  /** An entry larger than a run file may be (RUN_IMPORT_LIMITS.bytes): the run file's limit holds through a backup too. */
+  'import.backup-entry-too-large': {
+    en: (p: { path: string; mib: string; limitMib: number }) => `${p.path}: this run is ${p.mib} MiB as a run file; the most a run file may be is ${p.limitMib} MiB, in a backup as on its own.`,
+    zh: (p: { path: string; mib: string; limitMib: number }) => `${zhPlace(p.path)}：这次评测作为评测记录文件有 ${p.mib} MiB；评测记录文件最多 ${p.limitMib} MiB，在备份中也一样。`,
+  },
 };

@@ -5,14 +5,15 @@
 // named in the report), and every check a run file passes through is made here too. The one
 // difference from a run file: the record keeps its status, warnings and origin, as it was stored.
 //
-// Each entry is read alone: an entry that is not an object, of another format or version, or wrong in
-// any field is refused with its place named, and the backup's other entries go on.
+// Each entry is read alone: an entry that is not an object, larger than a run file may be, of another
+// format or version, or wrong in any field is refused with its place named, and the others go on.
 import type { ItemResult, RunRecord } from '../../record/run.ts';
 import type { ProbeResult, ProbeRunRecord } from '../../record/probe-run.ts';
 import { readJianguRun } from '../jiangu-run/import-jiangu.ts';
 import { readMemorizationRun } from '../memorization-run/import-memorization.ts';
 import { MEMORIZATION_FORMAT, MEMORIZATION_FORMAT_VERSION } from '../memorization-run/export.ts';
-import { FieldProblem, FieldReader, describe, problem, refusal, type Obj, type Refusal } from '../import-validate.ts';
+import { FieldProblem, FieldReader, RUN_IMPORT_LIMITS, describe, problem, refusal, type Obj, type Refusal } from '../import-validate.ts';
+import { utf8Bytes } from '../../bytes.ts';
 
 /** The two kinds of entry: scoring runs (`runs`) and memorization runs (`memorizationRuns`). */
 export type BackupEntryKind = 'runs' | 'memorizationRuns';
@@ -48,8 +49,13 @@ export function refusalOf(error: unknown): Refusal {
 /** The entry's own object, format and version, before its reader reads it. */
 function entryObject(entry: unknown, kind: BackupEntryKind, index: number): Obj {
   const path = `${kind}[${index}]`;
-  if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) throw problem('import.field-wrong', { path, expected: 'object', ...describe(entry) });
+  // Such an entry is named by its place (entryName): the refusal's own place is the entry as a whole.
+  if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) throw problem('import.field-wrong', { path: 'entry', expected: 'object', ...describe(entry) });
   const o = entry as Obj;
+  // The run file's size limit, on the entry as a run file of it would be (its JSON text, in UTF-8 bytes).
+  const json = JSON.stringify(o);
+  const bytes = json.length * 3 > RUN_IMPORT_LIMITS.bytes ? utf8Bytes(json) : json.length;
+  if (bytes > RUN_IMPORT_LIMITS.bytes) throw problem('import.backup-entry-too-large', { path, mib: (bytes / 2 ** 20).toFixed(1), limitMib: RUN_IMPORT_LIMITS.bytes / 2 ** 20 });
   const { format, version } = FORMATS[kind];
   if (o.format !== format) throw problem('import.field-wrong', { path: 'format', expected: 'one-of', set: [format], ...describe(o.format) });
   if (o.formatVersion !== version) throw problem('import.format-version', describe(o.formatVersion));
