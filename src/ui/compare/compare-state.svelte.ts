@@ -14,6 +14,7 @@ import { openJianguDb, type JianguDatabase } from '../../lib/store/schema.ts';
 import { notice, noticeOf, type Notice } from '../../lib/core/notices/index.ts';
 import { fmt, locale, t } from '../i18n/locale.svelte.ts';
 import { router } from '../router.svelte.ts';
+import { idsOfRoute, parseRoute, routeTo } from '../route.ts';
 import { fromSharedRun, fromStoredRun, sharedRunId } from './comparable.ts';
 import { interruptedRunIds } from './run-list.ts';
 import { describedShared, describedStored, distinguishingLabels, samplesNote, sharedDescription, type DescribedRun, type LabelWords, type RunLabel } from './run-label.ts';
@@ -48,18 +49,6 @@ export interface ChosenEntry {
   kind: 'stored' | 'shared';
   /** Loaded and ready to compare. */
   ready: boolean;
-}
-
-export const COMPARE_ROUTE = '#/compare';
-
-/** The run ids a router parameter names (`a,b,c`), without blanks or repeats. */
-export function idsFromParam(param: string | null): string[] {
-  return [...new Set((param ?? '').split(',').map((id) => id.trim()).filter((id) => id.length > 0))];
-}
-
-/** The fragment that reopens this choice of stored runs. */
-export function compareHash(runIds: readonly string[]): string {
-  return runIds.length === 0 ? COMPARE_ROUTE : `${COMPARE_ROUTE}/${runIds.map(encodeURIComponent).join(',')}`;
 }
 
 /** The payload of a pasted share URL (whatever follows `#/shared/`), or the text itself when it is a bare payload. */
@@ -130,12 +119,13 @@ export class CompareState {
    * Reads the stored runs again and applies the router parameter (a reopened or edited URL); the
    * choice is kept when the parameter names the stored runs already chosen.
    */
-  async open(param: string | null): Promise<void> {
+  /** `raw`: the route's parameter as it stands, each id still encoded (idsOfRoute splits, then decodes). */
+  async open(raw: string | null): Promise<void> {
     // Each toggle updates the parameter; only the latest call may apply it after the await.
     const call = ++this.openCalls;
     await this.refresh();
     if (call !== this.openCalls) return;
-    const ids = idsFromParam(param);
+    const ids = idsOfRoute(raw);
     const current = this.storedIds();
     const stored = new Set(this.runs.map((r) => r.id));
     // The same choice, all still stored; a run deleted since is dropped and said below.
@@ -202,8 +192,14 @@ export class CompareState {
     if (typeof history === 'undefined') return;
     const ids = this.storedIds();
     this.missing = [];
-    history.replaceState(history.state, '', compareHash(ids));
-    if (router.page === 'compare') router.param = ids.length > 0 ? ids.join(',') : null;
+    // Each id encoded on its own (route.ts), so an id's `,` does not split it when read back.
+    const hash = routeTo('compare', ids);
+    history.replaceState(history.state, '', hash);
+    if (router.page === 'compare') {
+      const next = parseRoute(hash);
+      router.param = next.param;
+      router.raw = next.raw;
+    }
   }
 
   /** The dataset and kind every other choice must match: the baseline's. */
@@ -252,12 +248,14 @@ export class CompareState {
 
   /** Adds a pasted share URL or payload. Errors go to `linkError`; a link whose items cannot be matched here joins as summary-only. */
   async addLink(text: string): Promise<boolean> {
-    this.linkError = null;
     const payload = payloadOf(text);
     if (payload.length === 0) {
-      this.linkError = notice('compare.link-empty');
+      // The box is empty because a link too long was refused from it (ComparePage.svelte): that
+      // refusal stays, not "paste a link first", which reads as if nothing had been pasted.
+      if (this.linkError?.code !== 'link.payload-too-long') this.linkError = notice('compare.link-empty');
       return false;
     }
+    this.linkError = null;
     this.adding = true;
     try {
       const shared = await decodeShareLink(payload);
