@@ -231,12 +231,18 @@ describe('multiple-choice runs', () => {
     stored.results.forEach((r, i) => expect(lines[i + 1].startsWith(`${r.itemId},geography,${r.prediction},,,`)).toBe(true));
   });
 
-  it('refuses to run the same run in a second tab at once', async () => {
+  it('refuses to run the same run in a second tab at once, even where that tab missed that the first runs it', async () => {
     // The first tab's run is held after its fifth item until the second tab has tried: it still holds
     // the run's lock then, on any machine (a fast one could finish 500 items first).
     await gateScoreItems(page, 5);
     const runId = await startRun(page, { dataset: 'aclue', shots: 0, backend: 'wasm', tasks: ['古文单字多义'] });
     const second = await session.opened.context.newPage();
+    // A page that sees the first tab's hold turns its Resume off (run-elsewhere.test.ts). This one is
+    // blind to it (its lock query answers "none held", as a page that looked a moment before the first
+    // tab started), so its Resume stays on: the run's lock itself must refuse.
+    await second.addInitScript(() => {
+      navigator.locks.query = async () => ({ held: [], pending: [] });
+    });
     await second.goto(`${session.url}/#/run/${runId}`);
     await second.locator('[data-testid=run]').waitFor();
     // The first tab still holds the run's lock, so the second cannot start it.

@@ -3,7 +3,8 @@
 // (sparse files: their size is all there is to them), a run file over the run file limit, and two zip
 // bombs as lm-eval output (40 harness entries each stating 60 MiB, under the per-file limit; an
 // entry whose header states 100 bytes and inflates to 64 MiB). A run file is read, parsed, checked
-// and stored in the run-import worker, never on the page's thread.
+// and stored in the run-import worker, never on the page's thread. A benchmark file whose options
+// repeat one another, or only look as if they do, is stored with a warning naming the items.
 import { closeSync, mkdtempSync, openSync, writeFileSync, ftruncateSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -129,6 +130,37 @@ describe('large and hostile inputs', () => {
     expect(text).toMatch(/same-1 \(A, B\); \S*same-2 \(A, B, C, D\)/);
     await page.getByTestId('lang-zh').click();
     expect(await warning.textContent()).toContain('注意：有 2 道题的选项文字重复');
+    await page.getByTestId('lang-en').click();
+  });
+
+  it('a benchmark file whose options look identical but differ in hidden characters or Unicode form is stored with the same warning', async () => {
+    // Issue 46: each of these options shows as the same text, but no two are the same string, so
+    // the warning, which compared strings, said nothing: a zero-width space, joiner and word joiner;
+    // a CJK compatibility ideograph beside its unified form; é composed and decomposed; a doubled space.
+    const { page } = session.opened;
+    await page.goto(`${session.url}/#/data`);
+    await page.locator('[data-testid=catalog][data-loaded=true]').waitFor();
+    const rows = [
+      'task,question,A,B,C,D,answer,split,id',
+      'Radical,「江」的部首是？,氵,工,口,木,A,test,plain',
+      'Radical,「河」的部首是？,氵,氵\u200b,\u2060氵,氵\u200d,A,test,hidden',
+      'Radical,「豈」是？,\uf900,\u8c48,口,木,A,test,compat',
+      'Radical,「林」是？,\u00e9,e\u0301,木 木,木  木,A,test,forms',
+    ];
+    writeFileSync(join(dir, 'look-alike.csv'), rows.join('\n') + '\n');
+    await page.getByTestId('import-kind').selectOption('ancientbench');
+    await page.getByTestId('file-input').setInputFiles(join(dir, 'look-alike.csv'));
+    await page.getByTestId('replace-confirm').or(page.getByTestId('import-done')).first().waitFor();
+    if (await page.getByTestId('replace-yes').count()) await page.getByTestId('replace-yes').click();
+    await page.getByTestId('import-done').waitFor();
+    expect(await page.getByTestId('import-done').textContent()).toBe('Stored 4 items.');
+    const warning = page.getByTestId('import-identical-options');
+    expect(await warning.count()).toBe(1);
+    expect(await warning.textContent()).toBe(
+      'Warning: 3 items have options with the same text, which no reading can tell apart: hidden (A, B, C, D); compat (A, B); forms (A, B, C, D). They are stored as the file has them; check the file, or leave their tasks out of a run.',
+    );
+    await page.getByTestId('lang-zh').click();
+    expect(await warning.textContent()).toBe('注意：有 3 道题的选项文字重复，读题也无法区分：hidden (A、B、C、D)；compat (A、B)；forms (A、B、C、D)。已按文件原样存储；请检查文件，或在评测时不选这些任务。');
     await page.getByTestId('lang-en').click();
   });
 });

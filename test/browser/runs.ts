@@ -175,13 +175,13 @@ interface ScoreGate {
 }
 
 /**
- * Holds the page's requests to score an item (the worker protocol's `scoreItem`, or `generate` for a
- * generation run) past the first `allowed` until the test allows more (allowScoreItems): a run then goes only as far as the test
- * lets it. A tiny model's run of a few hundred items could otherwise end before the test has looked
+ * Holds the page's requests to score an item (the worker protocol's `scoreItem`, `generate` for a
+ * generation run, `textStatistics` for a memorization run's text) past the first `allowed` until
+ * the test allows more (allowScoreItems): a run then goes only as far as the test lets it. A tiny model's run of a few hundred items could otherwise end before the test has looked
  * at it while it runs on a fast machine. Held requests are sent in order once allowed; the gate lives
  * until the page reloads.
  */
-export async function gateScoreItems(page: Page, allowed: number, kind: 'scoreItem' | 'generate' = 'scoreItem'): Promise<void> {
+export async function gateScoreItems(page: Page, allowed: number, kind: 'scoreItem' | 'generate' | 'textStatistics' = 'scoreItem'): Promise<void> {
   await page.evaluate(({ first, kind }) => {
     const post = Worker.prototype.postMessage as (this: Worker, ...args: unknown[]) => void;
     const held: { worker: Worker; args: unknown[] }[] = [];

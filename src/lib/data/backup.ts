@@ -19,6 +19,7 @@ import type { ProbeResult, ProbeRunRecord } from '../core/record/probe-run.ts';
 import { isQuotaError } from '../store/errors.ts';
 import type { JianguDatabase } from '../store/schema.ts';
 import { transactionEnd } from '../store/transaction-end.ts';
+import { indexRun } from '../store/run-index.ts';
 import { checkRunSample } from './run-sample-check.ts';
 
 /** What a backup's import did, per run: for the page to say. */
@@ -154,7 +155,8 @@ async function restore(
   run: RunRecord | ProbeRunRecord,
   results: readonly (ItemResult | ProbeResult)[],
 ): Promise<boolean> {
-  const tx = db.transaction([runStore, resultStore], 'readwrite');
+  // A scoring run's list entry (store/run-index.ts) is written with it.
+  const tx = db.transaction([runStore, resultStore, 'runIndex'], 'readwrite');
   const end = transactionEnd(tx);
   const stored = await tx.objectStore(runStore).get(run.id);
   if (stored) {
@@ -165,7 +167,7 @@ async function restore(
     return false;
   }
   // Each request's failure also ends the transaction: its cause is read from the end.
-  const writes = [tx.objectStore(runStore).add(run as never), ...results.map((r) => tx.objectStore(resultStore).add(r as never))];
+  const writes = [tx.objectStore(runStore).add(run as never), ...(runStore === 'runs' ? [indexRun(tx, run)] : []), ...results.map((r) => tx.objectStore(resultStore).add(r as never))];
   for (const w of writes) w.catch(() => undefined);
   const ended = await end;
   if (ended.committed) {

@@ -3,7 +3,7 @@
 // Called by importRunFiles (import-runs.ts) in the run-import worker, so one button imports both kinds.
 import { readMemorizationRun } from '../core/formats/memorization-run/import-memorization.ts';
 import { FieldProblem, RunImportError, parseJson, problem, refusal, describe, type Obj } from '../core/formats/import-validate.ts';
-import { importProbeRun, listProbeRuns, loadProbeResults } from '../store/probe-runs.ts';
+import { importProbeRun, loadProbeResults } from '../store/probe-runs.ts';
 import { jianguError, notice } from '../core/notices/index.ts';
 import type { ProbeResult, ProbeRunRecord } from '../core/record/probe-run.ts';
 import { getDataset, loadItems } from '../store/datasets.ts';
@@ -62,13 +62,18 @@ async function checkAgainstStoredItems(db: JianguDatabase, imported: ImportedPro
   }
 }
 
+/** The stored memorization runs started at the same moment as `imported`: found by the date index, never by reading every run (issue 46). */
+function startedWith(db: JianguDatabase, imported: ImportedProbeRun): Promise<ProbeRunRecord[]> {
+  return db.getAllFromIndex('probeRuns', 'by-created', imported.run.createdAt);
+}
+
 /** A stored memorization run that is this one (the run it was made as, or an import of it) with the same results, or null. */
 async function storedCopyOf(db: JianguDatabase, imported: ImportedProbeRun): Promise<ProbeRunRecord | null> {
   const original = imported.run.origin?.originalRunId ?? imported.run.id;
   const same = (results: readonly ProbeResult[]) => canonicalJson(results.map(({ runId: _runId, ...rest }) => rest));
   const wanted = same(imported.results);
-  for (const run of await listProbeRuns(db)) {
-    if (run.createdAt !== imported.run.createdAt || (run.id !== original && run.origin?.originalRunId !== original)) continue;
+  for (const run of await startedWith(db, imported)) {
+    if (run.id !== original && run.origin?.originalRunId !== original) continue;
     if (same(await loadProbeResults(db, run.id)) === wanted) return run;
   }
   return null;
@@ -77,8 +82,8 @@ async function storedCopyOf(db: JianguDatabase, imported: ImportedProbeRun): Pro
 /** The stored copies of this run (made here, or imported), whatever their results: when each was made here or imported, oldest first. */
 async function otherCopiesOf(db: JianguDatabase, imported: ImportedProbeRun): Promise<string[]> {
   const original = imported.run.origin?.originalRunId ?? imported.run.id;
-  return (await listProbeRuns(db))
-    .filter((run) => run.createdAt === imported.run.createdAt && run.datasetId === imported.run.datasetId && (run.id === original || run.origin?.originalRunId === original))
+  return (await startedWith(db, imported))
+    .filter((run) => run.datasetId === imported.run.datasetId && (run.id === original || run.origin?.originalRunId === original))
     .map((run) => run.origin?.importedAt ?? run.createdAt)
     .sort();
 }

@@ -16,6 +16,7 @@ import { shardKey, type ProbeItemResult, type ProbeResult, type ProbeRunRecord, 
 import { sha256Hex } from '../core/protocols/template-hash.ts';
 import { loadItems } from '../store/datasets.ts';
 import { getProbeRun, loadProbeResults, saveProbeResult, updateProbeRun } from '../store/probe-runs.ts';
+import { isQuotaError } from '../store/errors.ts';
 import type { JianguDatabase } from '../store/schema.ts';
 import { ModelError, type ModelClient } from './model-client.ts';
 import type { LoadProgress } from './messages.ts';
@@ -158,7 +159,10 @@ export async function executeProbeRun(db: JianguDatabase, runId: string, client:
       return await updateProbeRun(db, runId, { status: 'completed' });
     } catch (caught) {
       if (options.signal?.aborted) return await updateProbeRun(db, runId, { status: 'paused' });
-      await updateProbeRun(db, runId, { status: 'failed', error: noticeOf(caught) });
+      // No room to write the failure either (storage full): the record stays as it was, the page hears why.
+      await updateProbeRun(db, runId, { status: 'failed', error: noticeOf(caught) }).catch((e: unknown) => {
+        if (!isQuotaError(e)) throw e;
+      });
       throw caught;
     }
   });

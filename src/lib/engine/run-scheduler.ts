@@ -24,6 +24,7 @@ import { sha256Hex } from '../data/hash.ts';
 import { loadItems, whyRunItemsAreMissing } from '../store/datasets.ts';
 import { getRun, loadResults, saveResult, updateRun } from '../store/runs.ts';
 import type { JianguDatabase } from '../store/schema.ts';
+import { isQuotaError } from '../store/errors.ts';
 import { ModelError, type ModelClient } from './model-client.ts';
 import type { GenerateResult, LoadProgress, LoadResult, ScoreItemResult } from './messages.ts';
 import { environmentOf, runLoadParams } from './run-load.ts';
@@ -553,7 +554,11 @@ export async function executeRun(db: JianguDatabase, runId: string, client: Mode
       // A cancel is a pause: the item in flight is dropped, everything before it is kept.
       if (options.signal?.aborted) return await updateRun(db, runId, { status: 'paused' });
       const error = caught instanceof ItemStop ? caught.cause : caught;
-      await updateRun(db, runId, { status: 'failed', error: stoppedBy(caught) });
+      // With no room left the failure cannot be written either: the record stays as it was (shown
+      // interrupted, resumable) and the page hears why the run stopped, not that this write failed.
+      await updateRun(db, runId, { status: 'failed', error: stoppedBy(caught) }).catch((e: unknown) => {
+        if (!isQuotaError(e)) throw e;
+      });
       throw error;
     }
   });

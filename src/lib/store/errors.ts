@@ -1,7 +1,7 @@
 // One error class per way the store can fail, each a notice (notices/catalog-data.ts, 'store.*')
 // that says what happened and what to do, in the page's language; `.message` is the English sentence.
 import type { DatasetId, Item } from '../core/benchmarks/types.ts';
-import { JianguError } from '../core/notices/index.ts';
+import { JianguError, type Notice } from '../core/notices/index.ts';
 import type { DatasetSize } from './sizes.ts';
 
 /** Who is asking for a dataset that is not stored (never imported, or deleted in another tab). */
@@ -135,13 +135,39 @@ export class StorageFullError extends JianguError {
 }
 
 /**
- * Whether an error means the origin's storage quota is exhausted. Called on every error a save
- * sees: a put's request error, the transaction's error, or a synchronous throw.
+ * Whether an error means the origin's storage quota is exhausted: the browser's own
+ * (QuotaExceededError, which Chromium raises with an empty message when a transaction commits), or
+ * an error of the site's that carries one as its cause (StorageFullError, a refused run import, a
+ * store write said in words): every place that tells the user the storage is full asks this.
+ * Called on every error a save sees: a put's request error, the transaction's error, or a
+ * synchronous throw.
  *
  * @param error Anything caught or read from `transaction.error`.
  */
 export function isQuotaError(error: unknown): boolean {
-  if (typeof error !== 'object' || error === null || !('name' in error)) return false;
-  // NS_ERROR_DOM_QUOTA_REACHED: older Firefox.
-  return error.name === 'QuotaExceededError' || error.name === 'NS_ERROR_DOM_QUOTA_REACHED';
+  // The cause chain is followed a few steps only: a cycle of causes must not hang the page.
+  let current = error;
+  for (let depth = 0; depth < 8 && typeof current === 'object' && current !== null; depth++) {
+    // NS_ERROR_DOM_QUOTA_REACHED: older Firefox.
+    if ('name' in current && (current.name === 'QuotaExceededError' || current.name === 'NS_ERROR_DOM_QUOTA_REACHED')) return true;
+    current = 'cause' in current ? current.cause : undefined;
+  }
+  return false;
+}
+
+/**
+ * Runs a write; when the browser refuses it for lack of space, throws `full` instead (a notice that
+ * says what was not saved and what is still safe), the browser's error as its cause. Any other
+ * failure passes through as it was.
+ *
+ * @param write The write, awaited whole (its transaction committed or aborted).
+ * @param full What to say when the storage is full.
+ */
+export async function unlessStorageFull<T>(write: () => Promise<T>, full: Notice): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if (isQuotaError(error)) throw new JianguError(full, { cause: error });
+    throw error;
+  }
 }

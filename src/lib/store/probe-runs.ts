@@ -1,12 +1,14 @@
 // Memorization runs in IndexedDB (core/record/probe-run.ts): the run record, and its items' and
 // shards' results, each written the moment it exists so a reload loses at most the one in flight.
 import type { ProbeResult, ProbeRunRecord } from '../core/record/probe-run.ts';
-import { jianguError } from '../core/notices/index.ts';
+import { jianguError, notice } from '../core/notices/index.ts';
+import { unlessStorageFull } from './errors.ts';
 import { checkedRunLabel } from '../core/record/run-label.ts';
 import type { JianguDatabase } from './schema.ts';
 
+/** @throws JianguError run.storage-full-start when the browser has no room for it: nothing is stored then. */
 export async function createProbeRun(db: JianguDatabase, run: ProbeRunRecord): Promise<void> {
-  await db.add('probeRuns', run);
+  await unlessStorageFull(() => db.add('probeRuns', run), notice('run.storage-full-start'));
 }
 
 export async function getProbeRun(db: JianguDatabase, id: string): Promise<ProbeRunRecord | undefined> {
@@ -26,8 +28,11 @@ export async function updateProbeRun(db: JianguDatabase, id: string, patch: Part
   const next: ProbeRunRecord = { ...run, ...patch, updatedAt: new Date().toISOString() };
   // An error belongs to a failed run only: a resumed run drops the last one.
   if (patch.status && patch.status !== 'failed' && patch.error === undefined) delete next.error;
-  await tx.store.put(next);
-  await tx.done;
+  // No room: said as a run's progress not saved (the record is as it was).
+  await unlessStorageFull(async () => {
+    await tx.store.put(next);
+    await tx.done;
+  }, notice('run.storage-full', { itemId: null }));
   return next;
 }
 
@@ -44,14 +49,16 @@ export async function setProbeRunLabel(db: JianguDatabase, id: string, label: st
   const next: ProbeRunRecord = { ...run, updatedAt: new Date().toISOString() };
   if (trimmed) next.label = trimmed;
   else delete next.label;
-  await tx.store.put(next);
-  await tx.done;
+  await unlessStorageFull(async () => {
+    await tx.store.put(next);
+    await tx.done;
+  }, notice('run.label-storage-full'));
   return next;
 }
 
-/** Writes one item's or shard's result; written twice (resumed), it is replaced. */
+/** Writes one item's or shard's result; written twice (resumed), it is replaced. No room: run.storage-full naming it. */
 export async function saveProbeResult(db: JianguDatabase, result: ProbeResult): Promise<void> {
-  await db.put('probeResults', result);
+  await unlessStorageFull(() => db.put('probeResults', result), notice('run.storage-full', { itemId: result.itemId }));
 }
 
 /** A run's results: items in run order, then shards in run order. */

@@ -7,9 +7,10 @@ import { checkAgainstLocalKey, type LocalKey } from '../core/record/key-check.ts
 import { runSummary } from '../core/metrics/run-summary.ts';
 import type { DatasetId } from '../core/benchmarks/types.ts';
 import { getDataset, loadItems } from './datasets.ts';
-import { isQuotaError } from './errors.ts';
+import { isQuotaError, unlessStorageFull } from './errors.ts';
 import type { JianguDatabase } from './schema.ts';
-import { abortQuietly, transactionEnd } from './transaction-end.ts';
+import { abortQuietly, transactionEnd, writesCommitted } from './transaction-end.ts';
+import { indexRun, unindexRuns } from './run-index.ts';
 import { recordName, storedRunRefusal, unreadableNotice, type UnreadableRecord } from '../core/record/stored-check.ts';
 import { checkedRunLabel } from '../core/record/run-label.ts';
 
@@ -24,8 +25,13 @@ function fileOverallOf(run: RunRecord, results: readonly ItemResult[]): number |
   }
 }
 
+/** @throws JianguError run.storage-full-start when the browser has no room for it: nothing is stored then. */
 export async function createRun(db: JianguDatabase, run: RunRecord): Promise<void> {
-  await db.add('runs', run);
+  await unlessStorageFull(async () => {
+    // The record and its list entry (run-index.ts) together, or neither.
+    const tx = db.transaction(['runs', 'runIndex'], 'readwrite');
+    await writesCommitted(tx, [tx.objectStore('runs').add(run), indexRun(tx, run)]);
+  }, notice('run.storage-full-start'));
 }
 
 export async function getRun(db: JianguDatabase, id: string): Promise<RunRecord | undefined> {
@@ -40,19 +46,19 @@ export async function listRuns(db: JianguDatabase): Promise<RunRecord[]> {
 /**
  * Changes a run's mutable parts (status, environment, check, warnings, error) in one transaction;
  * the configuration never changes.
+ * @throws JianguError run.storage-full (no item) when the browser has no room: the record is as it was.
  */
 export async function updateRun<R extends RunRecord = RunRecord>(
   db: JianguDatabase,
   id: string,
   patch: Partial<Pick<McRunRecord, 'status' | 'environment' | 'contextLimit' | 'check' | 'letterTokens' | 'warnings' | 'error' | 'decodingOptions' | 'modelCheck'>>,
 ): Promise<R> {
-  const tx = db.transaction('runs', 'readwrite');
-  const run = await tx.store.get(id);
+  const tx = db.transaction(['runs', 'runIndex'], 'readwrite');
+  const run = await tx.objectStore('runs').get(id);
   if (!run) throw jianguError('runs.not-stored', { runId: id });
   const next = { ...run, ...patch, updatedAt: new Date().toISOString() } as R;
   if (patch.status !== 'failed' && 'error' in run && patch.error === undefined && patch.status) delete next.error;
-  await tx.store.put(next);
-  await tx.done;
+  await unlessStorageFull(() => writesCommitted(tx, [tx.objectStore('runs').put(next), indexRun(tx, next)]), notice('run.storage-full', { itemId: null }));
   return next;
 }
 
@@ -60,9 +66,12 @@ export async function setRunStatus(db: JianguDatabase, id: string, status: RunSt
   return updateRun(db, id, error === undefined ? { status } : { status, error });
 }
 
-/** Writes one item's result; a result written twice (a resumed item) is replaced. */
+/**
+ * Writes one item's result; a result written twice (a resumed item) is replaced.
+ * @throws JianguError run.storage-full naming the item when the browser has no room: nothing of it is stored.
+ */
 export async function saveResult(db: JianguDatabase, result: ItemResult): Promise<void> {
-  await db.put('results', result);
+  await unlessStorageFull(() => db.put('results', result), notice('run.storage-full', { itemId: result.itemId }));
 }
 
 /** A run's results in run order. */
@@ -77,9 +86,10 @@ export async function deleteRun(db: JianguDatabase, id: string): Promise<void> {
 
 /** Deletes runs and all their results in one transaction: all of them, or (on a failure) none. */
 export async function deleteRuns(db: JianguDatabase, ids: readonly string[]): Promise<void> {
-  const tx = db.transaction(['runs', 'results'], 'readwrite');
+  const tx = db.transaction(['runs', 'results', 'runIndex'], 'readwrite');
   await Promise.all([
     ...ids.flatMap((id) => [tx.objectStore('runs').delete(id), tx.objectStore('results').delete(IDBKeyRange.bound([id], [id, []]))]),
+    ...unindexRuns(tx, ids),
     tx.done,
   ]);
 }
@@ -139,18 +149,18 @@ export async function rawRecordJson(db: JianguDatabase, store: 'runs' | 'probeRu
 /**
  * Sets or clears (empty text) the user's label of a run, trimmed; refuses one longer than
  * RUN_LABEL_MAX or with a control character. Returns the run as stored after.
+ * @throws JianguError run.label-storage-full when the browser has no room: the run is as it was.
  */
 export async function setRunLabel(db: JianguDatabase, id: string, label: string): Promise<RunRecord> {
   const trimmed = checkedRunLabel(label);
-  const tx = db.transaction('runs', 'readwrite');
-  const run = await tx.store.get(id);
+  const tx = db.transaction(['runs', 'runIndex'], 'readwrite');
+  const run = await tx.objectStore('runs').get(id);
   if (!run) throw jianguError('runs.not-stored', { runId: id });
   // A changed record has a new updatedAt, so a page holding the old one (Compare) reads it again.
   const next = { ...run, updatedAt: new Date().toISOString() } as RunRecord;
   if (trimmed) next.label = trimmed;
   else delete next.label;
-  await tx.store.put(next);
-  await tx.done;
+  await unlessStorageFull(() => writesCommitted(tx, [tx.objectStore('runs').put(next), indexRun(tx, next)]), notice('run.label-storage-full'));
   return next;
 }
 
@@ -195,7 +205,7 @@ export async function importRun(db: JianguDatabase, imported: ImportedRun): Prom
   const run = { ...imported.run, id, origin: checked.origin, warnings } as RunRecord;
   const results = checked.results.map((result) => ({ ...result, runId: id }));
 
-  const tx = db.transaction(['runs', 'results'], 'readwrite');
+  const tx = db.transaction(['runs', 'results', 'runIndex'], 'readwrite');
   const ended = transactionEnd(tx);
   let failed: { error: unknown; itemId: string | undefined } | undefined;
   const note = (itemId: string | undefined) => (error: unknown) => {
@@ -204,6 +214,7 @@ export async function importRun(db: JianguDatabase, imported: ImportedRun): Prom
   let current: string | undefined;
   try {
     tx.objectStore('runs').add(run).catch(note(undefined));
+    indexRun(tx, run).catch(note(undefined));
     const store = tx.objectStore('results');
     for (const result of results) {
       current = result.itemId;
@@ -238,8 +249,9 @@ export async function importRun(db: JianguDatabase, imported: ImportedRun): Prom
  */
 export async function storedCopyOf(db: JianguDatabase, run: RunRecord, origin: RunOrigin, results: readonly ItemResult[]): Promise<RunRecord | null> {
   const identity = origin.originalRunId ?? null;
-  const candidates = (await db.getAllFromIndex('runs', 'by-dataset', run.datasetId)).filter(
-    (r) => r.createdAt === run.createdAt && (r.origin ? (r.origin.originalRunId ?? null) : r.id) === identity && canonicalJson(r.config) === canonicalJson(run.config),
+  // Found by the date index: only the runs started at that moment are read, never every stored run (issue 46).
+  const candidates = (await db.getAllFromIndex('runs', 'by-created', run.createdAt)).filter(
+    (r) => r.datasetId === run.datasetId && (r.origin ? (r.origin.originalRunId ?? null) : r.id) === identity && canonicalJson(r.config) === canonicalJson(run.config),
   );
   if (candidates.length === 0) return null;
   const wanted = results.map(resultFingerprint).sort();
@@ -267,7 +279,7 @@ function canonicalJson(value: unknown): string {
 
 /** When runs imported earlier from the same file (same name, run, date and items) were imported, oldest first. */
 async function earlierCopies(db: JianguDatabase, run: RunRecord, origin: RunOrigin): Promise<string[]> {
-  const same = (await db.getAll('runs')).filter(
+  const same = (await db.getAllFromIndex('runs', 'by-created', run.createdAt)).filter(
     (r) =>
       r.origin?.kind === origin.kind &&
       r.origin.fileName === origin.fileName &&
@@ -308,11 +320,11 @@ export async function recheckImportedKey(db: JianguDatabase, runId: string): Pro
     : checked.origin;
   const next = { ...run, origin } as RunRecord;
   const kept = new Set(checked.results.map((r) => r.itemId));
-  const tx = db.transaction(['runs', 'results'], 'readwrite');
+  const tx = db.transaction(['runs', 'results', 'runIndex'], 'readwrite');
   const results = tx.objectStore('results');
   // Results set apart (items the stored copy does not have) leave the run, so they enter no number.
   const gone = before.filter((r) => !kept.has(r.itemId)).map((r) => results.delete([runId, r.itemId]));
-  await Promise.all([tx.objectStore('runs').put(next), ...checked.results.map((r) => results.put(r)), ...gone, tx.done]);
+  await Promise.all([tx.objectStore('runs').put(next), indexRun(tx, next), ...checked.results.map((r) => results.put(r)), ...gone, tx.done]);
   return next;
 }
 

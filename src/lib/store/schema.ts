@@ -1,12 +1,13 @@
 // The one IndexedDB schema of the app and the upgrade ladder that builds it. Every store lives
 // here, so a reader sees the whole database in one file and each version's change in one rung.
-import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
+import { openDB, type DBSchema, type IDBPDatabase, type IDBPTransaction, type StoreNames } from 'idb';
 import type { DatasetId, DatasetRecord, Item, Split } from '../core/benchmarks/types.ts';
 import type { ItemResult, RunRecord as AnyRunRecord } from '../core/record/run.ts';
 import type { ProbeResult, ProbeRunRecord } from '../core/record/probe-run.ts';
+import { indexEntryOf, type IndexEntry } from '../core/record/run-list-entry.ts';
 
 /** The schema version this build opens. Raise it by one and add a rung to `upgrade` for any change. */
-export const DB_VERSION = 2;
+export const DB_VERSION = 3;
 
 /** The default database name; tests pass their own to stay isolated. */
 export const DB_NAME = 'jiangu';
@@ -35,6 +36,11 @@ export interface JianguDb extends DBSchema {
   probeRuns: { key: string; value: ProbeRunRecord; indexes: { 'by-created': string } };
   /** Their items' statistics and their shards' log-likelihoods. */
   probeResults: { key: [string, string]; value: ProbeResult; indexes: { 'by-run': string } };
+  /**
+   * One small entry per scoring run, what a list shows (core/record/run-list-entry.ts), written in the
+   * same transaction as its record (store/run-index.ts): lists read these, never every record.
+   */
+  runIndex: { key: string; value: IndexEntry };
 }
 
 export type JianguDatabase = IDBPDatabase<JianguDb>;
@@ -46,7 +52,7 @@ export type JianguDatabase = IDBPDatabase<JianguDb>;
  * @param db The database being upgraded; only here may stores and indexes be created.
  * @param oldVersion The version the browser had stored: 0 for a first visit.
  */
-function upgrade(db: JianguDatabase, oldVersion: number): void {
+function upgrade(db: JianguDatabase, oldVersion: number, tx: IDBPTransaction<JianguDb, StoreNames<JianguDb>[], 'versionchange'>): void {
   if (oldVersion < 1) {
     db.createObjectStore('datasets', { keyPath: 'id' });
     const items = db.createObjectStore('items', { keyPath: ['datasetId', 'id'] });
@@ -67,7 +73,20 @@ function upgrade(db: JianguDatabase, oldVersion: number): void {
     const probeResults = db.createObjectStore('probeResults', { keyPath: ['runId', 'itemId'] });
     probeResults.createIndex('by-run', 'runId');
   }
-  // if (oldVersion < 3) { ... } — the next rung goes here; rungs never change once released.
+  if (oldVersion < 3) {
+    // The run index (issue 46): built once from the runs stored before it, each record checked as it goes.
+    db.createObjectStore('runIndex', { keyPath: 'id' });
+    void fillIndex(tx);
+  }
+  // if (oldVersion < 4) { ... } — the next rung goes here; rungs never change once released.
+}
+
+/** Writes every record's entry in `tx`, one record at a time (a cursor: never every record in memory); the upgrade rung's, and store/run-index.ts rebuildIndex's. */
+export async function fillIndex(tx: IDBPTransaction<JianguDb, StoreNames<JianguDb>[], 'readwrite' | 'versionchange'>): Promise<void> {
+  const index = tx.objectStore('runIndex');
+  for (let cursor = await tx.objectStore('runs').openCursor(); cursor; cursor = await cursor.continue()) {
+    void index.put(indexEntryOf(cursor.value, String(cursor.key)));
+  }
 }
 
 /**
@@ -82,7 +101,7 @@ function upgrade(db: JianguDatabase, oldVersion: number): void {
  */
 export async function openJianguDb(name: string = DB_NAME): Promise<JianguDatabase> {
   const db: JianguDatabase = await openDB<JianguDb>(name, DB_VERSION, {
-    upgrade,
+    upgrade: (database, oldVersion, _newVersion, tx) => upgrade(database, oldVersion, tx),
     blocking() {
       db.close();
     },

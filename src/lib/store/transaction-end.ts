@@ -41,3 +41,20 @@ export function abortQuietly<Stores extends ArrayLike<StoreNames<JianguDb>>>(
     // InvalidStateError: it already aborted (or finished), which is what we wanted.
   }
 }
+
+/**
+ * Waits for a transaction of several writes to commit; when it aborts, throws its cause (say a
+ * QuotaExceededError, which store/errors.ts unlessStorageFull words), not the AbortError each of its
+ * other requests then rejects with. Call it as soon as the writes are issued.
+ *
+ * @param tx The transaction.
+ * @param writes Its requests' promises (their own rejections are read from the transaction instead).
+ */
+export async function writesCommitted<Stores extends ArrayLike<StoreNames<JianguDb>>>(
+  tx: IDBPTransaction<JianguDb, Stores, IDBTransactionMode>,
+  writes: readonly Promise<unknown>[],
+): Promise<void> {
+  for (const w of writes) w.catch(() => undefined);
+  const end = await transactionEnd(tx);
+  if (!end.committed) throw end.error ?? new DOMException('The transaction was aborted.', 'AbortError');
+}

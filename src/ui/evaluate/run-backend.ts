@@ -8,7 +8,7 @@ import { renderNotice } from '../../lib/core/notices/index.ts';
 type BackendOf = Pick<RunRecord, 'config' | 'environment' | 'origin'>;
 
 /** The harness's part, or null for a run of this site: `lm-evaluation-harness (hf, cuda:0)` (`short`: `lm-eval hf`). */
-export function harnessBackendText(run: BackendOf, zh: boolean, short = false): string | null {
+export function harnessBackendText(run: { origin?: Pick<NonNullable<RunRecord['origin']>, 'kind' | 'harnessBackend'> }, zh: boolean, short = false): string | null {
   if (run.origin?.kind !== 'lm-eval') return null;
   const b = run.origin.harnessBackend;
   if (short) return b ? `lm-eval ${b.model}` : 'lm-eval';

@@ -17,6 +17,7 @@ import { prefixReuseSafe } from '../../lib/engine/run-setup.ts';
 import { failsOnlyThisItem } from '../../lib/engine/run-scheduler.ts';
 import { runLoadParams } from '../../lib/engine/run-load.ts';
 import { openJianguDb } from '../../lib/store/schema.ts';
+import type { RunListEntry } from '../../lib/core/record/run-list-entry.ts';
 import { modelId } from '../i18n/model-label.ts';
 import { ortDefaultThreads } from '../site/site-status.ts';
 
@@ -81,6 +82,33 @@ export async function loadTarget(c: EstimateConfig): Promise<EstimateTarget & { 
 
 /** Earlier runs read once each (by id and last change): their samples, or null for one that gives none. */
 const sampleCache = new Map<string, PaceSample | null>();
+
+/** The most runs of the configured model and dtype whose records an estimate reads (newest first). */
+const MOST_ALIKE = 50;
+
+/**
+ * The records an estimate reads, fetched by id from the run index's entries (the page lists entries,
+ * never every record): this browser's newest runs of the model and dtype, its newest run of any model
+ * (the page's share of a prompt), and its newest run that recorded where it ran (the threads).
+ */
+export async function estimateRecords(entries: readonly RunListEntry[], source: ModelSource, dtype: Dtype): Promise<RunRecord[]> {
+  const local = entries.filter((e) => !e.origin);
+  const model = modelId(source);
+  const wanted = new Set([
+    ...local.filter((e) => e.model.dtype === dtype && modelId(e.model.source) === model).slice(0, MOST_ALIKE).map((e) => e.id),
+    ...local.filter((e) => e.status !== 'created').slice(0, 1).map((e) => e.id),
+    ...local.filter((e) => e.backend !== null).slice(0, 1).map((e) => e.id),
+  ]);
+  if (wanted.size === 0) return [];
+  const db = await openJianguDb();
+  try {
+    const tx = db.transaction('runs');
+    const found = await Promise.all([...wanted].map((id) => tx.store.get(id)));
+    return found.filter((r): r is RunRecord => r !== undefined);
+  } finally {
+    db.close();
+  }
+}
 
 /**
  * Pace samples of this browser's runs of the model and dtype (imported runs ran elsewhere). Results

@@ -1,15 +1,9 @@
 // What kind of run a row is, in a word a list can show: the scoring decides what its numbers mean,
 // so two runs of one benchmark and model are told apart by it first (issue 34).
-import type { RunRecord } from '../../lib/core/record/run.ts';
+import type { RunListKind } from '../../lib/core/record/run-list-entry.ts';
 import { t } from '../i18n/locale.svelte.ts';
 
-export type RunKind = 'letters' | 'option-text' | 'generated-letter' | 'generation';
-
-export function runKind(run: RunRecord): RunKind {
-  if (run.config.kind === 'generation') return 'generation';
-  if (run.config.scoring === 'cloze') return 'option-text';
-  return run.config.scoring === 'generate-extract' ? 'generated-letter' : 'letters';
-}
+export type RunKind = RunListKind;
 
 export function runKindName(kind: RunKind | 'memorization'): string {
   switch (kind) {

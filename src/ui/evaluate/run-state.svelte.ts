@@ -14,7 +14,9 @@ import { createGenRun, createMcRun, wasmRerunRequest, type NewGenRun, type NewMc
 import { executeRun, heldRunIds, runLockHeld, type RunPhase, type RunProgress } from '../../lib/engine/run-scheduler.ts';
 import { runLoadParams } from '../../lib/engine/run-load.ts';
 import { listDatasets } from '../../lib/store/datasets.ts';
-import { deleteRuns, getRun, listRunsChecked, loadResults, updateRun } from '../../lib/store/runs.ts';
+import { deleteRuns, getRun, loadResults, updateRun } from '../../lib/store/runs.ts';
+import { listIndexedRuns } from '../../lib/store/run-index.ts';
+import type { RunListEntry } from '../../lib/core/record/run-list-entry.ts';
 import { readStoredRun, type WorkPlace } from '../../lib/data/stored-run-client.ts';
 import type { UnreadableRecord } from '../../lib/core/record/stored-check.ts';
 import { openJianguDb, type JianguDatabase } from '../../lib/store/schema.ts';
@@ -26,6 +28,7 @@ import { say } from '../i18n/say.ts';
 import { LiveResults, type ResultsView } from './live-results.ts';
 import { memoryCheck, type ModelChoice } from '../models/memory-check.svelte.ts';
 import { DrawThrottle } from './draw-throttle.ts';
+import { routeTo } from '../route.ts';
 
 /**
  * The run executing in this tab. Held raw (never a deep proxy) and replaced whole on each change,
@@ -58,7 +61,8 @@ export interface ShownRun {
 
 export class RunState {
   datasets = $state<DatasetRecord[]>([]);
-  runs = $state<RunRecord[]>([]);
+  /** The stored runs as lists show them (the run index's entries, newest first): never every whole record. */
+  runs = $state.raw<RunListEntry[]>([]);
   /** Stored runs no page can show (a damaged record), named with what is wrong: listed apart, with export and delete. */
   unreadable = $state<UnreadableRecord[]>([]);
   /** Runs stored as `running` that no tab runs now (left so by a closed or reloaded tab). */
@@ -131,7 +135,7 @@ export class RunState {
   async refresh(): Promise<void> {
     const db = await this.db();
     this.datasets = await listDatasets(db);
-    const { runs, unreadable } = await listRunsChecked(db);
+    const { runs, unreadable } = await listIndexedRuns(db);
     this.unreadable = unreadable;
     const running = runs.filter((r) => r.status === 'running');
     const held = running.length > 0 ? await heldRunIds() : null;
@@ -139,15 +143,20 @@ export class RunState {
     this.runs = runs;
   }
 
-  /** Shows a stored run and its results (the live run, if it is this one, is shown from live state). */
-  async show(runId: string): Promise<void> {
+  /**
+   * Shows a stored run and its results (the live run, if it is this one, is shown from live state).
+   * `endedHere`: the run has just ended in this tab (still `live` until this returns), so a stored
+   * `running` is read as any other tab's page would read it (left so when not even its failure could
+   * be stored: the storage full).
+   */
+  async show(runId: string, endedHere = false): Promise<void> {
     this.shownId = runId;
     const db = await this.db();
     const { checked, readIn } = await readStoredRun(db, runId);
     const run = checked && 'run' in checked ? checked.run : undefined;
     const results = checked && 'run' in checked ? checked.results : [];
     let liveness: ShownRun['liveness'] = null;
-    if (run?.status === 'running' && this.live?.id !== runId) liveness = (await runLockHeld(runId)) === false ? 'interrupted' : 'elsewhere';
+    if (run?.status === 'running' && (endedHere || this.live?.id !== runId)) liveness = (await runLockHeld(runId)) === false ? 'interrupted' : 'elsewhere';
     // A later call for another run wins: only the page asked for last is filled in.
     if (this.shownId !== runId) return;
     // Read again on every open: a run as it was keeps the objects already drawn (same-stored-run.ts).
@@ -272,7 +281,7 @@ export class RunState {
       draw.cancel();
       this.abort = null;
       // The page on this run now reads it from the store, as it ended.
-      if (this.shownId === runId) await this.show(runId);
+      if (this.shownId === runId) await this.show(runId, true);
       this.live = null;
       await this.refresh();
     }
@@ -301,7 +310,13 @@ export class RunState {
   async continueOnWebGpu(runId: string): Promise<void> {
     const run = await getRun(await this.db(), runId);
     if (!run || run.config.kind !== 'multiple-choice' || !('check' in run) || !run.check) return;
-    await updateRun(await this.db(), runId, { check: { ...run.check, overridden: true } });
+    try {
+      await updateRun(await this.db(), runId, { check: { ...run.check, overridden: true } });
+    } catch (error) {
+      // The choice could not be stored (the storage full): said on the run's page, the run not started.
+      this.failure = { runId, notice: noticeOf(error) };
+      return;
+    }
     await this.execute(runId);
   }
 
@@ -310,7 +325,7 @@ export class RunState {
     const run = await getRun(await this.db(), runId);
     if (!run || run.config.kind !== 'multiple-choice') return;
     const id = await this.start({ ...wasmRerunRequest(run as McRunRecord), model: { ...run.config.model, dtype } });
-    if (id) location.hash = `#/run/${id}`;
+    if (id) location.hash = routeTo('run', id);
   }
 
   /** After a failed WebGPU check: the same configuration as a new run on WASM. */
@@ -318,7 +333,7 @@ export class RunState {
     const run = await getRun(await this.db(), runId);
     if (!run || run.config.kind !== 'multiple-choice') return;
     const id = await this.start(wasmRerunRequest(run as McRunRecord));
-    if (id) location.hash = `#/run/${id}`;
+    if (id) location.hash = routeTo('run', id);
   }
 }
 

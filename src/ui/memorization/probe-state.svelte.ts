@@ -24,6 +24,8 @@ export interface ProbeView {
   phase: RunPhase | null;
   /** Stored as running, but no tab holds it (a closed or reloaded tab left it so). */
   interrupted: boolean;
+  /** Stored as running and another tab holds it (runs it now): it cannot be resumed here. */
+  elsewhere: boolean;
 }
 
 export class ProbeState {
@@ -58,9 +60,9 @@ export class ProbeState {
     const db = await this.db();
     const record = await getProbeRun(db, runId);
     const results = record ? await loadProbeResults(db, runId) : [];
-    const interrupted = record?.status === 'running' && (await runLockHeld(runId)) === false;
+    const held = record?.status === 'running' ? await runLockHeld(runId) : null;
     if (this.shownId !== runId) return;
-    this.view = record ? { record, results, count: results.length, progress: null, phase: null, interrupted } : null;
+    this.view = record ? { record, results, count: results.length, progress: null, phase: null, interrupted: held === false, elsewhere: held === true } : null;
     if (!record) this.failure = { runId, notice: notice('probe.not-stored', { runId }) };
   }
 
@@ -87,7 +89,7 @@ export class ProbeState {
     this.liveId = runId;
     this.shownId = runId;
     const results = await loadProbeResults(db, runId);
-    let view: ProbeView = { record: { ...record, status: 'running' }, results, count: results.length, progress: null, phase: null, interrupted: false };
+    let view: ProbeView = { record: { ...record, status: 'running' }, results, count: results.length, progress: null, phase: null, interrupted: false, elsewhere: false };
     const set = (change: Partial<ProbeView>) => {
       view = { ...view, ...change };
       if (this.shownId === runId) this.view = view;

@@ -27,6 +27,28 @@ describe('items whose options repeat one another', () => {
     ]);
   });
 
+  it('are found when they only look the same: hidden characters, another Unicode form, spaces inside (issue 46)', () => {
+    const { items } = adaptAncientBench([
+      {
+        path: 'mine.csv',
+        bytes: csv([
+          'Radical,「河」的部首是？,氵,氵\u200b,\u2060氵,氵\u200d,A,test,hidden',
+          'Radical,「豈」是？,\uf900,\u8c48,口,木,A,test,compat',
+          'Radical,「林」是？,\u00e9,e\u0301,木 木,木  木,A,test,forms',
+          // Look alike but are not: a variation selector picks another glyph; full-width and ASCII letters differ.
+          'Radical,「葛」是？,葛,葛\u{e0100},Ａ,A,A,test,different',
+        ]),
+      },
+    ]);
+    const found = identicalOptions(items);
+    expect(found.count).toBe(3);
+    expect(found.examples.map((e) => [e.id, e.letters])).toEqual([
+      ['hidden', ['A', 'B', 'C', 'D']],
+      ['compat', ['A', 'B']],
+      ['forms', ['A', 'B', 'C', 'D']],
+    ]);
+  });
+
   it('keep at most three examples but count every one', () => {
     const rows = Array.from({ length: 5 }, (_, i) => `Radical,题${i},甲,甲,乙,丙,A,test,r${i}`);
     const found = identicalOptions(adaptAncientBench([{ path: 'mine.csv', bytes: csv(rows) }]).items);

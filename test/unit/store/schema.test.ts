@@ -6,7 +6,7 @@ import { freshDb } from './helpers.ts';
 let db: JianguDatabase | undefined;
 afterEach(() => db?.close());
 
-function indexShape(database: JianguDatabase, store: 'items' | 'runs' | 'results' | 'probeRuns' | 'probeResults') {
+function indexShape(database: JianguDatabase, store: 'items' | 'runs' | 'results' | 'probeRuns' | 'probeResults' | 'runIndex') {
   const tx = database.transaction(store);
   const os = tx.objectStore(store);
   return {
@@ -19,8 +19,8 @@ describe('openJianguDb', () => {
   it('creates every store and index from version 0', async () => {
     db = await freshDb();
     expect(db.version).toBe(DB_VERSION);
-    expect(DB_VERSION).toBe(2);
-    expect([...db.objectStoreNames].sort()).toEqual(['datasets', 'items', 'probeResults', 'probeRuns', 'results', 'runs']);
+    expect(DB_VERSION).toBe(3);
+    expect([...db.objectStoreNames].sort()).toEqual(['datasets', 'items', 'probeResults', 'probeRuns', 'results', 'runIndex', 'runs']);
     expect(db.transaction('datasets').store.keyPath).toBe('id');
     expect(indexShape(db, 'items')).toEqual({
       keyPath: ['datasetId', 'id'],
@@ -35,9 +35,10 @@ describe('openJianguDb', () => {
     expect(indexShape(db, 'results')).toEqual({ keyPath: ['runId', 'itemId'], indexes: { 'by-run': 'runId' } });
     expect(indexShape(db, 'probeRuns')).toEqual({ keyPath: 'id', indexes: { 'by-created': 'createdAt' } });
     expect(indexShape(db, 'probeResults')).toEqual({ keyPath: ['runId', 'itemId'], indexes: { 'by-run': 'runId' } });
+    expect(indexShape(db, 'runIndex')).toEqual({ keyPath: 'id', indexes: {} });
   });
 
-  it('upgrades a version-1 database to version 2 keeping its runs, and adds the memorization stores', async () => {
+  it('upgrades a version-1 database to the current version keeping its runs, adds the memorization stores, and lists its run (unreadable) in the run index', async () => {
     const name = `jiangu-v1-${crypto.randomUUID()}`;
     // Version 1 as the build before memorization runs made it.
     const v1 = await openDB(name, 1, {
@@ -53,10 +54,12 @@ describe('openJianguDb', () => {
     await v1.put('runs', { id: 'kept', createdAt: '2025-01-01T00:00:00Z' });
     v1.close();
     db = await openJianguDb(name);
-    expect(db.version).toBe(2);
+    expect(db.version).toBe(DB_VERSION);
     expect(await db.get('runs', 'kept')).toMatchObject({ id: 'kept' });
     expect([...db.objectStoreNames]).toContain('probeRuns');
     expect(await db.count('probeResults')).toBe(0);
+    // A record of two fields is no run a page can show: its entry says so (store/run-index.test.ts has readable ones).
+    expect(await db.get('runIndex', 'kept')).toMatchObject({ id: 'kept', createdAt: '2025-01-01T00:00:00Z', unreadable: { code: 'import.field-wrong' } });
   });
 
   it('reopens an existing database without rerunning the ladder, keeping its data', async () => {

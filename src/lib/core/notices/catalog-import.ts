@@ -433,9 +433,13 @@ const importWarnings = {
     en: (p: { text: string }) => `The harness was given a system instruction (${q(p.text)}), so its prompts are not the protocol's alone; compare with that in mind.`,
     zh: (p: { text: string }) => `lm-eval 运行时加了系统指令（${q(p.text)}），它的提示词不只是协议本身的；比较时请记住这一点。`,
   },
+  /** Tasks the files name that this site does not read: the first few (lm-eval-skipped.ts), and how many in all. */
   'import.lm-eval-tasks-skipped': {
-    en: (p: { skipped: readonly string[]; more: number }) => `Tasks this site does not read were left out: ${enList(p.skipped)}${p.more ? ` and ${p.more} more` : ''}.`,
-    zh: (p: { skipped: readonly string[]; more: number }) => `略去了本站不读的任务：${zhList(p.skipped)}${p.more ? `，另有 ${p.more} 个` : ''}。`,
+    en: (p: { skipped: readonly string[]; more: number }) => {
+      const all = p.skipped.length + p.more;
+      return `${all} ${all === 1 ? 'task' : 'tasks'} this site does not read ${all === 1 ? 'was' : 'were'} left out of this run: ${enList(p.skipped)}${p.more ? ` and ${p.more} more` : ''}.`;
+    },
+    zh: (p: { skipped: readonly string[]; more: number }) => `本次评测略去了 ${p.skipped.length + p.more} 个本站不读的任务：${zhList(p.skipped)}${p.more ? `，另有 ${p.more} 个` : ''}。`,
   },
   /** Tasks a dumped results dict names (configs, results) that have no per-sample records: nothing of them is imported. */
   'import.lm-eval-tasks-without-samples': {

@@ -105,6 +105,32 @@ export const runNotices = {
     en: () => 'Running in another tab or window.',
     zh: () => '正在另一个标签页或窗口中运行。',
   },
+  /** Beside a disabled Resume (and as its title): the run's lock is held by another tab. */
+  'run.resume-elsewhere': {
+    en: () => 'This run is running in another tab or window: Resume is possible here once it stops there.',
+    zh: () => '这个评测正在另一个标签页或窗口中运行：等它在那里停下后，才能在这里继续。',
+  },
+  /**
+   * The browser's storage quota (store/errors.ts isQuotaError), each saying what was not saved and
+   * what is safe: the browser's own error says nothing (Chromium's message is empty).
+   */
+  'run.storage-full-start': {
+    en: () =>
+      'Not enough browser storage to start this run: nothing was stored, and your stored runs and benchmarks are unchanged. Delete old runs (Evaluate page) or datasets (Data page) to make room, then start it again.',
+    zh: () => '浏览器存储空间不足，无法开始这次评测：没有保存任何内容，已存储的评测和数据集都没有改变。请删除旧的评测（“评测”页）或数据集（“数据”页）腾出空间，然后重新开始。',
+  },
+  /** A write while the run goes on: `itemId` the result refused, null for the run's own record (its status, environment, …). */
+  'run.storage-full': {
+    en: (p: { itemId: string | null }) =>
+      `Not enough browser storage to save ${p.itemId === null ? 'this run’s progress' : `the result of item ${p.itemId}`}: the run stopped there and ${p.itemId === null ? 'that' : 'that result'} was not saved. Every result saved before it is kept, and your other runs and benchmarks are unchanged. Delete old runs (Evaluate page) or datasets (Data page) to make room, then Resume goes on from there.`,
+    zh: (p: { itemId: string | null }) =>
+      `浏览器存储空间不足，无法保存${p.itemId === null ? '这次评测的进度' : `题目 ${p.itemId} 的结果`}：评测在此停止，这一${p.itemId === null ? '进度' : '结果'}没有保存。之前保存的结果都还在，其他评测和数据集也没有改变。请删除旧的评测（“评测”页）或数据集（“数据”页）腾出空间，然后点“继续”从那里接着运行。`,
+  },
+  'run.label-storage-full': {
+    en: () =>
+      'Not enough browser storage to save the label: the label was not saved, and the run and its results are unchanged. Delete old runs (Evaluate page) or datasets (Data page) to make room, then save it again.',
+    zh: () => '浏览器存储空间不足，无法保存标签：标签没有保存，这次评测及其结果都没有改变。请删除旧的评测（“评测”页）或数据集（“数据”页）腾出空间，然后再保存一次。',
+  },
   'run.pride-needs-logits': {
     en: (p: { scoring: string }) => `PriDe debiasing needs the letters' log-probabilities; this run's scoring is ${p.scoring}. Choose letter log-probabilities, or leave PriDe off.`,
     zh: (p: { scoring: string }) => `PriDe 去偏需要各选项字母的对数概率；本次评测的评分方式是 ${p.scoring}。请改用字母对数概率评分，或不用 PriDe。`,

@@ -33,6 +33,7 @@ import { storedSummaryMismatches, storedSummaryOf, type HarnessGroups } from './
 import { clozeScoresOf } from './lm-eval-cloze.ts';
 import { readSamplesLines, readTaskSamples, type Sample } from './lm-eval-samples.ts';
 import { importedSample } from './lm-eval-sample.ts';
+import { skippedTasksNotice, unreadTasks } from './lm-eval-skipped.ts';
 
 export { LM_EVAL_TASKS, type HarnessTask } from '../lm-eval-tasks.ts';
 
@@ -40,7 +41,7 @@ export { LM_EVAL_TASKS, type HarnessTask } from '../lm-eval-tasks.ts';
  * Harness group names whose `acc` is a summary key of ours: the harness's `aclue` group averages
  * its subtasks weighted by size (`weight_by_size: true` in _aclue.yaml), which is our pooled accuracy.
  */
-const LM_EVAL_GROUPS: HarnessGroups = {
+export const LM_EVAL_GROUPS: HarnessGroups = {
   aclue: { datasetId: 'aclue', key: 'pooled' },
 };
 
@@ -496,6 +497,9 @@ export async function readLmEvalResults(root: Obj, fileName: string, importedAt:
   const named = new Set([...Object.keys(facts.configs ?? {}), ...Object.keys(facts.results ?? {})]);
   const without = [...named].filter((task) => Object.hasOwn(LM_EVAL_TASKS, task) && !Object.hasOwn(samples, task));
   const extra = without.length ? [notice('import.lm-eval-tasks-without-samples', { tasks: without.slice(0, 20), more: Math.max(0, without.length - 20) })] : [];
+  // Nor are the tasks it names that this site does not read (their samples would have refused the file).
+  const skipped = skippedTasksNotice(unreadTasks(root, (task) => Object.hasOwn(LM_EVAL_TASKS, task), Object.keys(LM_EVAL_GROUPS)));
+  if (skipped) extra.push(skipped);
   return buildRun(byTask, facts, fileName, importedAt, undefined, extra);
 }
 

@@ -10,10 +10,11 @@
 // `task_hashes.<task>` is sha256 of every sample's doc_hash + prompt_hash + target_hash in file order,
 // and each doc_hash is sha256 of json.dumps(doc, indent=2, ensure_ascii=False) (an edited doc).
 import { sha256Hex } from '../../../protocols/template-hash.ts';
-import { notice, type Notice } from '../../../notices/index.ts';
-import { NO_FACTS, buildRun, factsOf, readLmEvalResults, type HarnessFacts, type HarnessTask, type SampleDoc } from './import-lm-eval.ts';
+import type { Notice } from '../../../notices/index.ts';
+import { LM_EVAL_GROUPS, NO_FACTS, buildRun, factsOf, readLmEvalResults, type HarnessFacts, type HarnessTask, type SampleDoc } from './import-lm-eval.ts';
 import { readSamplesLines, type Sample } from './lm-eval-samples.ts';
 import { resolveHarnessTask } from './lm-eval-jiangu-tasks.ts';
+import { shownSkipped, skippedTasksNotice, unreadTasks } from './lm-eval-skipped.ts';
 import { pythonJsonIndent2 } from './lm-eval-docs.ts';
 import { buildGenRun, readGenSamplesLines, type GenSample } from './lm-eval-generation.ts';
 import { FieldProblem, RUN_IMPORT_LIMITS, RunImportError, fail, int, parseJson, problem, refusal, type ImportedRun, type Obj } from '../../import-validate.ts';
@@ -118,14 +119,22 @@ async function readResultsRun(fileName: string, root: Obj, samplesFiles: Samples
   const facts = await inFile(fileName, () => factsOf(root));
   const configs = facts.configs ?? {};
   const known = new Map<string, HarnessTask>();
-  const skipped: string[] = [];
   for (const name of Object.keys(configs)) {
     const task = await inFile(fileName, () => resolveHarnessTask(name, configs[name]));
     if (task) known.set(name, task);
-    else skipped.push(name);
   }
-  for (const s of samplesFiles) if (!Object.hasOwn(configs, s.task) && !skipped.includes(s.task)) skipped.push(s.task);
-  if (known.size === 0) throw new RunImportError(fileName, refusal('import.lm-eval-no-known-task', { skipped: skipped.slice(0, 20), more: Math.max(0, skipped.length - 20) }));
+  // Every task named and not read is left out and said: configured, with a samples file, or scored
+  // in `results` alone (dropped without a word before, issue 46). A refusal names the first two
+  // kinds only: a name scored without a configuration (a file edited by hand) would blur why.
+  const skipped = Object.keys(configs).filter((name) => !known.has(name));
+  const said = new Set(skipped);
+  for (const s of samplesFiles) {
+    if (Object.hasOwn(configs, s.task) || said.has(s.task)) continue;
+    skipped.push(s.task);
+    said.add(s.task);
+  }
+  if (known.size === 0) throw new RunImportError(fileName, refusal('import.lm-eval-no-known-task', shownSkipped(skipped)));
+  skipped.push(...unreadTasks(root, (name) => known.has(name) || said.has(name), Object.keys(LM_EVAL_GROUPS)));
 
   const byTask = new Map<string, Sample[]>();
   const genByTask = new Map<string, GenSample[]>();
@@ -142,7 +151,7 @@ async function readResultsRun(fileName: string, root: Obj, samplesFiles: Samples
     if (generation) genByTask.set(name, (read as GenSample[]).map((s) => ({ ...s, file: file.name })));
     else byTask.set(name, (read as Sample[]).map((s) => ({ ...s, file: file.name })));
   }
-  const extra: Notice[] = skipped.length ? [notice('import.lm-eval-tasks-skipped', { skipped: skipped.slice(0, 20), more: Math.max(0, skipped.length - 20) })] : [];
+  const extra: Notice[] = [skippedTasksNotice(skipped)].filter((n): n is Notice => n !== null);
   const runs = byTask.size ? await buildPerDataset(byTask, known, facts, fileName, importedAt, extra) : [];
   // One generation run per dataset beside the multiple-choice ones (a benchmark may have both kinds).
   for (const datasetId of new Set([...genByTask.keys()].map((name) => known.get(name)!.datasetId))) {
@@ -181,8 +190,8 @@ async function readSamplesOnly(files: SamplesFile[], importedAt: string): Promis
     await inFile(file.name, () => checkDocHashes(read));
     byTask.set(file.task, read.map((s) => ({ ...s, file: file.name })));
   }
-  if (known.size === 0) throw new RunImportError(files[0].name, refusal('import.lm-eval-no-known-task', { skipped: skipped.slice(0, 20), more: Math.max(0, skipped.length - 20) }));
-  const extra: Notice[] = skipped.length ? [notice('import.lm-eval-tasks-skipped', { skipped: skipped.slice(0, 20), more: Math.max(0, skipped.length - 20) })] : [];
+  if (known.size === 0) throw new RunImportError(files[0].name, refusal('import.lm-eval-no-known-task', shownSkipped(skipped)));
+  const extra: Notice[] = [skippedTasksNotice(skipped)].filter((n): n is Notice => n !== null);
   return buildPerDataset(byTask, known, NO_FACTS, files[0].name, importedAt, extra);
 }
 

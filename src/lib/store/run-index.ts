@@ -1,0 +1,68 @@
+// The run index (issue 46, item 3): one small entry per scoring run (core/record/run-list-entry.ts),
+// written in the same transaction as its record by every write of the runs store (store/runs.ts,
+// data/backup.ts), so a list reads 10,000 entries of a few hundred bytes, already checked, instead of
+// 10,000 whole records checked one by one on the page's thread.
+//
+// The index is derived from the records: when its count differs from theirs (a record written by an
+// older version in another tab, a store edited by hand), it is built again from the records before
+// it is read, so a list never leaves a stored run out.
+import type { IDBPTransaction, StoreNames } from 'idb';
+import { indexEntryOf, isUnreadableEntry, type IndexEntry, type RunListEntry } from '../core/record/run-list-entry.ts';
+import type { RunRecord } from '../core/record/run.ts';
+import type { UnreadableRecord } from '../core/record/stored-check.ts';
+import { fillIndex, type JianguDatabase, type JianguDb } from './schema.ts';
+
+type WriteTx = IDBPTransaction<JianguDb, StoreNames<JianguDb>[], 'readwrite' | 'versionchange'>;
+
+/** Writes `run`'s entry in `tx` (which must include 'runIndex'); the caller writes the record in the same transaction. */
+export function indexRun(tx: WriteTx, run: RunRecord | unknown, key: string = (run as RunRecord).id): Promise<unknown> {
+  return tx.objectStore('runIndex').put(indexEntryOf(run, key));
+}
+
+/** Removes the entries of `ids` in `tx`, beside the records' own removal. */
+export function unindexRuns(tx: WriteTx, ids: readonly string[]): Promise<unknown>[] {
+  const store = tx.objectStore('runIndex');
+  return ids.map((id) => store.delete(id));
+}
+
+/** The listed runs, newest first, and the records no page can show, as lists name them. */
+export interface IndexedRuns {
+  runs: RunListEntry[];
+  unreadable: UnreadableRecord[];
+}
+
+const newestFirst = (a: string | null, b: string | null) => (a === b ? 0 : (a ?? '') < (b ?? '') ? 1 : -1);
+
+/** Every entry, the index built again first when it does not cover the runs store. */
+export async function listIndexedRuns(db: JianguDatabase): Promise<IndexedRuns> {
+  let entries = await readIndex(db);
+  if (entries === null) {
+    await rebuildIndex(db);
+    entries = (await readIndex(db)) ?? [];
+  }
+  const runs: RunListEntry[] = [];
+  const unreadable: UnreadableRecord[] = [];
+  for (const e of entries) {
+    if (isUnreadableEntry(e)) unreadable.push({ id: e.id, createdAt: e.createdAt, store: 'runs', problem: e.unreadable });
+    else runs.push(e);
+  }
+  runs.sort((a, b) => newestFirst(a.createdAt, b.createdAt));
+  unreadable.sort((a, b) => newestFirst(a.createdAt, b.createdAt));
+  return { runs, unreadable };
+}
+
+/** The index's entries, or null when they are not one per stored run, key for key (then it is built again). */
+async function readIndex(db: JianguDatabase): Promise<IndexEntry[] | null> {
+  const tx = db.transaction(['runs', 'runIndex']);
+  // Keys only from the records: both stores list them in key order, so the two lists must be equal.
+  const [keys, entries] = await Promise.all([tx.objectStore('runs').getAllKeys(), tx.objectStore('runIndex').getAll(), tx.done]);
+  return keys.length === entries.length && keys.every((key, i) => key === entries[i].id) ? entries : null;
+}
+
+/** Builds the index again from the records. */
+export async function rebuildIndex(db: JianguDatabase): Promise<void> {
+  const tx = db.transaction(['runs', 'runIndex'], 'readwrite');
+  await tx.objectStore('runIndex').clear();
+  await fillIndex(tx);
+  await tx.done;
+}

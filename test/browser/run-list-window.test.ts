@@ -1,0 +1,78 @@
+// The Evaluate page's run list at scale (issue 46, item 3), in Chromium: 250 runs restored from a
+// backup are listed from the run index, newest first, 100 rows drawn and more on asking, in English
+// and Chinese; a record written behind the index's back (as an older tab would) is listed too.
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { useBrowserSession } from './session.ts';
+import { makeMcRun } from '../fixtures/run-records/build.ts';
+
+const COUNT = 250;
+
+/** Run `i` of the backup: its own id, label and minute, so the list's order is known. */
+function runNumber(i: number) {
+  const { run, results } = makeMcRun(`run-${String(i).padStart(3, '0')}`);
+  const createdAt = new Date(Date.UTC(2026, 0, 1, 0, i)).toISOString();
+  return { run: { ...run, createdAt, updatedAt: createdAt, label: `第${i}次` }, results: results.map((r) => ({ ...r, runId: run.id })) };
+}
+
+const backup = () =>
+  JSON.stringify({
+    format: 'jiangu-backup',
+    formatVersion: 1,
+    exportedAt: '2026-12-07T00:00:00.000Z',
+    runs: Array.from({ length: COUNT }, (_, i) => ({ format: 'jiangu-run', formatVersion: 1, ...runNumber(i) })),
+    memorizationRuns: [],
+  });
+
+const rowIds = (page: Page) => page.locator('[data-testid=run-list] tbody tr[data-run]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-run')));
+
+describe('the run list of many runs', () => {
+  const session = useBrowserSession({ webgpu: false, path: '/#/evaluate' });
+
+  it('draws the newest 100 rows from the run index, and more on asking, in both languages', async () => {
+    const page = session.opened.page;
+    await page.getByTestId('backup-import').setInputFiles({ name: 'many.json', mimeType: 'application/json', buffer: Buffer.from(backup()) });
+    await page.locator(`[data-testid=backup-report][data-restored="${COUNT}"]`).waitFor({ timeout: 60_000 });
+    const newest = Array.from({ length: COUNT }, (_, i) => `run-${String(COUNT - 1 - i).padStart(3, '0')}`);
+    await page.locator('[data-testid=run-list-more][data-shown="100"]').waitFor();
+    expect(await rowIds(page)).toEqual(newest.slice(0, 100));
+    const more = page.getByTestId('run-list-more');
+    expect(await more.textContent()).toContain('Showing the newest 100 of 250 runs.');
+    expect(await page.getByTestId('run-list-show-more').textContent()).toBe('Show 100 more');
+    await page.getByTestId('lang-zh').click();
+    expect(await more.textContent()).toContain('显示最新的 100 次，共 250 次评测。');
+    expect(await page.getByTestId('run-list-show-more').textContent()).toBe('再显示 100 次');
+    await page.getByTestId('lang-en').click();
+
+    await page.getByTestId('run-list-show-more').click();
+    await page.getByTestId('run-list-show-more').click();
+    expect(await rowIds(page)).toEqual(newest);
+    expect(await page.getByTestId('run-list-more').count()).toBe(0);
+    // A row tells its run apart as the record does: its label and kind.
+    expect(await page.locator('tr[data-run="run-249"] [data-testid=run-list-label]').textContent()).toBe('第249次');
+    expect(await page.locator('tr[data-run="run-249"] [data-testid=run-kind]').getAttribute('data-kind')).toBe('letters');
+  }, 120_000);
+
+  it('lists a record written behind the index\'s back, as an older version in another tab would', async () => {
+    const page = session.opened.page;
+    const behind = runNumber(COUNT + 1);
+    await page.evaluate(async (run) => {
+      const db = await new Promise<IDBDatabase>((resolve, reject) => {
+        const r = indexedDB.open('jiangu');
+        r.onsuccess = () => resolve(r.result);
+        r.onerror = () => reject(r.error);
+      });
+      await new Promise<void>((resolve, reject) => {
+        const tx = db.transaction('runs', 'readwrite');
+        tx.objectStore('runs').put(run);
+        tx.oncomplete = () => resolve();
+        tx.onerror = () => reject(tx.error);
+      });
+      db.close();
+    }, behind.run);
+    await page.reload();
+    await page.locator(`[data-testid=run-list] tr[data-run="${behind.run.id}"]`).waitFor();
+    expect((await rowIds(page))[0]).toBe(behind.run.id);
+    expect(await page.locator('[data-testid=run-list-more]').getAttribute('data-total')).toBe(String(COUNT + 1));
+  });
+});

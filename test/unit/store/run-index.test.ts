@@ -1,0 +1,94 @@
+// The run index (issue 46, item 3): built by the upgrade from the runs stored before it (an
+// unreadable record listed as such), kept by every write of the runs store in the same transaction
+// (each write checked against the index built afresh from the records), and built again when a
+// record was written behind its back.
+import 'fake-indexeddb/auto';
+import { openDB } from 'idb';
+import { describe, expect, it } from 'vitest';
+import { indexEntryOf } from '../../../src/lib/core/record/run-list-entry.ts';
+import { exportBackup, importBackup } from '../../../src/lib/data/backup.ts';
+import { listIndexedRuns } from '../../../src/lib/store/run-index.ts';
+import { createRun, deleteRuns, importRun, saveResult, setRunLabel, setRunStatus, updateRun } from '../../../src/lib/store/runs.ts';
+import { openJianguDb, type JianguDatabase } from '../../../src/lib/store/schema.ts';
+import { makeGenRun, makeMcRun } from '../../fixtures/run-records/build.ts';
+import { freshDb } from './helpers.ts';
+
+/** The index as the records say it should be: one entry per record, each from the record as stored. */
+async function expectIndexTrue(db: JianguDatabase): Promise<void> {
+  const records = await db.getAll('runs');
+  const keys = await db.getAllKeys('runs');
+  const expected = records.map((r, i) => indexEntryOf(r, String(keys[i])));
+  expect(await db.getAll('runIndex')).toEqual(expected);
+}
+
+describe('the run index', () => {
+  it('is built by the upgrade from the runs a version-2 database holds, an unreadable one named', async () => {
+    const name = `upgrade-${crypto.randomUUID()}`;
+    // The version-2 schema, as the ladder built it before the index.
+    const old = await openDB(name, 2, {
+      upgrade(db) {
+        const runs = db.createObjectStore('runs', { keyPath: 'id' });
+        runs.createIndex('by-dataset', 'datasetId');
+        runs.createIndex('by-created', 'createdAt');
+        db.createObjectStore('results', { keyPath: ['runId', 'itemId'] }).createIndex('by-run', 'runId');
+        db.createObjectStore('datasets', { keyPath: 'id' });
+        db.createObjectStore('items', { keyPath: ['datasetId', 'id'] });
+        db.createObjectStore('probeRuns', { keyPath: 'id' }).createIndex('by-created', 'createdAt');
+        db.createObjectStore('probeResults', { keyPath: ['runId', 'itemId'] }).createIndex('by-run', 'runId');
+      },
+    });
+    const mc = makeMcRun('mc');
+    await old.put('runs', mc.run);
+    await old.put('runs', { ...makeGenRun('gen').run, label: '基线' });
+    await old.put('runs', { ...makeMcRun('broken').run, config: { kind: 'multiple-choice', shots: 'many' } });
+    old.close();
+
+    const db = await openJianguDb(name);
+    await expectIndexTrue(db);
+    const { runs, unreadable } = await listIndexedRuns(db);
+    expect(runs.map((r) => [r.id, r.listKind, r.items, r.label ?? null])).toEqual([
+      ['gen', 'generation', makeGenRun().run.config.itemIds.length, '基线'],
+      ['mc', 'letters', mc.run.config.itemIds.length, null],
+    ]);
+    expect(unreadable.map((u) => [u.id, u.problem.params.path])).toEqual([['broken', 'run.config.model']]);
+    db.close();
+  });
+
+  it('is kept by every write of the runs store, in the same transaction', async () => {
+    const db = await freshDb();
+    const mc = makeMcRun('a');
+    await createRun(db, mc.run);
+    await expectIndexTrue(db);
+    for (const r of mc.results) await saveResult(db, r);
+    await setRunStatus(db, 'a', 'paused');
+    await expectIndexTrue(db);
+    await updateRun(db, 'a', { status: 'completed' });
+    await setRunLabel(db, 'a', 'q8 基线');
+    await expectIndexTrue(db);
+    expect((await listIndexedRuns(db)).runs[0]).toMatchObject({ id: 'a', status: 'completed', label: 'q8 基线' });
+    const imported = await importRun(db, { run: { ...makeGenRun('g').run, origin: { kind: 'jiangu-file', fileName: 'g.json', importedAt: '2026-12-01T00:00:00.000Z', originalRunId: 'g', storedSummary: null, summaryMismatches: [] } }, results: makeGenRun('g').results });
+    await expectIndexTrue(db);
+    expect((await listIndexedRuns(db)).runs.find((r) => r.id === imported.id)?.origin).toEqual({ kind: 'jiangu-file', fileName: 'g.json' });
+    const text = await exportBackup(db);
+    const other = await freshDb();
+    await importBackup(other, new File([text], 'b.json'));
+    await expectIndexTrue(other);
+    await deleteRuns(db, ['a', imported.id]);
+    await expectIndexTrue(db);
+    expect(await db.count('runIndex')).toBe(0);
+    db.close();
+    other.close();
+  });
+
+  it('is built again when a record was written behind its back', async () => {
+    const db = await freshDb();
+    await createRun(db, makeMcRun('kept').run);
+    // As an older version in another tab would, or a hand in the browser's tools.
+    await db.put('runs', makeMcRun('behind').run);
+    await db.delete('runIndex', 'kept');
+    const { runs } = await listIndexedRuns(db);
+    expect(runs.map((r) => r.id).sort()).toEqual(['behind', 'kept']);
+    await expectIndexTrue(db);
+    db.close();
+  });
+});
