@@ -206,6 +206,35 @@ describe('storage full', () => {
     expect(await page.getByTestId('run-manage-error').count()).toBe(0);
   }, 60_000);
 
+  it('a backup restored into a full storage says which runs were not restored and what is safe, in both languages; imported again once there is room, it restores them', async () => {
+    await page.goto(`${session.url}/#/evaluate`);
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('backup-export').click()]);
+    const chunks: Buffer[] = [];
+    for await (const chunk of await download.createReadStream()) chunks.push(chunk as Buffer);
+    // The backup of this browser's runs, under new ids: runs this store does not hold yet.
+    const backup = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { runs: { run: { id: string }; results: { runId: string }[] }[] };
+    backup.runs = backup.runs.map((e, i) => ({ ...e, run: { ...e.run, id: `moved-${i}` }, results: e.results.map((r) => ({ ...r, runId: `moved-${i}` })) }));
+    expect(backup.runs.length).toBeGreaterThan(0);
+    const file = { name: 'moved.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(backup)) };
+    const before = await storedState(page);
+    await quota.full();
+    await page.getByTestId('backup-import').setInputFiles(file);
+    const full = page.getByTestId('backup-storage-full');
+    await full.waitFor();
+    expect(await full.textContent()).toBe(
+      `The browser's storage is full: ${backup.runs.length === 1 ? '1 entry' : `${backup.runs.length} entries`} of the backup, from run moved-0 on, were not restored. Every run listed as restored, and everything stored here before, is safe. Delete old runs or datasets to make room, then import the backup again: what is restored already is passed by.`,
+    );
+    await page.getByTestId('lang-zh').click();
+    expect(await full.textContent()).toBe(`浏览器存储空间已满：备份中从评测 moved-0 起的 ${backup.runs.length} 条没有恢复。已列为恢复的评测，以及此前存储在这里的一切，都完好无损。请删除旧的评测或数据集腾出空间，再导入一次备份：已恢复的会被跳过。`);
+    await page.getByTestId('lang-en').click();
+    expect(await storedState(page)).toEqual(before);
+
+    await quota.room();
+    await page.getByTestId('backup-import').setInputFiles(file);
+    await page.locator(`[data-testid=backup-report][data-restored="${backup.runs.length}"]`).waitFor();
+    expect(await page.getByTestId('backup-storage-full').count()).toBe(0);
+  }, 60_000);
+
   it('a memorization run that cannot be stored, and its label, say so too', async () => {
     await page.goto(`${session.url}/#/evaluate`);
     await page.getByTestId('eval-kind').selectOption('memorization');
