@@ -57,19 +57,22 @@ export interface LaunchOptions {
   extraArgs?: readonly string[];
 }
 
+/** The project's Chromium flags, for every launch (a bench's on-disk profile too: bench/many-runs.ts). */
+export const CHROMIUM_FLAGS: readonly string[] = [
+  '--no-sandbox',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-default-apps',
+  '--no-first-run',
+  '--disable-dev-shm-usage',
+  '--disable-quic',
+  // Belt and braces for the request guard: no name but 127.0.0.1 resolves.
+  '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
+];
+
 export async function launchChromium(options: LaunchOptions = {}): Promise<Browser> {
-  const args = [
-    '--no-sandbox',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-    '--disable-default-apps',
-    '--no-first-run',
-    '--disable-dev-shm-usage',
-    '--disable-quic',
-    // Belt and braces for the request guard: no name but 127.0.0.1 resolves.
-    '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
-  ];
+  const args = [...CHROMIUM_FLAGS];
   if (options.webgpu) args.push('--enable-unsafe-webgpu');
   if (options.extraArgs) args.push(...options.extraArgs);
   const flags = [options.webgpu ? 'webgpu' : 'no webgpu', ...(options.extraArgs ?? [])].join(' ');

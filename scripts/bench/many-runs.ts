@@ -35,7 +35,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { chromium, type BrowserContext, type CDPSession, type Page } from 'playwright-core';
-import { findChromium, guardNetwork, pageFault, startSite } from '../browser.ts';
+import { CHROMIUM_FLAGS, findChromium, guardNetwork, pageFault, startSite } from '../browser.ts';
 import { projectRoot } from '../site-routes.ts';
 import { machineInfo, machineLines, writeBenchRecord } from './report.ts';
 import { mulberry32 } from '../../src/lib/core/metrics/index.ts';
@@ -73,17 +73,6 @@ const LM_EVAL_FOLDER = join(projectRoot, 'test', 'fixtures', 'lm-eval', 'cli-acl
 // ---------------------------------------------------------------------------------------------------
 // The browser: an on-disk profile, the project's Chromium flags (scripts/browser.ts launchChromium's).
 
-const FLAGS = [
-  '--no-sandbox',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--disable-default-apps',
-  '--no-first-run',
-  '--disable-dev-shm-usage',
-  '--disable-quic',
-  '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
-];
 
 // Every document records its long tasks from its first moment (`__name`: tsx compiles with keepNames).
 const OBSERVE = `
@@ -96,7 +85,7 @@ const OBSERVE = `
 const faults: string[] = [];
 
 async function launch(profileDir: string): Promise<BrowserContext> {
-  const context = await chromium.launchPersistentContext(profileDir, { executablePath: findChromium(), headless: true, args: FLAGS, viewport: { width: 1200, height: 1000 }, locale: 'en-US' });
+  const context = await chromium.launchPersistentContext(profileDir, { executablePath: findChromium(), headless: true, args: [...CHROMIUM_FLAGS], viewport: { width: 1200, height: 1000 }, locale: 'en-US' });
   await guardNetwork(context);
   await context.addInitScript({ content: OBSERVE });
   context.on('page', (page) => {

@@ -10,6 +10,9 @@ import { renderNotice } from '../../../src/lib/core/notices/index.ts';
 import { unreadableNotice } from '../../../src/lib/core/record/stored-check.ts';
 import type { McRunRecord } from '../../../src/lib/core/record/run.ts';
 import { exportBackup, importBackup } from '../../../src/lib/data/backup.ts';
+import { checkRunSample } from '../../../src/lib/data/run-sample-check.ts';
+import { parseRunFile } from '../../../src/lib/core/formats/import-record.ts';
+import type { RunImportError } from '../../../src/lib/core/formats/import-validate.ts';
 import { saveDataset } from '../../../src/lib/store/datasets.ts';
 import { createRun, saveResult } from '../../../src/lib/store/runs.ts';
 import type { JianguDatabase } from '../../../src/lib/store/schema.ts';
@@ -109,8 +112,10 @@ describe('a backup entry read alone', () => {
       ['seed', 'import.sample-not-drawn'],
       ['order', 'import.sample-not-drawn'],
     ]);
-    // The same runs as run files are refused with the same codes (the run file's door).
     expect(said(report.refused[0], 'zh')).toMatch(/^seed：/);
+    // The same runs as run files are refused with the same codes (the run file's door: parse, then the sample check).
+    const asRunFile = async (run: McRunRecord) => checkRunSample(to, (await parseRunFile(runJson(run, []), `${run.id}.json`)).run).then(() => null, (e: RunImportError) => e.refusal.code);
+    expect(await Promise.all([drawn, forgedSeed, reordered].map(asRunFile))).toEqual([null, 'import.sample-not-drawn', 'import.sample-not-drawn']);
   });
 
   it('says an id the backup holds twice as repeated, not as another run stored here', async () => {

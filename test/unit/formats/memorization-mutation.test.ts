@@ -9,45 +9,17 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { MEMORIZATION_EXPORT_FIELDS } from '../../../src/lib/core/formats/fields/memorization-export.ts';
 import { FieldProblem, FieldReader, RunImportError, type Obj } from '../../../src/lib/core/formats/import-validate.ts';
 import { readMemorizationRun } from '../../../src/lib/core/formats/memorization-run/import-memorization.ts';
-import { exchangeabilityTest, memorizationScoresOf, probeRunSummary } from '../../../src/lib/core/metrics/memorization/index.ts';
-import type { ProbeResult, ProbeRunRecord, ProbeShardResult } from '../../../src/lib/core/record/probe-run.ts';
+import { probeRunSummary } from '../../../src/lib/core/metrics/memorization/index.ts';
 import { importProbeRunFile } from '../../../src/lib/data/import-probe-run.ts';
 import { getProbeRun, listProbeRuns, loadProbeResults } from '../../../src/lib/store/probe-runs.ts';
 import { saveDataset } from '../../../src/lib/store/datasets.ts';
 import type { MultipleChoiceItem } from '../../../src/lib/core/benchmarks/types.ts';
 import { freshDb, makeRecord } from '../store/helpers.ts';
-import { allPaths, classOf, general, sampledLeaves, mutated, mutationsOf, namesField, pathOf } from './mutate.ts';
+import { allPaths, classOf, general } from './mutate.ts';
+import { mutateMemorizationFile } from './memorization-mutate.ts';
 import { madeProbeRun, probeItems, type MadeProbeRun } from './memorization-fixture.ts';
 
 const IMPORTED_AT = new Date().toISOString();
-
-/** Where a refusal points: its path, or the field its code is about. */
-function refusedPath(e: FieldProblem): string {
-  const p = e.refusal.params as { path?: string | null };
-  // The reader names the root's fields `file.<field>`.
-  if (typeof p.path === 'string') return p.path.replace(/^file\./, '');
-  if (e.refusal.code === 'import.format-version') return 'formatVersion';
-  if (e.refusal.code === 'import.too-many-results') return 'results';
-  return `(${e.refusal.code})`;
-}
-
-/** The page's numbers, recomputed here from the raw fields as the file has them (not through the reader). */
-function fromRawFields(root: { run: ProbeRunRecord; results: ProbeResult[] }) {
-  const { config } = root.run;
-  const items = root.results
-    .filter((r) => r.kind === 'item' && !r.failure)
-    .map((r) => (r.kind === 'item' ? memorizationScoresOf(r.itemId, r.task, r.logprob.map((logprob, j) => ({ logprob, mean: r.mean[j], std: r.std[j] })), config.k) : null));
-  const files = (config.exchangeability ?? []).map((f) => {
-    const shards = root.results.filter((r): r is ProbeShardResult => r.kind === 'shard' && r.task === f.task).sort((a, b) => a.shard - b.shard);
-    return shards.length === f.design.shardCount ? exchangeabilityTest(f.design, shards) : null;
-  });
-  return { items, files };
-}
-
-function shown(run: ProbeRunRecord, results: readonly ProbeResult[]) {
-  const s = probeRunSummary(run, results);
-  return { items: s.items, files: s.exchangeability.map((f) => f.result) };
-}
 
 describe('memorization run file', () => {
   let made: MadeProbeRun;
@@ -126,31 +98,7 @@ describe('memorization run file', () => {
   });
 
   it('refuses each mutated field naming it, or imports it as raw with the numbers recomputed from the raw fields', async () => {
-    const accepted: string[] = [];
-    const wrong: string[] = [];
-    let tried = 0;
-    for (const parts of sampledLeaves(root)) {
-      const path = pathOf(parts);
-      const original = parts.reduce<unknown>((v, p) => (v as Record<string | number, unknown>)[p], root);
-      for (const mutation of mutationsOf(original)) {
-        const bad = mutated(root, parts, mutation.value);
-        tried++;
-        let read: Awaited<ReturnType<typeof readMemorizationRun>> | null = null;
-        try {
-          read = await readMemorizationRun(bad, 'bad.json', IMPORTED_AT);
-        } catch (e) {
-          if (!(e instanceof FieldProblem)) throw new Error(`${path} ${mutation.name}: threw ${String(e)}`);
-          const at = refusedPath(e);
-          if (!namesField(MEMORIZATION_EXPORT_FIELDS, at, path)) wrong.push(`${path} ${mutation.name}: refused at ${at} (${e.message})`);
-          continue;
-        }
-        const entry = classOf(MEMORIZATION_EXPORT_FIELDS, path);
-        // A derived field's value must never be taken from a file: a changed one is refused.
-        if (entry?.field.class !== 'raw') wrong.push(`${path} ${mutation.name}: accepted, but the table says ${entry?.field.class ?? 'nothing'}`);
-        expect(shown(read.run, read.results)).toEqual(fromRawFields(bad as unknown as { run: ProbeRunRecord; results: ProbeResult[] }));
-        accepted.push(`${path} ${mutation.name}`);
-      }
-    }
+    const { wrong, tried, accepted } = await mutateMemorizationFile(root, (bad) => readMemorizationRun(bad, 'bad.json', IMPORTED_AT), (e) => (e instanceof FieldProblem ? e.refusal : null));
     expect(wrong).toEqual([]);
     expect(tried).toBeGreaterThan(500);
     // Out-of-range numbers are never accepted: every huge value was refused.
