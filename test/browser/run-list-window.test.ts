@@ -1,6 +1,8 @@
-// The Evaluate page's run list at scale (issue 46, item 3), in Chromium: 250 runs restored from a
-// backup are listed from the run index, newest first, 100 rows drawn and more on asking, in English
-// and Chinese; a record written behind the index's back (as an older tab would) is listed too.
+// The Evaluate page's run list and Compare's stored runs at scale (issue 46, item 3), in Chromium:
+// 250 runs restored from a backup are listed from the run index, newest first, 100 rows drawn and
+// more on asking, in English and Chinese; a record written behind the index's back (as an older tab
+// would) is listed too. Compare labels each row from its entry and counts the results of the rows it
+// draws (a paused run's fewer), and reads a record only when its run is chosen.
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { useBrowserSession } from './session.ts';
@@ -8,11 +10,15 @@ import { makeMcRun } from '../fixtures/run-records/build.ts';
 
 const COUNT = 250;
 
-/** Run `i` of the backup: its own id, label and minute, so the list's order is known. */
+/** Run `i` of the backup: its own id, label and minute, so the list's order is known; every 50th from the 7th paused after 3 of its 5 items. */
 function runNumber(i: number) {
   const { run, results } = makeMcRun(`run-${String(i).padStart(3, '0')}`);
   const createdAt = new Date(Date.UTC(2026, 0, 1, 0, i)).toISOString();
-  return { run: { ...run, createdAt, updatedAt: createdAt, label: `第${i}次` }, results: results.map((r) => ({ ...r, runId: run.id })) };
+  const paused = i % 50 === 7;
+  return {
+    run: { ...run, createdAt, updatedAt: createdAt, label: `第${i}次`, ...(paused ? { status: 'paused' as const } : {}) },
+    results: (paused ? results.slice(0, 3) : results).map((r) => ({ ...r, runId: run.id })),
+  };
 }
 
 const backup = () =>
@@ -75,4 +81,49 @@ describe('the run list of many runs', () => {
     expect((await rowIds(page))[0]).toBe(behind.run.id);
     expect(await page.locator('[data-testid=run-list-more]').getAttribute('data-total')).toBe(String(COUNT + 1));
   });
+
+  it('Compare lists them from the index too: labelled from their entries, counted for the rows drawn, read when chosen', async () => {
+    const page = session.opened.page;
+    await page.goto(page.url().replace(/#.*$/, '#/compare'));
+    const compareIds = () => page.locator('[data-testid=compare-runs] tbody tr[data-run]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-run')));
+    const more = page.getByTestId('compare-runs-more');
+    await page.locator('[data-testid=compare-runs-more][data-shown="100"]').waitFor();
+    const total = COUNT + 1; // with the record written behind the index's back
+    expect(await more.getAttribute('data-total')).toBe(String(total));
+    const ids = await compareIds();
+    expect(ids[0]).toBe(runNumber(COUNT + 1).run.id);
+    expect(ids.slice(1)).toEqual(Array.from({ length: 99 }, (_, i) => `run-${String(COUNT - 1 - i).padStart(3, '0')}`));
+    expect(await more.textContent()).toContain(`Showing the newest 100 of ${total} runs.`);
+    expect(await page.getByTestId('compare-runs-show-more').textContent()).toBe('Show 100 more');
+    await page.getByTestId('lang-zh').click();
+    expect(await more.textContent()).toContain(`显示最新的 100 次，共 ${total} 次评测。`);
+    expect(await page.getByTestId('compare-runs-show-more').textContent()).toBe('再显示 100 次');
+    await page.getByTestId('lang-en').click();
+
+    // Alike in all but label and date: the label leads, the date tells them apart (run-label.ts).
+    const label = (id: string) => page.locator(`tr[data-run="${id}"] [data-testid=compare-run-label]`);
+    const label249 = (await label('run-249').textContent()) ?? '';
+    expect(label249).toMatch(/^“第249次” · \S.*2026/);
+    expect(label249).not.toContain('1-shot');
+    expect(await label('run-249').getAttribute('title')).toContain('1-shot');
+    // A paused run drawn: its results counted (3 of 5); one not drawn yet: not counted until drawn.
+    const items = (id: string) => page.locator(`tr[data-run="${id}"] [data-testid=compare-run-items]`);
+    expect([await items('run-207').getAttribute('data-done'), await items('run-207').getAttribute('data-planned')]).toEqual(['3', '5']);
+    expect(await items('run-107').count()).toBe(0);
+    await page.getByTestId('compare-runs-show-more').click();
+    await items('run-107').waitFor();
+    await page.locator('tr[data-run="run-107"] [data-testid=compare-run-items][data-done="3"]').waitFor();
+    expect(await items('run-107').textContent()).toContain('3 of 5');
+    await page.getByTestId('compare-runs-show-more').click();
+    await page.locator('tr[data-run="run-000"]').waitFor();
+    expect(await more.count()).toBe(0);
+
+    // Chosen: read and compared.
+    await page.getByTestId('compare-pick-run-249').check();
+    await page.getByTestId('compare-pick-run-007').check();
+    await page.locator('[data-testid=compare-chosen] li[data-chosen="run-007"]').waitFor();
+    await page.getByTestId('compare-table').waitFor({ timeout: 30_000 });
+    // Among the chosen, too, the label and date tell them apart: as the rows said them.
+    expect(await page.locator('[data-testid=compare-chosen-label]').allTextContents()).toEqual([label249, await label('run-007').textContent()]);
+  }, 120_000);
 });

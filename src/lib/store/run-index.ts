@@ -7,7 +7,7 @@
 // older version in another tab, a store edited by hand), it is built again from the records before
 // it is read, so a list never leaves a stored run out.
 import type { IDBPTransaction, StoreNames } from 'idb';
-import { indexEntryOf, isUnreadableEntry, type IndexEntry, type RunListEntry } from '../core/record/run-list-entry.ts';
+import { INDEX_ENTRY_VERSION, indexEntryOf, isUnreadableEntry, type IndexEntry, type RunListEntry } from '../core/record/run-list-entry.ts';
 import type { RunRecord } from '../core/record/run.ts';
 import type { UnreadableRecord } from '../core/record/stored-check.ts';
 import { fillIndex, type JianguDatabase, type JianguDb } from './schema.ts';
@@ -51,12 +51,15 @@ export async function listIndexedRuns(db: JianguDatabase): Promise<IndexedRuns> 
   return { runs, unreadable };
 }
 
-/** The index's entries, or null when they are not one per stored run, key for key (then it is built again). */
+/**
+ * The index's entries, or null when they are not one per stored run, key for key, each of this
+ * version's shape (then it is built again: an entry an older version wrote lacks what lists now read).
+ */
 async function readIndex(db: JianguDatabase): Promise<IndexEntry[] | null> {
   const tx = db.transaction(['runs', 'runIndex']);
   // Keys only from the records: both stores list them in key order, so the two lists must be equal.
   const [keys, entries] = await Promise.all([tx.objectStore('runs').getAllKeys(), tx.objectStore('runIndex').getAll(), tx.done]);
-  return keys.length === entries.length && keys.every((key, i) => key === entries[i].id) ? entries : null;
+  return keys.length === entries.length && keys.every((key, i) => key === entries[i].id && entries[i].v === INDEX_ENTRY_VERSION) ? entries : null;
 }
 
 /** Builds the index again from the records. */

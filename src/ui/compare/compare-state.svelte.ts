@@ -6,7 +6,8 @@ import { compareRuns, type ComparableKind, type ComparableRun, type Comparison }
 import type { RunRecord } from '../../lib/core/record/run.ts';
 import { decodeShareLink, SHARED_ROUTE, type SharedRun } from '../../lib/core/formats/share-link/share-link.ts';
 import { resolveSharedItems, type SharedItemRow } from '../../lib/engine/shared-items.ts';
-import { listRunsChecked } from '../../lib/store/runs.ts';
+import { listIndexedRuns } from '../../lib/store/run-index.ts';
+import type { RunListEntry } from '../../lib/core/record/run-list-entry.ts';
 import type { UnreadableRecord } from '../../lib/core/record/stored-check.ts';
 import { readStoredRun, storedRunEstimate, type WorkPlace } from '../../lib/data/stored-run-client.ts';
 import { heldRunIds } from '../../lib/engine/run-scheduler.ts';
@@ -17,7 +18,7 @@ import { router } from '../router.svelte.ts';
 import { idsOfRoute, parseRoute, routeTo } from '../route.ts';
 import { fromSharedRun, fromStoredRun, sharedRunId } from './comparable.ts';
 import { interruptedRunIds } from './run-list.ts';
-import { describedShared, describedStored, distinguishingLabels, samplesNote, sharedDescription, type DescribedRun, type LabelWords, type RunLabel } from './run-label.ts';
+import { describedListed, describedShared, describedStored, distinguishingLabels, samplesNote, sharedDescription, type DescribedRun, type LabelWords, type RunLabel } from './run-label.ts';
 import type { DatasetId } from '../../lib/core/benchmarks/types.ts';
 import { getDataset } from '../../lib/core/benchmarks/catalog.ts';
 
@@ -62,9 +63,19 @@ export function kindText(kind: ComparableKind): string {
   return kind === 'multiple-choice' ? t('multiple choice', '选择题') : t('generation', '生成题');
 }
 
+/** Rows of the stored-runs table drawn at first, and added by each "Show more" (as Evaluate's run list). */
+export const COMPARE_ROWS = 100;
+
 export class CompareState {
-  /** Stored runs, newest first (raw: replaced whole, never changed in place). */
-  runs = $state.raw<RunRecord[]>([]);
+  /**
+   * Stored runs, newest first, as the run index lists them (store/run-index.ts: a few fields each,
+   * checked when written), never whole records: 10,000 stored runs list in one read. Raw: replaced whole.
+   */
+  runs = $state.raw<RunListEntry[]>([]);
+  /** The chosen stored runs' records, read and checked when chosen (load). */
+  records = $state.raw<Record<string, RunRecord>>({});
+  /** Rows of the stored-runs table drawn: the newest, COMPARE_ROWS more at each "Show more". */
+  drawn = $state(COMPARE_ROWS);
   /** Stored runs whose record (or, once loaded, results) cannot be shown: named apart, with export and delete. */
   unreadable = $state.raw<UnreadableRecord[]>([]);
   loaded = $state(false);
@@ -78,7 +89,7 @@ export class CompareState {
   private loadedVersion = new Map<string, string>();
   /** Runs stored as `running` that no tab runs now (interruptedRunIds): listed as interrupted. */
   interrupted = $state.raw<ReadonlySet<string>>(new Set());
-  /** Per stored run, how many of its planned items have a result (a paused run has fewer). */
+  /** Per drawn stored run, how many of its planned items have a result (a paused run has fewer); counted for the rows drawn only. */
   done = $state.raw<Record<string, number>>({});
   /** An error to show, as a notice: worded by the page, so a change of language rewords it. */
   error = $state<Notice | null>(null);
@@ -98,16 +109,15 @@ export class CompareState {
   async refresh(): Promise<void> {
     try {
       const db = await this.db();
-      const { runs: listed, unreadable } = await listRunsChecked(db);
+      const { runs: listed, unreadable } = await listIndexedRuns(db);
       // A run whose results were found unreadable when loaded stays apart until it is deleted.
       const resultsBad = this.unreadable.filter((u) => listed.some((r) => r.id === u.id));
       const runs = listed.filter((r) => !resultsBad.some((u) => u.id === r.id));
       this.unreadable = [...unreadable, ...resultsBad];
       const held = runs.some((r) => r.status === 'running') ? await heldRunIds() : null;
-      // A count per run from the results index: no result is read.
-      const done = await Promise.all(runs.map((r) => db.countFromIndex('results', 'by-run', r.id)));
+      const done = await countDone(db, runs.slice(0, this.drawn));
       this.interrupted = interruptedRunIds(runs, held);
-      this.done = Object.fromEntries(runs.map((r, i) => [r.id, done[i]]));
+      this.done = done;
       this.runs = runs;
     } catch (e) {
       this.error = noticeOf(e);
@@ -137,6 +147,18 @@ export class CompareState {
     await this.loadChosen();
   }
 
+  /** Draws COMPARE_ROWS more rows, with their counts. */
+  async showMore(): Promise<void> {
+    const from = this.drawn;
+    this.drawn += COMPARE_ROWS;
+    try {
+      const done = await countDone(await this.db(), this.runs.slice(from, this.drawn));
+      this.done = { ...this.done, ...done };
+    } catch (e) {
+      this.error = noticeOf(e);
+    }
+  }
+
   private loadChosen(): Promise<void> {
     return Promise.all(this.storedIds().map((id) => this.load(id))).then(() => undefined);
   }
@@ -163,7 +185,8 @@ export class CompareState {
       // Read and checked in the stored-run worker when large (issue 35), on the page when small.
       // Compare shows no prompt: a large run's come back empty, so the page takes in ~30 MB less.
       const { checked, readIn } = await readStoredRun(await this.db(), runId, { withoutPrompts: true });
-      const results = checked && 'run' in checked ? checked.results : [];
+      // Deleted since it was listed (another tab): the next refresh drops it.
+      if (checked === null) return;
       this.readIn = { ...this.readIn, [runId]: readIn };
       // Results a page cannot show set the run apart, named, instead of failing the comparison.
       if (checked && 'unreadable' in checked) {
@@ -172,12 +195,14 @@ export class CompareState {
         this.order = this.order.filter((id) => id !== runId);
         return;
       }
+      const { run: record, results } = checked;
       this.loadedVersion.set(runId, run.updatedAt);
       // Its cells' intervals are (a) of its estimate, as on its run page (a large run's in the stored-run worker).
-      const estimate = run.config.kind === 'multiple-choice' && results.length > 0 ? (await storedRunEstimate(await this.db(), run, results)).estimate : null;
-      this.comparables = { ...this.comparables, [runId]: fromStoredRun(run, results, estimate) };
+      const estimate = record.config.kind === 'multiple-choice' && results.length > 0 ? (await storedRunEstimate(await this.db(), record, results)).estimate : null;
+      this.records = { ...this.records, [runId]: record };
+      this.comparables = { ...this.comparables, [runId]: fromStoredRun(record, results, estimate) };
       // Its label says how many items had fewer exemplars than its shots (the results say it).
-      this.describedRuns = { ...this.describedRuns, [runId]: describedStored(run, results) };
+      this.describedRuns = { ...this.describedRuns, [runId]: describedStored(record, results) };
     } catch (e) {
       this.error = noticeOf(e);
     }
@@ -207,16 +232,16 @@ export class CompareState {
     const first = this.order[0];
     if (first === undefined) return null;
     const run = this.runs.find((r) => r.id === first);
-    if (run) return { datasetId: run.datasetId, kind: run.config.kind };
+    if (run) return { datasetId: run.datasetId, kind: run.kind };
     const entry = this.shared.find((s) => s.id === first);
     return entry ? { datasetId: entry.shared.datasetId, kind: entry.shared.kind } : null;
   }
 
   /** Why a stored run cannot be chosen now, or null when it can. */
-  disabledReason(run: RunRecord): Notice | null {
+  disabledReason(run: Pick<RunListEntry, 'id' | 'datasetId' | 'kind'>): Notice | null {
     const ref = this.reference;
     if (!ref || this.order.includes(run.id)) return null;
-    if (run.datasetId !== ref.datasetId || run.config.kind !== ref.kind) {
+    if (run.datasetId !== ref.datasetId || run.kind !== ref.kind) {
       return notice('compare.run-other-benchmark', { referenceTitle: catalogTitle(ref.datasetId), referenceKind: ref.kind });
     }
     return null;
@@ -302,7 +327,7 @@ export class CompareState {
     if (entry) return describedShared(entry.shared);
     const run = this.runs.find((r) => r.id === id);
     // The label as stored now (it changes without the results being read again).
-    return run ? { ...(this.describedRuns[id] ?? describedStored(run)), label: run.label } : null;
+    return run ? { ...(this.describedRuns[id] ?? describedListed(run)), label: run.label } : null;
   }
 
   /** Each chosen run's label: what differs between the chosen runs, the full description on hover. */
@@ -321,10 +346,15 @@ export class CompareState {
   /** Labels for the stored-runs table: what differs among all stored runs of the same benchmark and kind. */
   storedLabels = $derived.by((): Record<string, RunLabel> => {
     const out: Record<string, RunLabel> = {};
-    const groups = new Map<string, RunRecord[]>();
-    for (const run of this.runs) groups.set(`${run.datasetId}|${run.config.kind}`, [...(groups.get(`${run.datasetId}|${run.config.kind}`) ?? []), run]);
+    const groups = new Map<string, RunListEntry[]>();
+    for (const run of this.runs) {
+      const key = `${run.datasetId}|${run.kind}`;
+      const group = groups.get(key);
+      if (group) group.push(run);
+      else groups.set(key, [run]);
+    }
     for (const group of groups.values()) {
-      const labels = distinguishingLabels(group.map((run) => describedStored(run)), labelWords());
+      const labels = distinguishingLabels(group.map(describedListed), labelWords());
       group.forEach((run, i) => (out[run.id] = labels[i]));
     }
     return out;
@@ -355,6 +385,15 @@ export class CompareState {
       return { value: null, error: noticeOf(e) };
     }
   });
+}
+
+/** How many results each run has, from the results index (no result is read), for the rows drawn. */
+async function countDone(db: JianguDatabase, runs: readonly RunListEntry[]): Promise<Record<string, number>> {
+  const tx = db.transaction('results');
+  const index = tx.store.index('by-run');
+  const counts = await Promise.all(runs.map((r) => index.count(r.id)));
+  await tx.done;
+  return Object.fromEntries(runs.map((r, i) => [r.id, counts[i]]));
 }
 
 /** The interface language's formatters for labels (read inside $derived, so labels follow a switch). */

@@ -11,8 +11,10 @@ import type { SharedRun } from '../../lib/core/formats/share-link/share-link.ts'
 import { harnessBackendText } from '../evaluate/run-backend.ts';
 import { describeSample, sampleDifference } from '../../lib/core/protocols/sample-description.ts';
 import { sampleDifferenceText, sampleShortText, type SampleWords } from '../evaluate/sample-text.ts';
+import type { LabelConfig, RunListEntry } from '../../lib/core/record/run-list-entry.ts';
 
-export type RunConfigLike = RunRecord['config'] | SharedRun['config'];
+/** A stored run's configuration, a link's, or what a list's entry keeps of one (LabelConfig). */
+export type RunConfigLike = RunRecord['config'] | SharedRun['config'] | LabelConfig;
 
 /** What a label is made from: a stored run or a shared link, reduced to what describes it. */
 export interface DescribedRun {
@@ -62,6 +64,20 @@ export function describedStored(run: RunRecord, results?: readonly ItemResult[])
     backendUsed: harnessBackendText(run, false, true) ?? run.environment?.backendInfo.backend ?? null,
     ...(run.origin?.harnessLimit !== undefined ? { harnessLimit: run.origin.harnessLimit } : {}),
     ...(run.label ? { label: run.label } : {}),
+  };
+}
+
+/**
+ * A stored run as a list's entry describes it (store/run-index.ts): the same facets as
+ * describedStored of its record, without reading the record (a list labels 10,000 runs).
+ */
+export function describedListed(entry: RunListEntry): DescribedRun {
+  return {
+    config: entry.labelConfig,
+    createdAt: entry.createdAt,
+    backendUsed: harnessBackendText(entry, false, true) ?? entry.backend,
+    ...(entry.origin?.harnessLimit !== undefined ? { harnessLimit: entry.origin.harnessLimit } : {}),
+    ...(entry.label ? { label: entry.label } : {}),
   };
 }
 

@@ -5,7 +5,7 @@
 import 'fake-indexeddb/auto';
 import { openDB } from 'idb';
 import { describe, expect, it } from 'vitest';
-import { indexEntryOf } from '../../../src/lib/core/record/run-list-entry.ts';
+import { indexEntryOf, labelConfigOf, type RunListEntry } from '../../../src/lib/core/record/run-list-entry.ts';
 import { exportBackup, importBackup } from '../../../src/lib/data/backup.ts';
 import { listIndexedRuns } from '../../../src/lib/store/run-index.ts';
 import { createRun, deleteRuns, importRun, saveResult, setRunLabel, setRunStatus, updateRun } from '../../../src/lib/store/runs.ts';
@@ -88,6 +88,19 @@ describe('the run index', () => {
     await db.delete('runIndex', 'kept');
     const { runs } = await listIndexedRuns(db);
     expect(runs.map((r) => r.id).sort()).toEqual(['behind', 'kept']);
+    await expectIndexTrue(db);
+    db.close();
+  });
+
+  it('is built again when an entry is of an older shape (written before the label config)', async () => {
+    const db = await freshDb();
+    const run = makeMcRun('old-shape').run;
+    await createRun(db, run);
+    // The entry stop 54's version wrote: no version, no label config.
+    const { v: _v, labelConfig: _l, ...older } = indexEntryOf(run, run.id) as RunListEntry;
+    await db.put('runIndex', older as unknown as RunListEntry);
+    const { runs } = await listIndexedRuns(db);
+    expect(runs[0].labelConfig).toEqual(labelConfigOf(run.config));
     await expectIndexTrue(db);
     db.close();
   });

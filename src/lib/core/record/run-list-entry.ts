@@ -6,13 +6,29 @@
 // show has an entry that says so (`unreadable`), listed apart with export and delete, as before.
 import type { DatasetId } from '../benchmarks/types.ts';
 import type { Notice } from '../notices/index.ts';
-import type { McRunConfig, RunModel, RunOrigin, RunRecord, RunStatus } from './run.ts';
+import type { GenRunConfig, McRunConfig, PrideConfig, RunModel, RunOrigin, RunRecord, RunStatus } from './run.ts';
 import { recordName, storedRunRefusal, unreadableNotice } from './stored-check.ts';
+
+/**
+ * The shape of an entry. An entry written by an older version (without a field a list now reads) is
+ * not this one: the index is then built again from the records (store/run-index.ts).
+ */
+export const INDEX_ENTRY_VERSION = 2;
+
+/**
+ * What a run's label is made of in its configuration (ui/compare/run-label.ts, runFacets; the sample's
+ * description, describeSample): the configuration without its item ids, which it replaces by their
+ * count, as a share link does. Small: a list of 10,000 runs labels each of them from its entry.
+ */
+export type LabelConfig =
+  | (Pick<McRunConfig, 'kind' | 'model' | 'shots' | 'scoring' | 'chatTemplate' | 'tasks' | 'limitPerTask' | 'sampling' | 'circular'> & { itemCount: number; pride?: Pick<PrideConfig, 'share' | 'seed'> })
+  | (Pick<GenRunConfig, 'kind' | 'model' | 'decoding' | 'chatTemplate' | 'tasks' | 'limitPerTask' | 'sampling'> & { itemCount: number });
 
 /** The kind of a row, in the words a list tells runs apart by (the scoring decides what the numbers mean). */
 export type RunListKind = 'letters' | 'option-text' | 'generated-letter' | 'generation';
 
 export interface RunListEntry {
+  v: typeof INDEX_ENTRY_VERSION;
   id: string;
   createdAt: string;
   updatedAt: string;
@@ -29,12 +45,15 @@ export interface RunListEntry {
   /** Items the run asks (config.itemIds.length). */
   items: number;
   label?: string;
-  /** An imported run's file, its kind, and (lm-eval) what ran the model: what the row says of it. */
-  origin?: Pick<RunOrigin, 'kind' | 'fileName' | 'harnessBackend'>;
+  /** An imported run's file, its kind, and (lm-eval) what ran the model and its --limit: what the row and the label say of it. */
+  origin?: Pick<RunOrigin, 'kind' | 'fileName' | 'harnessBackend' | 'harnessLimit'>;
+  /** What its label on Compare is made of. */
+  labelConfig: LabelConfig;
 }
 
 /** A stored record no page can show, as a list names it (its key, its date where it states one, and what is wrong). */
 export interface UnreadableListEntry {
+  v: typeof INDEX_ENTRY_VERSION;
   id: string;
   createdAt: string | null;
   unreadable: Notice;
@@ -55,6 +74,7 @@ export function listKindOf(run: Pick<RunRecord, 'config'>): RunListKind {
 export function listEntryOf(run: RunRecord): RunListEntry {
   const c = run.config;
   return {
+    v: INDEX_ENTRY_VERSION,
     id: run.id,
     createdAt: run.createdAt,
     updatedAt: run.updatedAt,
@@ -68,7 +88,31 @@ export function listEntryOf(run: RunRecord): RunListEntry {
     shots: c.kind === 'multiple-choice' ? c.shots : null,
     items: c.itemIds.length,
     ...(run.label !== undefined ? { label: run.label } : {}),
-    ...(run.origin ? { origin: { kind: run.origin.kind, fileName: run.origin.fileName, ...(run.origin.harnessBackend ? { harnessBackend: run.origin.harnessBackend } : {}) } } : {}),
+    ...(run.origin ? { origin: originOf(run.origin) } : {}),
+    labelConfig: labelConfigOf(c),
+  };
+}
+
+function originOf(o: RunOrigin): NonNullable<RunListEntry['origin']> {
+  return {
+    kind: o.kind,
+    fileName: o.fileName,
+    ...(o.harnessBackend ? { harnessBackend: o.harnessBackend } : {}),
+    ...(o.harnessLimit !== undefined ? { harnessLimit: o.harnessLimit } : {}),
+  };
+}
+
+/** The configuration less its item ids (and PriDe's), named field by field: nothing else of a record rides along. */
+export function labelConfigOf(c: RunRecord['config']): LabelConfig {
+  const common = { model: { source: c.model.source, dtype: c.model.dtype, backend: c.model.backend }, chatTemplate: c.chatTemplate, tasks: c.tasks, limitPerTask: c.limitPerTask, itemCount: c.itemIds.length, ...(c.sampling ? { sampling: c.sampling } : {}) };
+  if (c.kind === 'generation') return { kind: 'generation', ...common, decoding: c.decoding };
+  return {
+    kind: 'multiple-choice',
+    ...common,
+    shots: c.shots,
+    scoring: c.scoring,
+    ...(c.circular !== undefined ? { circular: c.circular } : {}),
+    ...(c.pride ? { pride: { share: c.pride.share, seed: c.pride.seed } } : {}),
   };
 }
 
@@ -78,6 +122,6 @@ export function listEntryOf(run: RunRecord): RunListEntry {
  */
 export function indexEntryOf(value: unknown, key: string): IndexEntry {
   const refused = storedRunRefusal(value, null);
-  if (refused) return { ...recordName(value, key), unreadable: unreadableNotice(key, refused) };
+  if (refused) return { v: INDEX_ENTRY_VERSION, ...recordName(value, key), unreadable: unreadableNotice(key, refused) };
   return listEntryOf(value as RunRecord);
 }
