@@ -18,7 +18,7 @@ import { router } from '../router.svelte.ts';
 import { idsOfRoute, parseRoute, routeTo } from '../route.ts';
 import { fromSharedRun, fromStoredRun, sharedRunId } from './comparable.ts';
 import { interruptedRunIds } from './run-list.ts';
-import { describedListed, describedShared, describedStored, distinguishingLabels, samplesNote, sharedDescription, type DescribedRun, type LabelWords, type RunLabel } from './run-label.ts';
+import { describedListed, describedShared, describedStored, distinguishingLabels, FacetSpread, labelFrom, runFacets, samplesNote, sharedDescription, type DescribedRun, type LabelWords, type RunLabel } from './run-label.ts';
 import type { DatasetId } from '../../lib/core/benchmarks/types.ts';
 import { getDataset } from '../../lib/core/benchmarks/catalog.ts';
 
@@ -343,19 +343,52 @@ export class CompareState {
   /** Said above the compared runs when their samples differ (run-label.ts samplesNote); '' when they are the same. */
   samples = $derived(samplesNote(this.order.map((id) => this.described(id)).filter((d): d is DescribedRun => d !== null), labelWords()));
 
-  /** Labels for the stored-runs table: what differs among all stored runs of the same benchmark and kind. */
-  storedLabels = $derived.by((): Record<string, RunLabel> => {
-    const out: Record<string, RunLabel> = {};
-    const groups = new Map<string, RunListEntry[]>();
-    for (const run of this.runs) {
-      const key = `${run.datasetId}|${run.kind}`;
-      const group = groups.get(key);
-      if (group) group.push(run);
-      else groups.set(key, [run]);
+  /**
+   * What differs within each group of stored runs (one benchmark and kind), for a long list: taken in
+   * SPREAD_PIECE runs at a time (spreadLabels), so 10,000 runs are never labelled in one task.
+   */
+  private spread = $state.raw<LabelSpread | null>(null);
+  private spreadCalls = 0;
+
+  /**
+   * Takes in the stored runs' facets, a piece per task, for the rows' labels (a list of SPREAD_PIECE
+   * runs or fewer is spread at once, in storedLabels). Called when the runs or the language change.
+   */
+  async spreadLabels(): Promise<void> {
+    const call = ++this.spreadCalls;
+    const runs = this.runs;
+    if (runs.length <= SPREAD_PIECE) return;
+    const words = labelWords();
+    const spread = newSpread(words.lang);
+    for (let start = 0; start < runs.length; start += SPREAD_PIECE) {
+      if (start > 0) {
+        await new Promise((resolve) => setTimeout(resolve));
+        if (call !== this.spreadCalls) return;
+      }
+      for (const run of runs.slice(start, start + SPREAD_PIECE)) addToSpread(spread, run, words);
     }
-    for (const group of groups.values()) {
-      const labels = distinguishingLabels(group.map(describedListed), labelWords());
-      group.forEach((run, i) => (out[run.id] = labels[i]));
+    this.spread = spread;
+  }
+
+  /**
+   * Labels for the rows drawn: what differs among all stored runs of the same benchmark and kind.
+   * Until a long list is spread (spreadLabels), or after it changed, a row not yet taken in shows
+   * every facet of its run, as a lone run's label does.
+   */
+  storedLabels = $derived.by((): Record<string, RunLabel> => {
+    const words = labelWords();
+    let spread = this.spread;
+    if (this.runs.length <= SPREAD_PIECE) {
+      spread = newSpread(words.lang);
+      for (const run of this.runs) addToSpread(spread, run, words);
+    }
+    const out: Record<string, RunLabel> = {};
+    for (const run of this.runs.slice(0, this.drawn)) {
+      const described = describedListed(run);
+      const facets = runFacets(described, words);
+      const group = spread?.lang === words.lang ? spread.groups.get(groupOf(run)) : undefined;
+      const place = spread?.place.get(run.id);
+      out[run.id] = group && place !== undefined ? labelFrom(described, facets, group.chosen(), place) : labelFrom(described, facets, facets.map((f) => f.key).filter((k) => k !== 'date'), 0);
     }
     return out;
   });
@@ -385,6 +418,27 @@ export class CompareState {
       return { value: null, error: noticeOf(e) };
     }
   });
+}
+
+/** Stored runs labelled in one task (CompareState.spreadLabels). */
+const SPREAD_PIECE = 1000;
+
+/** What differs within each group of stored runs, as far as taken in, in one language; each run's place in its group. */
+interface LabelSpread {
+  lang: LabelWords['lang'];
+  groups: Map<string, FacetSpread>;
+  place: Map<string, number>;
+}
+
+const newSpread = (lang: LabelWords['lang']): LabelSpread => ({ lang, groups: new Map(), place: new Map() });
+const groupOf = (run: Pick<RunListEntry, 'datasetId' | 'kind'>): string => `${run.datasetId}|${run.kind}`;
+
+function addToSpread(spread: LabelSpread, run: RunListEntry, words: LabelWords): void {
+  const key = groupOf(run);
+  let group = spread.groups.get(key);
+  if (!group) spread.groups.set(key, (group = new FacetSpread()));
+  spread.place.set(run.id, group.runs);
+  group.add(runFacets(describedListed(run), words));
 }
 
 /** How many results each run has, from the results index (no result is read), for the rows drawn. */

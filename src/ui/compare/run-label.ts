@@ -147,22 +147,61 @@ function tasksText(tasks: readonly string[], words: LabelWords): string {
 }
 
 /**
+ * What differs among runs, facet by facet, taken in a run at a time: a list of 10,000 stored runs is
+ * taken in in pieces (CompareState), never in one task. Runs of one kind have the same facets.
+ */
+export class FacetSpread {
+  /** The facets in reading order, as the first run has them. */
+  private order: FacetKey[] = [];
+  private first = new Map<FacetKey, string>();
+  private differing = new Set<FacetKey>();
+  runs = 0;
+
+  add(facets: readonly Facet[]): void {
+    if (this.runs++ === 0) {
+      this.order = facets.map((f) => f.key);
+      for (const f of facets) this.first.set(f.key, f.text);
+      return;
+    }
+    for (const key of this.order) {
+      if (this.differing.has(key)) continue;
+      // A facet this run lacks reads as '' (runs of one kind lack none).
+      if ((facets.find((f) => f.key === key)?.text ?? '') !== this.first.get(key)) this.differing.add(key);
+    }
+  }
+
+  /**
+   * The facets a label shows: those whose text differs (the date only as a last resort, as every
+   * run has its own); every facet but the date for a run compared with nothing; none when the runs
+   * are alike in every one (then they are numbered).
+   */
+  chosen(): FacetKey[] {
+    if (this.runs < 2) return this.order.filter((k) => k !== 'date');
+    const keys = this.order.filter((key) => key !== 'date' && this.differing.has(key));
+    return keys.length > 0 ? keys : this.differing.has('date') ? ['date'] : [];
+  }
+}
+
+/** A run's label from its facets and the facets chosen (FacetSpread.chosen); `i`: its place among the runs, for a label that is only a number. */
+export function labelFrom(run: DescribedRun, facets: readonly Facet[], chosen: readonly FacetKey[], i: number): RunLabel {
+  // The user's label is theirs to tell runs apart by: it comes first, quoted, on both.
+  const own = run.label ? `“${run.label}”${SEP}` : '';
+  const full = own + facets.map((f) => f.text).join(SEP);
+  const short = own + (chosen.length > 0 ? facets.filter((f) => chosen.includes(f.key)).map((f) => f.text).join(SEP) : `#${i + 1}`);
+  return { short, full };
+}
+
+/**
  * One label per run: the facets whose text differs among `runs` (the date only as a last resort,
  * as every run has its own), so seven runs that differ in backend alone read "WASM" / "WebGPU".
  * Runs alike in every facet but the date are told apart by their dates; the same date too, by number.
  */
 export function distinguishingLabels(runs: readonly DescribedRun[], words: LabelWords): RunLabel[] {
   const facets = runs.map((run) => runFacets(run, words));
-  const differs = (key: FacetKey) => new Set(facets.map((fs) => fs.find((f) => f.key === key)?.text ?? '')).size > 1;
-  const keys = (facets[0] ?? []).map((f) => f.key).filter((key) => key !== 'date' && differs(key));
-  const chosen: FacetKey[] = runs.length < 2 ? (facets[0] ?? []).map((f) => f.key).filter((k) => k !== 'date') : keys.length > 0 ? keys : differs('date') ? ['date'] : [];
-  return facets.map((fs, i) => {
-    // The user's label is theirs to tell runs apart by: it comes first, quoted, on both.
-    const own = runs[i].label ? `“${runs[i].label}”${SEP}` : '';
-    const full = own + fs.map((f) => f.text).join(SEP);
-    const short = own + (chosen.length > 0 ? fs.filter((f) => chosen.includes(f.key)).map((f) => f.text).join(SEP) : `#${i + 1}`);
-    return { short, full };
-  });
+  const spread = new FacetSpread();
+  for (const fs of facets) spread.add(fs);
+  const chosen = spread.chosen();
+  return runs.map((run, i) => labelFrom(run, facets[i], chosen, i));
 }
 
 /** What every compared run shares (the facets left out of their labels), to say once above them. */
