@@ -146,4 +146,62 @@ describe('the run list of many runs', () => {
     // Its whole description on hover.
     expect(await label.getAttribute('title')).toContain('1-shot');
   }, 240_000);
+
+  it('lists the newest memorization runs too, and more on asking, on Evaluate and in Compare\'s pickers', async () => {
+    const page = session.opened.page;
+    const PROBES = 230;
+    await page.goto(page.url().replace(/#.*$/, '#/evaluate'));
+    await page.getByTestId('backup-import').waitFor();
+    // Stored as a restore would store them (the list reads the store along its date index).
+    await page.evaluate(async (count) => {
+      const db = await new Promise<IDBDatabase>((resolve, reject) => {
+        const r = indexedDB.open('jiangu');
+        r.onsuccess = () => resolve(r.result);
+        r.onerror = () => reject(r.error);
+      });
+      const hash = 'ab'.repeat(32);
+      await new Promise<void>((resolve, reject) => {
+        const tx = db.transaction('probeRuns', 'readwrite');
+        for (let i = 0; i < count; i++) {
+          const createdAt = new Date(Date.UTC(2026, 11, 1, 0, i)).toISOString();
+          const itemIds = ['古音学/test/0', '古音学/test/1'];
+          tx.objectStore('probeRuns').put({
+            id: `probe-${String(i).padStart(3, '0')}`, createdAt, updatedAt: createdAt, datasetId: 'aclue', status: 'completed', label: `记忆${i}`,
+            config: { kind: 'memorization', model: { source: { kind: 'site', name: 'jiangu-tiny' }, dtype: 'fp32', backend: 'wasm' }, layoutVersion: 1, templateHash: hash, datasetId: 'aclue', datasetFiles: [{ path: 'data/test/古音学.csv', sha256: hash }], tasks: ['古音学'], limitPerTask: null, itemIds, k: 0.2, contextLimit: 2048, exchangeability: [], appVersion: '0.1.0+test' },
+            warnings: [],
+          });
+        }
+        tx.oncomplete = () => resolve();
+        tx.onerror = () => reject(tx.error);
+      });
+      db.close();
+    }, PROBES);
+    await page.reload();
+    const more = page.locator('[data-testid=probe-runs-more]');
+    await page.locator('[data-testid=probe-runs-more][data-shown="100"]').waitFor();
+    expect(await more.getAttribute('data-total')).toBe(String(PROBES));
+    const probeIds = () => page.locator('[data-testid=probe-runs] li[data-run]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-run')));
+    expect(await probeIds()).toEqual(Array.from({ length: 100 }, (_, i) => `probe-${String(PROBES - 1 - i).padStart(3, "0")}`));
+    expect(await more.textContent()).toContain(`Listing the newest 100 of ${PROBES} memorization runs.`);
+    await page.getByTestId('lang-zh').click();
+    expect(await more.textContent()).toContain(`列出最新的 100 次，共 ${PROBES} 次记忆检测。`);
+    expect(await page.getByTestId('probe-runs-more-show').textContent()).toBe('再显示 100 次');
+    await page.getByTestId('lang-en').click();
+    await page.getByTestId('probe-runs-more-show').click();
+    await page.locator('[data-testid=probe-runs-more][data-shown="200"]').waitFor();
+    expect(await page.getByTestId('probe-runs-more-show').textContent()).toBe('Show 30 more');
+    await page.getByTestId('probe-runs-more-show').click();
+    await page.locator('[data-testid=probe-runs] li[data-run="probe-000"]').waitFor();
+    expect(await more.count()).toBe(0);
+    expect((await probeIds()).length).toBe(PROBES);
+
+    // Compare's pickers, in a new visit: the newest hundred at first, the rest on asking.
+    await page.goto(page.url().replace(/#.*$/, '#/compare'));
+    await page.reload();
+    await page.locator('[data-testid=compare-probe-more][data-shown="100"]').waitFor();
+    expect(await page.locator('[data-testid=compare-probe-baseline] option').count()).toBe(101);
+    await page.getByTestId('compare-probe-more-show').click();
+    await page.locator('[data-testid=compare-probe-more][data-shown="200"]').waitFor();
+    expect(await page.locator('[data-testid=compare-probe-baseline] option').count()).toBe(201);
+  }, 120_000);
 });

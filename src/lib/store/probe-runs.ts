@@ -15,9 +15,17 @@ export async function getProbeRun(db: JianguDatabase, id: string): Promise<Probe
   return db.get('probeRuns', id);
 }
 
-/** Every memorization run, newest first. */
-export async function listProbeRuns(db: JianguDatabase): Promise<ProbeRunRecord[]> {
-  return (await db.getAllFromIndex('probeRuns', 'by-created')).reverse();
+/**
+ * The newest `count` memorization runs, newest first, and how many are stored, read along the date
+ * index: a list never reads every record (a backup may restore 10,000 of them, each with its item
+ * ids). Runs are listed as they were before, by that index.
+ */
+export async function listProbeRuns(db: JianguDatabase, count: number): Promise<{ runs: ProbeRunRecord[]; total: number }> {
+  const index = db.transaction('probeRuns').store.index('by-created');
+  const total = await index.count();
+  const runs: ProbeRunRecord[] = [];
+  for (let cursor = await index.openCursor(null, 'prev'); cursor && runs.length < count; cursor = await cursor.continue()) runs.push(cursor.value);
+  return { runs, total };
 }
 
 /** Changes the fields a run's life changes; the rest of the record is fixed at creation. */

@@ -28,8 +28,16 @@ export interface ProbeView {
   elsewhere: boolean;
 }
 
+/** Memorization runs listed at first, and added by each "Show more" (as the scoring runs' list). */
+export const PROBE_ROWS = 100;
+
 export class ProbeState {
-  runs = $state<ProbeRunRecord[]>([]);
+  /** The newest `drawn` stored runs, newest first (raw: replaced whole at each refresh). */
+  runs = $state.raw<ProbeRunRecord[]>([]);
+  /** How many are stored. */
+  total = $state(0);
+  /** How many to list: the newest, PROBE_ROWS more at each "Show more". */
+  drawn = $state(PROBE_ROWS);
   /** The run on show (live while it runs here). Raw: replaced whole on each change. */
   view = $state.raw<ProbeView | null>(null);
   liveId = $state<string | null>(null);
@@ -44,7 +52,14 @@ export class ProbeState {
   }
 
   async refresh(): Promise<void> {
-    this.runs = await listProbeRuns(await this.db());
+    const { runs, total } = await listProbeRuns(await this.db(), this.drawn);
+    this.runs = runs;
+    this.total = total;
+  }
+
+  async showMore(): Promise<void> {
+    this.drawn += PROBE_ROWS;
+    await this.refresh();
   }
 
   /** Whether `runId` is a stored memorization run (the import button stores runs of both kinds), the list refreshed when it is. */

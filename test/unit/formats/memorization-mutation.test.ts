@@ -32,7 +32,7 @@ describe('memorization run file', () => {
   it('imports back through the import path in another browser with every number the page shows equal to the original run\'s; in its own, says it is stored already', async () => {
     // Its own browser holds the run: nothing new is stored, and the refusal names the stored copy.
     await expect(importProbeRunFile(made.db, made.file, 'memorization.json')).rejects.toMatchObject({ notice: { code: 'run.already-stored', params: { runId: made.run.id } } });
-    expect((await listProbeRuns(made.db)).map((r) => r.id)).toEqual([made.run.id]);
+    expect((await listProbeRuns(made.db, Infinity)).runs.map((r) => r.id)).toEqual([made.run.id]);
     // Another browser: the benchmark stored there too.
     const db = await freshDb();
     await saveDataset(db, makeRecord('ancientbench', probeItems()), probeItems());
@@ -74,7 +74,7 @@ describe('memorization run file', () => {
     elsewhere.run.id = 'another-run';
     for (const r of elsewhere.results) r.runId = 'another-run';
     expect(await codes(await importProbeRunFile(db, JSON.stringify(elsewhere), 'another.json'))).toEqual([]);
-    expect(await listProbeRuns(db)).toHaveLength(4);
+    expect((await listProbeRuns(db, Infinity)).runs).toHaveLength(4);
     // Where the run was made: the edited file is a copy of the run made here, dated when it was made.
     const beside = await importProbeRunFile(made.db, other(0.25), 'edited.json');
     expect((await getProbeRun(made.db, beside))!.warnings).toContainEqual(expect.objectContaining({ code: 'run.stored-with-other-results', params: { copies: 1, firstAt: made.run.createdAt } }));
@@ -86,7 +86,7 @@ describe('memorization run file', () => {
       const all = change(probeItems());
       await saveDataset(db, makeRecord('ancientbench', all), all);
       await expect(importProbeRunFile(db, made.file, 'memorization.json')).rejects.toBeInstanceOf(RunImportError);
-      expect(await listProbeRuns(db)).toEqual([]);
+      expect((await listProbeRuns(db, Infinity)).runs).toEqual([]);
       return importProbeRunFile(db, made.file, 'memorization.json').catch((e: RunImportError) => e.refusal);
     };
     // Radical/test/0 stored here under Cloze: the file puts it on Radical.
