@@ -11,7 +11,7 @@
 // beforeAll builds the site twice with base /jiangu/ (JIANGU_BUILD_ID 1 and 2, so the precache
 // manifests differ), about 5 to 10 s each.
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -115,6 +115,16 @@ describe('the built site on a plain static host under /jiangu/', () => {
     ]);
     await page.waitForFunction(() => window.jianguSite?.offlineReady === true, null, { timeout: 60_000 });
     expect(await siteState(page)).toEqual({ controlled: true, isolated: true, offlineReady: true, updateWaiting: false, unavailable: null });
+    // Every script and style of the build is stored, the chunks of the pages not opened yet too (each
+    // page is loaded when its route first opens: src/ui/pages.ts), so every page opens offline.
+    const stored = await page.evaluate(async () => {
+      const paths: string[] = [];
+      for (const name of await caches.keys()) for (const request of await (await caches.open(name)).keys()) paths.push(new URL(request.url).pathname);
+      return paths;
+    });
+    const assets = readdirSync(join(builds[0].dir, 'assets')).filter((name) => /\.(js|css)$/.test(name));
+    expect(assets.filter((name) => /^(EvaluatePage|ReadingPage|ComparePage|Playground)-.*\.js$/.test(name))).toHaveLength(4);
+    expect(assets.filter((name) => !stored.includes(`${BASE}assets/${name}`))).toEqual([]);
     expect(await page.evaluate(() => typeof SharedArrayBuffer)).toBe('function');
     await page.locator('[data-testid=site-isolation][data-isolated=yes]').waitFor();
     // Installable. Chromium's own check finds nothing missing but the profile: a Playwright context
