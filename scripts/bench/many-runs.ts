@@ -215,13 +215,15 @@ function hottest(profile: { nodes: ProfileNode[]; samples: number[]; timeDeltas:
     .map(([fn, e]) => ({ fn, selfMs: Math.round(e.us / 1000), via: [...e.via.entries()].sort((a, b) => b[1] - a[1])[0]?.[0] ?? '' }));
 }
 
-type TraceEvent = { name: string; ph: string; pid: number; tid: number; dur?: number; tdur?: number; args?: { name?: string } };
+type TraceFrame = { processId?: number; url?: string };
+type TraceEvent = { name: string; ph: string; pid: number; tid: number; dur?: number; tdur?: number; args?: { name?: string; data?: { frames?: TraceFrame[]; processId?: number; url?: string } } };
 
 /** Starts a trace of the top-level tasks (CDP: Playwright's browser.startTracing has no browser in a persistent context). */
 async function traceStart(cdp: CDPSession): Promise<() => Promise<TraceEvent[]>> {
   const events: TraceEvent[] = [];
   cdp.on('Tracing.dataCollected', (e) => void events.push(...(e.value as unknown as TraceEvent[])));
-  await cdp.send('Tracing.start', { transferMode: 'ReportEvents', traceConfig: { includedCategories: ['toplevel'] } } as never);
+  // devtools.timeline for TracingStartedInBrowser and FrameCommittedInBrowser: which renderer process holds the site's page.
+  await cdp.send('Tracing.start', { transferMode: 'ReportEvents', traceConfig: { includedCategories: ['toplevel', 'disabled-by-default-devtools.timeline'] } } as never);
   return async () => {
     const complete = new Promise<void>((resolve) => cdp.once('Tracing.tracingComplete', () => resolve()));
     await cdp.send('Tracing.end');
@@ -231,11 +233,19 @@ async function traceStart(cdp: CDPSession): Promise<() => Promise<TraceEvent[]>>
 }
 
 /**
- * The longest task on a renderer's main thread in the trace: its wall time (`dur`) and its CPU time
+ * The longest task on the site's renderer's main thread in the trace: its wall time (`dur`) and its CPU time
  * (`tdur`), and the most CPU time of any one task, ms.
  */
 function longestTraceTask(events: TraceEvent[]): { wallMs: number; cpuMs: number; maxCpuMs: number } | null {
-  const mains = new Set(events.filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain').map((e) => `${e.pid}:${e.tid}`));
+  // The site's renderers only: Chromium's own WebUI renderer runs tasks of ~120 ms CPU of its own
+  // during a step, which are not the site's. A trace that names no frame keeps every renderer.
+  const site = new Set<number>();
+  for (const e of events) {
+    const data = e.args?.data;
+    if (e.name === 'TracingStartedInBrowser') for (const f of data?.frames ?? []) if (f.processId !== undefined && f.url?.startsWith('http://127.0.0.1')) site.add(f.processId);
+    if (e.name === 'FrameCommittedInBrowser' && data?.processId !== undefined && data.url?.startsWith('http://127.0.0.1')) site.add(data.processId);
+  }
+  const mains = new Set(events.filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain' && (site.size === 0 || site.has(e.pid))).map((e) => `${e.pid}:${e.tid}`));
   const tasks = events.filter((e) => e.ph === 'X' && (e.name === 'RunTask' || e.name === 'ThreadControllerImpl::RunTask') && mains.has(`${e.pid}:${e.tid}`));
   if (tasks.length === 0) return null;
   const longest = tasks.reduce((a, b) => ((b.dur ?? 0) > (a.dur ?? 0) ? b : a));

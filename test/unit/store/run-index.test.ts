@@ -104,4 +104,25 @@ describe('the run index', () => {
     await expectIndexTrue(db);
     db.close();
   });
+
+  it('is read in pages cut at the records\' keys, an entry past either end without a record seen too', async () => {
+    const db = await freshDb();
+    // 2,100 records: three pages of up to 1,000 entries.
+    const ids = Array.from({ length: 2100 }, (_, i) => `r${String(i).padStart(4, '0')}`);
+    const tx = db.transaction(['runs', 'runIndex'], 'readwrite');
+    for (const id of ids) {
+      const run = makeMcRun(id).run;
+      void tx.objectStore('runs').put(run);
+      void tx.objectStore('runIndex').put(indexEntryOf(run, id));
+    }
+    await tx.done;
+    expect((await listIndexedRuns(db)).runs.map((r) => r.id).sort()).toEqual(ids);
+    // An entry whose record is gone, before the first key and after the last: read, so the index is built again without it.
+    for (const stray of ['a-before', 'z-after']) {
+      await db.put('runIndex', indexEntryOf(makeMcRun(stray).run, stray));
+      expect((await listIndexedRuns(db)).runs.map((r) => r.id).sort()).toEqual(ids);
+      expect(await db.count('runIndex')).toBe(ids.length);
+    }
+    db.close();
+  });
 });
