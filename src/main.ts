@@ -18,5 +18,7 @@ registerServiceWorker();
 // format, whose locale data costs 30–40 ms the first time in a tab (Intl.NumberFormat); the one after
 // mounts the shell, whose header shows a number.
 preloadPage(router.page);
+// The pages that list the stored runs: the list is read while the page loads (run-index.ts).
+if (router.page === 'evaluate' || router.page === 'compare') void import('./lib/store/run-index.ts').then((m) => m.readRunListEarly());
 setTimeout(() => fmt.count(0));
 setTimeout(() => mount(App, { target: document.getElementById('app')! }));

@@ -7,7 +7,7 @@ import { openDB } from 'idb';
 import { describe, expect, it } from 'vitest';
 import { indexEntryOf, labelConfigOf, type RunListEntry } from '../../../src/lib/core/record/run-list-entry.ts';
 import { exportBackup, importBackup } from '../../../src/lib/data/backup.ts';
-import { listIndexedRuns } from '../../../src/lib/store/run-index.ts';
+import { listIndexedRuns, readRunListEarly } from '../../../src/lib/store/run-index.ts';
 import { createRun, deleteRuns, importRun, saveResult, setRunLabel, setRunStatus, updateRun } from '../../../src/lib/store/runs.ts';
 import { openJianguDb, type JianguDatabase } from '../../../src/lib/store/schema.ts';
 import { makeGenRun, makeMcRun } from '../../fixtures/run-records/build.ts';
@@ -124,5 +124,22 @@ describe('the run index', () => {
       expect(await db.count('runIndex')).toBe(ids.length);
     }
     db.close();
+  });
+
+  it('is read early at start-up for the first listing only, and not once the tab has written a run since', async () => {
+    // readRunListEarly opens the site's own database ('jiangu'), as main.ts does.
+    const db = await openJianguDb();
+    await createRun(db, makeMcRun('first').run);
+    readRunListEarly();
+    expect((await listIndexedRuns(db)).runs.map((r) => r.id)).toEqual(['first']);
+    readRunListEarly();
+    await createRun(db, { ...makeMcRun('written-since').run, createdAt: '2026-02-01T00:00:00.000Z' });
+    expect((await listIndexedRuns(db)).runs.map((r) => r.id)).toEqual(['written-since', 'first']);
+    await deleteRuns(db, ['written-since', 'first']);
+    db.close();
+    await new Promise<void>((resolve) => {
+      const request = indexedDB.deleteDatabase('jiangu');
+      request.onsuccess = request.onerror = request.onblocked = () => resolve();
+    });
   });
 });
