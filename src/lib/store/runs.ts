@@ -94,34 +94,6 @@ export async function deleteRuns(db: JianguDatabase, ids: readonly string[]): Pr
   ]);
 }
 
-/** The stored runs a page can show, newest first, and those it cannot, named with what is wrong. */
-export interface CheckedRuns {
-  runs: RunRecord[];
-  unreadable: UnreadableRecord[];
-}
-
-/**
- * Every stored run, each record checked as the run-file reader checks a file (core/record/stored-check.ts),
- * results not read: a list shows the records. Read with getAll, not the by-created index, so a record
- * whose date is missing or not text is listed (as unreadable) rather than left out unseen.
- */
-export async function listRunsChecked(db: JianguDatabase): Promise<CheckedRuns> {
-  const tx = db.transaction('runs');
-  const [keys, values] = await Promise.all([tx.store.getAllKeys(), tx.store.getAll(), tx.done]);
-  const runs: RunRecord[] = [];
-  const unreadable: UnreadableRecord[] = [];
-  values.forEach((value, i) => {
-    const key = String(keys[i]);
-    const refused = storedRunRefusal(value, null);
-    if (refused) unreadable.push({ ...recordName(value, key), store: 'runs', problem: unreadableNotice(key, refused) });
-    else runs.push(value);
-  });
-  const newestFirst = (a: string | null, b: string | null) => (a === b ? 0 : (a ?? '') < (b ?? '') ? 1 : -1);
-  runs.sort((a, b) => newestFirst(a.createdAt, b.createdAt));
-  unreadable.sort((a, b) => newestFirst(a.createdAt, b.createdAt));
-  return { runs, unreadable };
-}
-
 /** A stored run and its results when a page can show them; the problem when it cannot; null when none is stored. */
 export type CheckedRun = { run: RunRecord; results: ItemResult[] } | { unreadable: UnreadableRecord } | null;
 

@@ -4,11 +4,12 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runJson } from '../../../src/lib/core/formats/jiangu-run/export.ts';
 import { parseRunFile, RunImportError } from '../../../src/lib/core/formats/import-record.ts';
 import { noticeOf, renderNotice } from '../../../src/lib/core/notices/index.ts';
-import { createRun, deleteRuns, importRun, listRunsChecked, loadResults, rawRecordJson, readRunChecked, saveResult, setRunLabel } from '../../../src/lib/store/runs.ts';
+import { createRun, deleteRuns, importRun, loadResults, rawRecordJson, readRunChecked, saveResult, setRunLabel } from '../../../src/lib/store/runs.ts';
 import type { JianguDatabase } from '../../../src/lib/store/schema.ts';
 import type { RunRecord } from '../../../src/lib/core/record/run.ts';
 import { makeGenRun, makeMcRun } from '../../fixtures/run-records/build.ts';
 import { freshDb } from './helpers.ts';
+import { listIndexedRuns } from '../../../src/lib/store/run-index.ts';
 
 let db: JianguDatabase;
 beforeEach(async () => {
@@ -32,7 +33,8 @@ describe('reading stored runs, checked', () => {
     const { createdAt: _c, ...noDate } = makeMcRun('no-date').run;
     await db.put('runs', noDate as never);
 
-    const { runs, unreadable } = await listRunsChecked(db);
+    // As the lists read them: from the run index, built again since these two were written behind its back.
+    const { runs, unreadable } = await listIndexedRuns(db);
     expect(runs.map((r) => r.id).sort()).toEqual(['good-gen', 'good-mc']);
     expect(unreadable.map((u) => u.id).sort()).toEqual(['bad-type', 'no-date']);
     const badType = unreadable.find((u) => u.id === 'bad-type')!;
