@@ -227,15 +227,15 @@ export class CompareState {
     }
   }
 
-  /** The dataset and kind every other choice must match: the baseline's. */
-  get reference(): { datasetId: DatasetId; kind: ComparableKind } | null {
+  /** The dataset and kind every other choice must match: the baseline's (derived once per change: every drawn row's disabledReason reads it). */
+  reference = $derived.by((): { datasetId: DatasetId; kind: ComparableKind } | null => {
     const first = this.order[0];
     if (first === undefined) return null;
     const run = this.runs.find((r) => r.id === first);
     if (run) return { datasetId: run.datasetId, kind: run.kind };
     const entry = this.shared.find((s) => s.id === first);
     return entry ? { datasetId: entry.shared.datasetId, kind: entry.shared.kind } : null;
-  }
+  });
 
   /** Why a stored run cannot be chosen now, or null when it can. */
   disabledReason(run: Pick<RunListEntry, 'id' | 'datasetId' | 'kind'>): Notice | null {

@@ -11,35 +11,17 @@ import { itemIdsHash } from '../../../src/lib/core/formats/share-link/share-link
 import { exchangeabilityPlan } from '../../../src/lib/core/metrics/memorization/index.ts';
 import type { ProbeItemResult, ProbeResult, ProbeRunRecord, ProbeShardResult } from '../../../src/lib/core/record/probe-run.ts';
 import { mulberry32 } from '../../../src/lib/core/metrics/generation/bootstrap.ts';
+import { makeProbeRun, PROBE_HASH } from '../../fixtures/run-records/probe-run.ts';
 
-const HASH = 'ab'.repeat(32);
+const HASH = PROBE_HASH;
 
 function probeRun(n: number): { run: ProbeRunRecord; results: ProbeResult[] } {
   const itemIds = Array.from({ length: n }, (_, i) => `古音学/test/${i}`);
   const design = { itemCount: n, shardCount: Math.min(4, Math.floor(n / 2)), permutations: 3, seed: 7 };
   const run: ProbeRunRecord = {
-    id: 'probe-1',
-    createdAt: '2026-12-04T01:02:03.000Z',
+    ...makeProbeRun('probe-1', '2026-12-04T01:02:03.000Z', itemIds, [{ task: '古音学', itemIds, design }]),
     updatedAt: '2026-12-04T01:12:03.000Z',
-    datasetId: 'aclue',
-    status: 'completed',
-    config: {
-      kind: 'memorization',
-      model: { source: { kind: 'site', name: 'jiangu-tiny' }, dtype: 'fp32', backend: 'wasm' },
-      layoutVersion: 1,
-      templateHash: HASH,
-      datasetId: 'aclue',
-      datasetFiles: [{ path: 'data/test/古音学.csv', sha256: HASH }],
-      tasks: ['古音学'],
-      limitPerTask: null,
-      itemIds,
-      k: 0.2,
-      contextLimit: 2048,
-      exchangeability: [{ task: '古音学', itemIds, design }],
-      appVersion: '0.1.0+test',
-    },
     environment: { backendInfo: { backend: 'wasm', wasmThreads: 1, crossOriginIsolated: true }, modelInputNames: [], transformersVersion: 't', ortVersion: 'o', userAgent: 'u' },
-    warnings: [],
   };
   const random = mulberry32(3);
   const items = itemIds.map((itemId, index): ProbeItemResult => {

@@ -6,36 +6,10 @@ import { describe, expect, it } from 'vitest';
 import type { ProbeRunRecord } from '../../../src/lib/core/record/probe-run.ts';
 import { createProbeRun, listProbeRuns } from '../../../src/lib/store/probe-runs.ts';
 import { freshDb } from './helpers.ts';
+import { makeProbeRun } from '../../fixtures/run-records/probe-run.ts';
 
-const HASH = 'ab'.repeat(32);
-
-function probeRun(id: string, minute: number): ProbeRunRecord {
-  const createdAt = new Date(Date.UTC(2026, 11, 1, 0, minute)).toISOString();
-  const itemIds = ['古音学/test/0', '古音学/test/1'];
-  return {
-    id,
-    createdAt,
-    updatedAt: createdAt,
-    datasetId: 'aclue',
-    status: 'completed',
-    config: {
-      kind: 'memorization',
-      model: { source: { kind: 'site', name: 'jiangu-tiny' }, dtype: 'fp32', backend: 'wasm' },
-      layoutVersion: 1,
-      templateHash: HASH,
-      datasetId: 'aclue',
-      datasetFiles: [{ path: 'data/test/古音学.csv', sha256: HASH }],
-      tasks: ['古音学'],
-      limitPerTask: null,
-      itemIds,
-      k: 0.2,
-      contextLimit: 2048,
-      exchangeability: [],
-      appVersion: '0.1.0+test',
-    },
-    warnings: [],
-  };
-}
+/** Run `id`, started `minute` minutes into the day. */
+const probeRun = (id: string, minute: number): ProbeRunRecord => makeProbeRun(id, new Date(Date.UTC(2026, 11, 1, 0, minute)).toISOString(), ['古音学/test/0', '古音学/test/1']);
 
 describe('the memorization runs listed', () => {
   it('are the newest, newest first, with how many are stored', async () => {
