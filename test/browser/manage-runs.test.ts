@@ -179,6 +179,8 @@ describe('runs a user can manage', () => {
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-json').click()]);
     const exported = await downloadText(download);
     await goHash(page, '#/evaluate');
+    // The list is drawn after the page's chunk and the run index are read: counted before, it read 0 in a CI run.
+    await page.locator(`[data-testid=run-list] tr[data-run="${letters}"]`).waitFor();
     const before = await page.locator('[data-testid=run-list] tbody tr').count();
     await page.getByTestId('import-run-input').setInputFiles({ name: 'again.json', mimeType: 'application/json', buffer: Buffer.from(exported) });
     const said = page.getByTestId('import-run-already-stored');

@@ -77,6 +77,7 @@ describe('run records, comparisons and languages', () => {
       await fresh.page.getByTestId('import-run-input').setInputFiles(tampered);
       await fresh.page.getByTestId('import-run-already-stored').waitFor();
       expect(await fresh.page.getByTestId('open-stored-copy').getAttribute('href')).toBe(`#/run/${firstImport}`);
+      await fresh.page.locator(`[data-testid=run-list] tr[data-run="${firstImport}"]`).waitFor();
       expect(await fresh.page.locator('[data-testid=run-list] tbody tr').count()).toBe(1);
 
       // In a browser that does not hold it: imported, recomputed, and flagged.
