@@ -31,10 +31,22 @@ export function unindexRuns(tx: WriteTx, ids: readonly string[]): Promise<unknow
 export interface IndexedRuns {
   runs: RunListEntry[];
   unreadable: UnreadableRecord[];
+  /**
+   * The entries checked against the records' keys, after the list is returned: true when they are
+   * one per record (the list stands), false when the index was built again (a record written behind
+   * its back: the caller lists again). At 10,000 runs the keys took ~260 ms, read after the entries.
+   */
+  checked: Promise<boolean>;
 }
 
-/** Entries read per request (readIndex). */
-const INDEX_PAGE = 1000;
+/**
+ * Where the index is cut into pages, each read by a request of its own, so that each page's entries
+ * are made on the page's thread in a task of their own (10,000 entries in one request made one task
+ * of ~130 ms: npm run bench, many-runs): the first character of the key, which for the site's ids
+ * (crypto.randomUUID, lowercase hex) cuts 10,000 runs into 16 pages of ~600. Any other key falls in
+ * one of them too: the pages cover every key, in key order.
+ */
+const PAGE_STARTS = '123456789abcdef'.split('');
 
 const newestFirst = (a: string | null, b: string | null) => (a === b ? 0 : (a ?? '') < (b ?? '') ? 1 : -1);
 
@@ -54,16 +66,20 @@ const EARLY_FOR_MS = 10_000;
 export function readRunListEarly(): void {
   const list = openJianguDb().then(async (db) => {
     try {
-      return await readList(db);
-    } finally {
+      const listed = await readList(db);
+      // The check's own request is already asked for; the connection closes once it is answered.
+      void listed.checked.finally(() => db.close());
+      return listed;
+    } catch (error) {
       db.close();
+      throw error;
     }
   });
   list.catch(() => {}); // the page's own listing reads again, and says what is wrong
   early = { at: Date.now(), list };
 }
 
-/** Every entry, the index built again first when it does not cover the runs store. */
+/** Every entry, newest first; the index built again first when it is empty or of an older shape, or after (`checked`) when it lacks a record's. */
 export async function listIndexedRuns(db: JianguDatabase): Promise<IndexedRuns> {
   const begun = early;
   early = null;
@@ -78,45 +94,51 @@ export async function listIndexedRuns(db: JianguDatabase): Promise<IndexedRuns> 
 }
 
 async function readList(db: JianguDatabase): Promise<IndexedRuns> {
-  let entries = await readIndex(db);
-  if (entries === null) {
-    await rebuildIndex(db);
-    entries = (await readIndex(db)) ?? [];
+  let { entries, checked } = readIndex(db);
+  let read = await entries;
+  // An empty index (the first visit after the index came, or every entry lost) is checked before it
+  // is listed, as is one of an older shape: a list never shows "no runs" for a store that holds some.
+  if ((read.length === 0 || read.some((e) => e.v !== INDEX_ENTRY_VERSION)) && !(await checked.catch(() => true))) {
+    ({ entries, checked } = readIndex(db));
+    read = await entries;
   }
   const runs: RunListEntry[] = [];
   const unreadable: UnreadableRecord[] = [];
-  for (const e of entries) {
+  for (const e of read) {
     if (isUnreadableEntry(e)) unreadable.push({ id: e.id, createdAt: e.createdAt, store: 'runs', problem: e.unreadable });
     else runs.push(e);
   }
   runs.sort((a, b) => newestFirst(a.createdAt, b.createdAt));
   unreadable.sort((a, b) => newestFirst(a.createdAt, b.createdAt));
-  return { runs, unreadable };
+  return { runs, unreadable, checked };
 }
 
 /**
- * The index's entries, or null when they are not one per stored run, key for key, each of this
- * version's shape (then it is built again: an entry an older version wrote lacks what lists now read).
+ * The index's entries, in key order, and whether they are one per stored run, key for key, each of
+ * this version's shape: when not, the index is built again from the records and `checked` is false.
  */
-async function readIndex(db: JianguDatabase): Promise<IndexEntry[] | null> {
+function readIndex(db: JianguDatabase): { entries: Promise<IndexEntry[]>; checked: Promise<boolean> } {
   const tx = db.transaction(['runs', 'runIndex']);
-  // Keys only from the records: both stores list them in key order, so the two lists must be equal.
-  const keys = await tx.objectStore('runs').getAllKeys();
   const index = tx.objectStore('runIndex');
-  // Read in pages, each made on the page's thread in the task of its own request (10,000 entries in
-  // one request made one task of ~130 ms: npm run bench, many-runs). The pages are cut at the records'
-  // keys and asked for at once; the first and last are open-ended, so an entry without a record is read too.
+  const bounds = [null, ...PAGE_STARTS, null];
   const pages: Promise<IndexEntry[]>[] = [];
-  for (let start = 0; start === 0 || start < keys.length; start += INDEX_PAGE) {
-    const end = start + INDEX_PAGE;
-    const lower = start === 0 ? null : keys[start];
-    const upper = end >= keys.length ? null : keys[end];
-    const range = lower === null ? (upper === null ? undefined : IDBKeyRange.upperBound(upper, true)) : upper === null ? IDBKeyRange.lowerBound(lower) : IDBKeyRange.bound(lower, upper, false, true);
-    pages.push(index.getAll(range));
+  for (let i = 0; i + 1 < bounds.length; i++) {
+    const [lower, upper] = [bounds[i], bounds[i + 1]];
+    pages.push(index.getAll(lower === null ? IDBKeyRange.upperBound(upper!, true) : upper === null ? IDBKeyRange.lowerBound(lower) : IDBKeyRange.bound(lower, upper, false, true)));
   }
-  const entries = (await Promise.all(pages)).flat();
-  await tx.done;
-  return keys.length === entries.length && keys.every((key, i) => key === entries[i].id && entries[i].v === INDEX_ENTRY_VERSION) ? entries : null;
+  // Asked for after the pages (a transaction's requests are answered in order): keys only, yet the
+  // records' store is read whole for them.
+  const keys = tx.objectStore('runs').getAllKeys();
+  const entries = Promise.all(pages).then((read) => read.flat());
+  const checked = (async () => {
+    const [read, stored] = await Promise.all([entries, keys]);
+    await tx.done;
+    if (stored.length === read.length && stored.every((key, i) => key === read[i].id && read[i].v === INDEX_ENTRY_VERSION)) return true;
+    await rebuildIndex(db);
+    return false;
+  })();
+  checked.catch(() => {}); // a failed check leaves the list as read; the next listing checks again
+  return { entries, checked };
 }
 
 /** Builds the index again from the records. */

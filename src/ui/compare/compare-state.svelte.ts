@@ -109,7 +109,9 @@ export class CompareState {
   async refresh(): Promise<void> {
     try {
       const db = await this.db();
-      const { runs: listed, unreadable } = await listIndexedRuns(db);
+      const { runs: listed, unreadable, checked } = await listIndexedRuns(db);
+      // The index lacked a record's entry (written behind its back) and was built again: listed again.
+      void checked.then((ok) => (ok ? undefined : this.refresh()));
       // A run whose results were found unreadable when loaded stays apart until it is deleted.
       const resultsBad = this.unreadable.filter((u) => listed.some((r) => r.id === u.id));
       const runs = listed.filter((r) => !resultsBad.some((u) => u.id === r.id));

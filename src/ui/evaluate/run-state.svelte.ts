@@ -135,7 +135,10 @@ export class RunState {
   async refresh(): Promise<void> {
     const db = await this.db();
     this.datasets = await listDatasets(db);
-    const { runs, unreadable } = await listIndexedRuns(db);
+    const { runs, unreadable, checked } = await listIndexedRuns(db);
+    // The index lacked a record's entry (written behind its back) and was built again: listed again.
+    // (A failed second listing leaves the first one shown.)
+    void checked.then((ok) => (ok ? undefined : this.refresh())).catch(() => {});
     this.unreadable = unreadable;
     const running = runs.filter((r) => r.status === 'running');
     const held = running.length > 0 ? await heldRunIds() : null;

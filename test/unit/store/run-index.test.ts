@@ -83,12 +83,19 @@ describe('the run index', () => {
   it('is built again when a record was written behind its back', async () => {
     const db = await freshDb();
     await createRun(db, makeMcRun('kept').run);
+    await createRun(db, makeMcRun('listed').run);
     // As an older version in another tab would, or a hand in the browser's tools.
     await db.put('runs', makeMcRun('behind').run);
     await db.delete('runIndex', 'kept');
-    const { runs } = await listIndexedRuns(db);
-    expect(runs.map((r) => r.id).sort()).toEqual(['behind', 'kept']);
+    // Listed from the index as it is, then checked against the records' keys: found short, built
+    // again, and the caller told to list again (the pages do, run-state and compare-state).
+    const first = await listIndexedRuns(db);
+    expect(first.runs.map((r) => r.id)).toEqual(['listed']);
+    expect(await first.checked).toBe(false);
     await expectIndexTrue(db);
+    const again = await listIndexedRuns(db);
+    expect(again.runs.map((r) => r.id).sort()).toEqual(['behind', 'kept', 'listed']);
+    expect(await again.checked).toBe(true);
     db.close();
   });
 
@@ -105,10 +112,10 @@ describe('the run index', () => {
     db.close();
   });
 
-  it('is read in pages cut at the records\' keys, an entry past either end without a record seen too', async () => {
+  it('is read in pages by the key\'s first character, every key in one of them, and checked against the records\' keys after', async () => {
     const db = await freshDb();
-    // 2,100 records: three pages of up to 1,000 entries.
-    const ids = Array.from({ length: 2100 }, (_, i) => `r${String(i).padStart(4, '0')}`);
+    // The site's ids (lowercase hex UUIDs: 16 pages) and keys of any other shape a backup may restore.
+    const ids = [...Array.from({ length: 2100 }, () => crypto.randomUUID()), '0', 'f', 'ffff-last', 'Z-upper', 'shared/x', '中文', '!bang'].sort();
     const tx = db.transaction(['runs', 'runIndex'], 'readwrite');
     for (const id of ids) {
       const run = makeMcRun(id).run;
@@ -116,13 +123,29 @@ describe('the run index', () => {
       void tx.objectStore('runIndex').put(indexEntryOf(run, id));
     }
     await tx.done;
-    expect((await listIndexedRuns(db)).runs.map((r) => r.id).sort()).toEqual(ids);
-    // An entry whose record is gone, before the first key and after the last: read, so the index is built again without it.
-    for (const stray of ['a-before', 'z-after']) {
+    const listed = await listIndexedRuns(db);
+    expect(listed.runs.map((r) => r.id).sort()).toEqual(ids);
+    expect(await listed.checked).toBe(true);
+    // An entry whose record is gone, before the first key and after the last: listed as read, then
+    // found by the check, and the index built again without it.
+    for (const stray of [' before', '\uffffafter']) {
       await db.put('runIndex', indexEntryOf(makeMcRun(stray).run, stray));
-      expect((await listIndexedRuns(db)).runs.map((r) => r.id).sort()).toEqual(ids);
+      const first = await listIndexedRuns(db);
+      expect(first.runs.map((r) => r.id).sort()).toEqual([...ids, stray].sort());
+      expect(await first.checked).toBe(false);
       expect(await db.count('runIndex')).toBe(ids.length);
+      expect((await listIndexedRuns(db)).runs.map((r) => r.id).sort()).toEqual(ids);
     }
+    db.close();
+  });
+
+  it('is checked before it is listed when it is empty, so a store of runs never lists as none', async () => {
+    const db = await freshDb();
+    await createRun(db, makeMcRun('one').run);
+    await db.clear('runIndex');
+    const listed = await listIndexedRuns(db);
+    expect(listed.runs.map((r) => r.id)).toEqual(['one']);
+    expect(await listed.checked).toBe(true);
     db.close();
   });
 
