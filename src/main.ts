@@ -5,7 +5,7 @@ import { setLoadCheck } from './lib/engine/model-client.ts';
 import { memoryCheck } from './ui/models/memory-check.svelte.ts';
 import { router } from './ui/router.svelte.ts';
 import { preloadPage } from './ui/pages.ts';
-import { readRunListEarly } from './lib/store/run-index.ts';
+import { NEWEST_ROWS, readRunListEarly } from './lib/store/run-index.ts';
 import { fmt } from './ui/i18n/locale.svelte.ts';
 import './ui/global.css';
 
@@ -21,6 +21,7 @@ registerServiceWorker();
 preloadPage(router.page);
 // The pages that list the stored runs: the list is read while the page loads (run-index.ts).
 // Here, in this task: a dynamic import of it waited behind the mount's task (~270 ms at 10,000 runs).
-if (router.page === 'evaluate' || router.page === 'compare') readRunListEarly();
+// Compare draws a long list's newest rows first, so those are read first.
+if (router.page === 'evaluate' || router.page === 'compare') readRunListEarly(router.page === 'compare' ? NEWEST_ROWS : null);
 setTimeout(() => fmt.count(0));
 setTimeout(() => mount(App, { target: document.getElementById('app')! }));

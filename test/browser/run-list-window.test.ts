@@ -145,6 +145,28 @@ describe('the run list of many runs', () => {
     await page.getByTestId('lang-en').click();
     // Its whole description on hover.
     expect(await label.getAttribute('title')).toContain('1-shot');
+
+    // Opened anew, the newest rows are drawn before the whole list is read (the start-up read asks
+    // for them first): what each change of the list showed, from the page's first frame on.
+    // (The newest 100 of the rows drawn now: a new page draws 100.)
+    const firstRows = await page.evaluate(() => [...document.querySelectorAll('[data-testid=compare-runs] tbody tr')].slice(0, 100).map((tr) => tr.getAttribute('data-run')).join(' '));
+    await page.addInitScript(() => {
+      const seen: string[] = [];
+      (globalThis as unknown as { __listSeen: string[] }).__listSeen = seen;
+      new MutationObserver(() => {
+        const more = document.querySelector('[data-testid=compare-runs-more]');
+        if (!more) return;
+        const rows = [...document.querySelectorAll('[data-testid=compare-runs] tbody tr')].map((tr) => tr.getAttribute('data-run')).join(' ');
+        const state = `${more.getAttribute('data-listed-all')} ${more.getAttribute('data-total')} ${(more.querySelector('button') as HTMLButtonElement).disabled} ${rows}`;
+        if (seen.at(-1) !== state) seen.push(state);
+      }).observe(document, { subtree: true, childList: true, attributes: true });
+    });
+    await page.reload();
+    await page.locator('[data-testid=compare-runs-more][data-listed-all=true]').waitFor();
+    const seen = await page.evaluate(() => (globalThis as unknown as { __listSeen: string[] }).__listSeen);
+    // First the newest 100 of the index's count, "Show more" held until the rest comes; then the whole list, the same rows.
+    expect(seen[0]).toBe(`false ${COUNT + 1 + 1000} true ${firstRows}`);
+    expect(seen.at(-1)).toBe(`true ${COUNT + 1 + 1000} false ${firstRows}`);
   }, 240_000);
 
   it('lists the newest memorization runs too, and more on asking, on Evaluate and in Compare\'s pickers', async () => {

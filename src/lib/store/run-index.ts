@@ -6,7 +6,7 @@
 // The index is derived from the records: when its count differs from theirs (a record written by an
 // older version in another tab, a store edited by hand), it is built again from the records before
 // it is read, so a list never leaves a stored run out.
-import type { IDBPTransaction, StoreNames } from 'idb';
+import { unwrap, type IDBPTransaction, type StoreNames } from 'idb';
 import { INDEX_ENTRY_VERSION, indexEntryOf, isUnreadableEntry, type IndexEntry, type RunListEntry } from '../core/record/run-list-entry.ts';
 import type { RunRecord } from '../core/record/run.ts';
 import type { UnreadableRecord } from '../core/record/stored-check.ts';
@@ -39,14 +39,8 @@ export interface IndexedRuns {
   checked: Promise<boolean>;
 }
 
-/**
- * Where the index is cut into pages, each read by a request of its own, so that each page's entries
- * are made on the page's thread in a task of their own (10,000 entries in one request made one task
- * of ~130 ms: npm run bench, many-runs): the first character of the key, which for the site's ids
- * (crypto.randomUUID, lowercase hex) cuts 10,000 runs into 16 pages of ~600. Any other key falls in
- * one of them too: the pages cover every key, in key order.
- */
-const PAGE_STARTS = '123456789abcdef'.split('');
+/** Entries read per request (readIndex). */
+const INDEX_PAGE = 1000;
 
 const newestFirst = (a: string | null, b: string | null) => (a === b ? 0 : (a ?? '') < (b ?? '') ? 1 : -1);
 
@@ -55,20 +49,27 @@ const newestFirst = (a: string | null, b: string | null) => (a === b ? 0 : (a ??
  * only: any write of the runs store in this tab (indexRun, unindexRuns) drops it, and it is not taken
  * once EARLY_FOR_MS have passed.
  */
-let early: { at: number; list: Promise<IndexedRuns> } | null = null;
+let early: { at: number; newest: Promise<NewestRuns | null> | null; list: Promise<IndexedRuns> } | null = null;
 const EARLY_FOR_MS = 10_000;
 
 /**
  * Starts reading the run list at start-up, while the page that lists runs is still loading (main.ts):
  * at 10,000 runs the read takes ~0.7 s, mostly in the browser's database, and the page's start-up
  * about as long; one after the other they took Evaluate and Compare to ~2 s (npm run bench, many-runs).
+ * `newest`: the rows a long list draws first (Compare's), read before the whole list (readNewestRuns).
  */
-export function readRunListEarly(): void {
-  const list = openJianguDb().then(async (db) => {
+export function readRunListEarly(newest: number | null = null): void {
+  const opened = openJianguDb();
+  // The newest rows asked for first: a transaction's requests wait behind those asked before them.
+  const first = newest === null ? null : opened.then((db) => readNewestRuns(db, newest));
+  first?.catch(() => {});
+  const list = opened.then(async (db) => {
     try {
+      await first?.catch(() => {});
       const listed = await readList(db);
       // The check's own request is already asked for; the connection closes once it is answered.
-      void listed.checked.finally(() => db.close());
+      const close = () => db.close();
+      void listed.checked.then(close, close);
       return listed;
     } catch (error) {
       db.close();
@@ -76,21 +77,103 @@ export function readRunListEarly(): void {
     }
   });
   list.catch(() => {}); // the page's own listing reads again, and says what is wrong
-  early = { at: Date.now(), list };
+  early = { at: Date.now(), newest: first, list };
 }
 
-/** Every entry, newest first; the index built again first when it is empty or of an older shape, or after (`checked`) when it lacks a record's. */
-export async function listIndexedRuns(db: JianguDatabase): Promise<IndexedRuns> {
-  const begun = early;
-  early = null;
-  if (begun && Date.now() - begun.at < EARLY_FOR_MS) {
-    try {
-      return await begun.list;
-    } catch {
-      // Read again below, on the page's own connection.
+/** Rows a long list draws first (Compare's; readRunListEarly's newest for it). */
+export const NEWEST_ROWS = 100;
+
+/** A long list's newest runs, how many entries the index holds, and each run's results counted (readNewestRuns). */
+export interface NewestRuns {
+  runs: RunListEntry[];
+  total: number;
+  done: Record<string, number>;
+}
+
+/** Entries readNewestRuns asks for beyond its rows, in case some of the newest are unreadable. */
+const UNREADABLE_SPARE = 10;
+
+type NewestRequest = { getAllRecords?: (options: { count: number; direction: 'prev' }) => IDBRequest<{ value: IndexEntry }[]> };
+
+/**
+ * The newest `count` listed runs, from the index's date order, the index's count, and each listed
+ * run's results counted: what a long list draws first while the whole list is read (10,000 entries
+ * take ~1 s, mostly in the browser's database, and a request asked for after them waits for them).
+ * Unchecked, as the list is before its check; null when an entry is of an older shape (the whole
+ * listing builds the index again).
+ */
+export async function readNewestRuns(db: JianguDatabase, count: number): Promise<NewestRuns | null> {
+  const tx = db.transaction(['runIndex', 'results']);
+  const store = tx.objectStore('runIndex');
+  const total = store.count();
+  const byDate = store.index('by-created');
+  // One request where the browser has getAllRecords (Chromium 141 on), else a cursor (a request per
+  // entry: 270 ms for 100 at 10,000 runs). Unreadable entries are left out: the request asks for
+  // UNREADABLE_SPARE more, and a preview with more than those among its newest draws fewer rows.
+  const raw = unwrap(byDate) as unknown as NewestRequest;
+  let entries: IndexEntry[] = [];
+  if (typeof raw.getAllRecords === 'function') {
+    const request = raw.getAllRecords({ count: count + UNREADABLE_SPARE, direction: 'prev' });
+    entries = await new Promise<IndexEntry[]>((resolve, reject) => {
+      request.onsuccess = () => resolve(request.result.map((r) => r.value));
+      request.onerror = () => reject(request.error);
+    });
+  } else {
+    let readable = 0;
+    for (let cursor = await byDate.openCursor(null, 'prev'); cursor && readable < count; cursor = await cursor.continue()) {
+      entries.push(cursor.value);
+      if (!isUnreadableEntry(cursor.value)) readable++;
     }
   }
-  return readList(db);
+  if (entries.some((e) => e.v !== INDEX_ENTRY_VERSION)) return null;
+  const runs = entries.filter((e): e is RunListEntry => !isUnreadableEntry(e)).slice(0, count);
+  const done = countIn(tx.objectStore('results').index('by-run'), runs);
+  const counted = { total: await total, done: await done };
+  await tx.done;
+  // Equal dates in the whole list's order (newestFirst is a stable sort of entries in key order).
+  runs.sort((a, b) => newestFirst(a.createdAt, b.createdAt) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return { runs, ...counted };
+}
+
+/** How many results each of `runs` has, from the results index (no result is read): for the rows a list draws. */
+export async function countResults(db: JianguDatabase, runs: readonly Pick<RunListEntry, 'id'>[]): Promise<Record<string, number>> {
+  const tx = db.transaction('results');
+  const done = await countIn(tx.store.index('by-run'), runs);
+  await tx.done;
+  return done;
+}
+
+async function countIn(byRun: { count(key: string): Promise<number> }, runs: readonly Pick<RunListEntry, 'id'>[]): Promise<Record<string, number>> {
+  const counts = await Promise.all(runs.map((r) => byRun.count(r.id)));
+  return Object.fromEntries(runs.map((r, i) => [r.id, counts[i]]));
+}
+
+/**
+ * Every entry, newest first; the index built again first when it is empty or of an older shape, or
+ * after (`checked`) when it lacks a record's. `newest`: its `count` newest runs are read first and
+ * given to `show` while the rest is read (never after the whole list has come).
+ */
+export async function listIndexedRuns(db: JianguDatabase, newest?: { count: number; show: (first: NewestRuns) => void }): Promise<IndexedRuns> {
+  const begun = early;
+  early = null;
+  const fresh = begun && Date.now() - begun.at < EARLY_FOR_MS ? begun : null;
+  let listed = false;
+  if (newest) {
+    const first = fresh?.newest ?? readNewestRuns(db, newest.count);
+    void first.then((runs) => runs && !listed && newest.show(runs)).catch(() => {});
+  }
+  try {
+    if (fresh) {
+      try {
+        return await fresh.list;
+      } catch {
+        // Read again below, on the page's own connection.
+      }
+    }
+    return await readList(db);
+  } finally {
+    listed = true;
+  }
 }
 
 async function readList(db: JianguDatabase): Promise<IndexedRuns> {
@@ -120,25 +203,29 @@ async function readList(db: JianguDatabase): Promise<IndexedRuns> {
 function readIndex(db: JianguDatabase): { entries: Promise<IndexEntry[]>; checked: Promise<boolean> } {
   const tx = db.transaction(['runs', 'runIndex']);
   const index = tx.objectStore('runIndex');
-  const bounds = [null, ...PAGE_STARTS, null];
-  const pages: Promise<IndexEntry[]>[] = [];
-  for (let i = 0; i + 1 < bounds.length; i++) {
-    const [lower, upper] = [bounds[i], bounds[i + 1]];
-    pages.push(index.getAll(lower === null ? IDBKeyRange.upperBound(upper!, true) : upper === null ? IDBKeyRange.lowerBound(lower) : IDBKeyRange.bound(lower, upper, false, true)));
-  }
-  // Asked for after the pages (a transaction's requests are answered in order): keys only, yet the
-  // records' store is read whole for them.
-  const keys = tx.objectStore('runs').getAllKeys();
-  const entries = Promise.all(pages).then((read) => read.flat());
+  // Read in pages, each made on the page's thread in the task of its own request (10,000 entries in
+  // one request made one task of ~130 ms: npm run bench, many-runs), cut at the index's own keys (a
+  // store of small values: its keys come fast, where the records' keys cost ~260 ms at 10,000 runs).
+  const entries = index.getAllKeys().then((keys) => {
+    const pages: Promise<IndexEntry[]>[] = [];
+    for (let start = 0; start < keys.length; start += INDEX_PAGE) {
+      const end = start + INDEX_PAGE;
+      pages.push(index.getAll(end >= keys.length ? IDBKeyRange.lowerBound(keys[start]) : IDBKeyRange.bound(keys[start], keys[end], false, true)));
+    }
+    // Asked for after the pages (a transaction's requests are answered in order), and compared once
+    // the list is out: keys only, yet the records' store is read whole for them.
+    return { keys: tx.objectStore('runs').getAllKeys(), read: Promise.all(pages).then((read) => read.flat()) };
+  });
   const checked = (async () => {
-    const [read, stored] = await Promise.all([entries, keys]);
+    const { keys, read } = await entries;
+    const [stored, listed] = await Promise.all([keys, read]);
     await tx.done;
-    if (stored.length === read.length && stored.every((key, i) => key === read[i].id && read[i].v === INDEX_ENTRY_VERSION)) return true;
+    if (stored.length === listed.length && stored.every((key, i) => key === listed[i].id && listed[i].v === INDEX_ENTRY_VERSION)) return true;
     await rebuildIndex(db);
     return false;
   })();
   checked.catch(() => {}); // a failed check leaves the list as read; the next listing checks again
-  return { entries, checked };
+  return { entries: entries.then(({ read }) => read), checked };
 }
 
 /** Builds the index again from the records. */

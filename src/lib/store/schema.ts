@@ -7,7 +7,7 @@ import type { ProbeResult, ProbeRunRecord } from '../core/record/probe-run.ts';
 import { indexEntryOf, type IndexEntry } from '../core/record/run-list-entry.ts';
 
 /** The schema version this build opens. Raise it by one and add a rung to `upgrade` for any change. */
-export const DB_VERSION = 3;
+export const DB_VERSION = 4;
 
 /** The default database name; tests pass their own to stay isolated. */
 export const DB_NAME = 'jiangu';
@@ -40,7 +40,7 @@ export interface JianguDb extends DBSchema {
    * One small entry per scoring run, what a list shows (core/record/run-list-entry.ts), written in the
    * same transaction as its record (store/run-index.ts): lists read these, never every record.
    */
-  runIndex: { key: string; value: IndexEntry };
+  runIndex: { key: string; value: IndexEntry; indexes: { 'by-created': string } };
 }
 
 export type JianguDatabase = IDBPDatabase<JianguDb>;
@@ -78,7 +78,11 @@ function upgrade(db: JianguDatabase, oldVersion: number, tx: IDBPTransaction<Jia
     db.createObjectStore('runIndex', { keyPath: 'id' });
     void fillIndex(tx);
   }
-  // if (oldVersion < 4) { ... } — the next rung goes here; rungs never change once released.
+  if (oldVersion < 4) {
+    // The run index by date (issue 46): a long list's newest rows are read first (store/run-index.ts readNewestRuns).
+    tx.objectStore('runIndex').createIndex('by-created', 'createdAt');
+  }
+  // if (oldVersion < 5) { ... } — the next rung goes here; rungs never change once released.
 }
 
 /** Writes every record's entry in `tx`, one record at a time (a cursor: never every record in memory); the upgrade rung's, and store/run-index.ts rebuildIndex's. */

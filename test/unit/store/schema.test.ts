@@ -19,7 +19,7 @@ describe('openJianguDb', () => {
   it('creates every store and index from version 0', async () => {
     db = await freshDb();
     expect(db.version).toBe(DB_VERSION);
-    expect(DB_VERSION).toBe(3);
+    expect(DB_VERSION).toBe(4);
     expect([...db.objectStoreNames].sort()).toEqual(['datasets', 'items', 'probeResults', 'probeRuns', 'results', 'runIndex', 'runs']);
     expect(db.transaction('datasets').store.keyPath).toBe('id');
     expect(indexShape(db, 'items')).toEqual({
@@ -35,7 +35,7 @@ describe('openJianguDb', () => {
     expect(indexShape(db, 'results')).toEqual({ keyPath: ['runId', 'itemId'], indexes: { 'by-run': 'runId' } });
     expect(indexShape(db, 'probeRuns')).toEqual({ keyPath: 'id', indexes: { 'by-created': 'createdAt' } });
     expect(indexShape(db, 'probeResults')).toEqual({ keyPath: ['runId', 'itemId'], indexes: { 'by-run': 'runId' } });
-    expect(indexShape(db, 'runIndex')).toEqual({ keyPath: 'id', indexes: {} });
+    expect(indexShape(db, 'runIndex')).toEqual({ keyPath: 'id', indexes: { 'by-created': 'createdAt' } });
   });
 
   it('upgrades a version-1 database to the current version keeping its runs, adds the memorization stores, and lists its run (unreadable) in the run index', async () => {
@@ -60,6 +60,27 @@ describe('openJianguDb', () => {
     expect(await db.count('probeResults')).toBe(0);
     // A record of two fields is no run a page can show: its entry says so (store/run-index.test.ts has readable ones).
     expect(await db.get('runIndex', 'kept')).toMatchObject({ id: 'kept', createdAt: '2025-01-01T00:00:00Z', unreadable: { code: 'import.field-wrong' } });
+    // The index by date is made over the entries the same upgrade wrote.
+    expect(await db.getAllKeysFromIndex('runIndex', 'by-created')).toEqual(['kept']);
+  });
+
+  it('upgrades a version-3 database: its run index gets its date order, over the entries it holds', async () => {
+    const name = `jiangu-v3-${crypto.randomUUID()}`;
+    const v3 = await openDB(name, 3, {
+      upgrade(old) {
+        const runs = old.createObjectStore('runs', { keyPath: 'id' });
+        runs.createIndex('by-created', 'createdAt');
+        old.createObjectStore('runIndex', { keyPath: 'id' });
+      },
+    });
+    await v3.put('runIndex', { v: 2, id: 'older', createdAt: '2025-01-01T00:00:00Z' });
+    await v3.put('runIndex', { v: 2, id: 'newer', createdAt: '2025-06-01T00:00:00Z' });
+    await v3.put('runIndex', { v: 2, id: 'no-date', createdAt: null, unreadable: {} });
+    v3.close();
+    db = await openJianguDb(name);
+    expect(db.version).toBe(DB_VERSION);
+    // An entry without a date (an unreadable record's) has no place in the date order: the full list names it.
+    expect(await db.getAllKeysFromIndex('runIndex', 'by-created')).toEqual(['older', 'newer']);
   });
 
   it('reopens an existing database without rerunning the ladder, keeping its data', async () => {
