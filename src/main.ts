@@ -21,7 +21,7 @@ registerServiceWorker();
 preloadPage(router.page);
 // The pages that list the stored runs: the list is read while the page loads (run-index.ts).
 // Here, in this task: a dynamic import of it waited behind the mount's task (~270 ms at 10,000 runs).
-// Compare draws a long list's newest rows first, so those are read first.
-if (router.page === 'evaluate' || router.page === 'compare') readRunListEarly(router.page === 'compare' ? NEWEST_ROWS : null);
+// A long list draws its newest rows first, so those are read first.
+if (router.page === 'evaluate' || router.page === 'compare') readRunListEarly(NEWEST_ROWS);
 setTimeout(() => fmt.count(0));
 setTimeout(() => mount(App, { target: document.getElementById('app')! }));

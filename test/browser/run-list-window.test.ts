@@ -167,6 +167,24 @@ describe('the run list of many runs', () => {
     // First the newest 100 of the index's count, "Show more" held until the rest comes; then the whole list, the same rows.
     expect(seen[0]).toBe(`false ${COUNT + 1 + 1000} true ${firstRows}`);
     expect(seen.at(-1)).toBe(`true ${COUNT + 1 + 1000} false ${firstRows}`);
+    // Evaluate's run list the same way.
+    await page.addInitScript(() => {
+      const seen: string[] = [];
+      (globalThis as unknown as { __evaluateSeen: string[] }).__evaluateSeen = seen;
+      new MutationObserver(() => {
+        const more = document.querySelector('[data-testid=run-list-more]');
+        if (!more) return;
+        const rows = [...document.querySelectorAll('[data-testid=run-list] tbody tr')].map((tr) => tr.getAttribute('data-run')).join(' ');
+        const state = `${more.getAttribute('data-listed-all')} ${more.getAttribute('data-total')} ${(more.querySelector('button') as HTMLButtonElement).disabled} ${rows}`;
+        if (seen.at(-1) !== state) seen.push(state);
+      }).observe(document, { subtree: true, childList: true, attributes: true });
+    });
+    await page.goto(page.url().replace(/#.*$/, '#/evaluate'));
+    await page.reload();
+    await page.locator('[data-testid=run-list-more][data-listed-all=true]').waitFor();
+    const listed = await page.evaluate(() => (globalThis as unknown as { __evaluateSeen: string[] }).__evaluateSeen);
+    expect(listed[0]).toBe(`false ${COUNT + 1 + 1000} true ${firstRows}`);
+    expect(listed.at(-1)).toBe(`true ${COUNT + 1 + 1000} false ${firstRows}`);
   }, 240_000);
 
   it('lists the newest memorization runs too, and more on asking, on Evaluate and in Compare\'s pickers', async () => {

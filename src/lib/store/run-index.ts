@@ -80,8 +80,10 @@ export function readRunListEarly(newest: number | null = null): void {
   early = { at: Date.now(), newest: first, list };
 }
 
-/** Rows a long list draws first (Compare's; readRunListEarly's newest for it). */
+/** Rows a long list draws first (Evaluate's and Compare's; readRunListEarly's newest for them). */
 export const NEWEST_ROWS = 100;
+/** A list longer than this draws its newest rows before the rest is read (the pages' preview); a shorter one is read whole in ~0.1 s. */
+export const PREVIEW_FROM = 1000;
 
 /** A long list's newest runs, how many entries the index holds, and each run's results counted (readNewestRuns). */
 export interface NewestRuns {

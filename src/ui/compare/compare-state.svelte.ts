@@ -6,7 +6,7 @@ import { compareRuns, type ComparableKind, type ComparableRun, type Comparison }
 import type { RunRecord } from '../../lib/core/record/run.ts';
 import { decodeShareLink, SHARED_ROUTE, type SharedRun } from '../../lib/core/formats/share-link/share-link.ts';
 import { resolveSharedItems, type SharedItemRow } from '../../lib/engine/shared-items.ts';
-import { countResults, listIndexedRuns, NEWEST_ROWS, type NewestRuns } from '../../lib/store/run-index.ts';
+import { countResults, listIndexedRuns, NEWEST_ROWS, PREVIEW_FROM, type NewestRuns } from '../../lib/store/run-index.ts';
 import type { RunListEntry } from '../../lib/core/record/run-list-entry.ts';
 import type { UnreadableRecord } from '../../lib/core/record/stored-check.ts';
 import { readStoredRun, storedRunEstimate, type WorkPlace } from '../../lib/data/stored-run-client.ts';
@@ -141,7 +141,7 @@ export class CompareState {
   }
 
   /**
-   * The first listing of a long list (over PREVIEW_FROM runs) draws its newest rows as soon as they
+   * The first listing of a long list (over PREVIEW_FROM runs, run-index.ts) draws its newest rows as soon as they
    * are read (at 10,000 runs the whole list took ~1 s more: npm run bench, many-runs), each with the
    * whole of its label until the list is spread. A later listing keeps the rows it has meanwhile.
    */
@@ -381,7 +381,7 @@ export class CompareState {
 
   /**
    * What differs within each group of stored runs (one benchmark and kind), for a long list: taken in
-   * SPREAD_PIECE runs at a time (spreadLabels), so 10,000 runs are never labelled in one task.
+   * SPREAD_TASK runs at a time (spreadLabels), so 10,000 runs are never labelled in one task.
    */
   private spread = $state.raw<LabelSpread | null>(null);
   private spreadCalls = 0;
@@ -396,12 +396,12 @@ export class CompareState {
     if (!this.listedAll || runs.length <= SPREAD_PIECE) return;
     const words = labelWords();
     const spread = newSpread(words.lang);
-    for (let start = 0; start < runs.length; start += SPREAD_PIECE) {
+    for (let start = 0; start < runs.length; start += SPREAD_TASK) {
       if (start > 0) {
         await new Promise((resolve) => setTimeout(resolve));
         if (call !== this.spreadCalls) return;
       }
-      for (const run of runs.slice(start, start + SPREAD_PIECE)) addToSpread(spread, run, words);
+      for (const run of runs.slice(start, start + SPREAD_TASK)) addToSpread(spread, run, words);
     }
     this.spread = spread;
   }
@@ -459,8 +459,8 @@ export class CompareState {
 
 /** Stored runs labelled in one task (CompareState.spreadLabels). */
 const SPREAD_PIECE = 1000;
-/** A list longer than this draws its newest rows before the rest is read (CompareState.preview). */
-const PREVIEW_FROM = SPREAD_PIECE;
+/** Runs taken into a long list's spread per task: 1,000 took 90–165 ms at 10,000 runs (npm run bench, many-runs), each a long task. */
+const SPREAD_TASK = 250;
 
 /** What differs within each group of stored runs, as far as taken in, in one language; each run's place in its group. */
 interface LabelSpread {
