@@ -150,41 +150,35 @@ describe('the run list of many runs', () => {
     // for them first): what each change of the list showed, from the page's first frame on.
     // (The newest 100 of the rows drawn now: a new page draws 100.)
     const firstRows = await page.evaluate(() => [...document.querySelectorAll('[data-testid=compare-runs] tbody tr')].slice(0, 100).map((tr) => tr.getAttribute('data-run')).join(' '));
+    // Each list's states in turn: whether the whole list is read, its count, "Show more" disabled, the rows.
     await page.addInitScript(() => {
-      const seen: string[] = [];
-      (globalThis as unknown as { __listSeen: string[] }).__listSeen = seen;
+      const seen: Record<string, string[]> = { 'compare-runs': [], 'run-list': [] };
+      (globalThis as unknown as { __listSeen: typeof seen }).__listSeen = seen;
       new MutationObserver(() => {
-        const more = document.querySelector('[data-testid=compare-runs-more]');
-        if (!more) return;
-        const rows = [...document.querySelectorAll('[data-testid=compare-runs] tbody tr')].map((tr) => tr.getAttribute('data-run')).join(' ');
-        const state = `${more.getAttribute('data-listed-all')} ${more.getAttribute('data-total')} ${(more.querySelector('button') as HTMLButtonElement).disabled} ${rows}`;
-        if (seen.at(-1) !== state) seen.push(state);
+        for (const [list, states] of Object.entries(seen)) {
+          const more = document.querySelector(`[data-testid=${list}-more]`);
+          if (!more) continue;
+          const rows = [...document.querySelectorAll(`[data-testid=${list}] tbody tr`)].map((tr) => tr.getAttribute('data-run')).join(' ');
+          const state = `${more.getAttribute('data-listed-all')} ${more.getAttribute('data-total')} ${(more.querySelector('button') as HTMLButtonElement).disabled} ${rows}`;
+          if (states.at(-1) !== state) states.push(state);
+        }
       }).observe(document, { subtree: true, childList: true, attributes: true });
     });
-    await page.reload();
-    await page.locator('[data-testid=compare-runs-more][data-listed-all=true]').waitFor();
-    const seen = await page.evaluate(() => (globalThis as unknown as { __listSeen: string[] }).__listSeen);
+    const seenOn = async (list: string) => {
+      await page.reload();
+      await page.locator(`[data-testid=${list}-more][data-listed-all=true]`).waitFor();
+      return page.evaluate((l) => (globalThis as unknown as { __listSeen: Record<string, string[]> }).__listSeen[l], list);
+    };
     // First the newest 100 of the index's count, "Show more" held until the rest comes; then the whole list, the same rows.
-    expect(seen[0]).toBe(`false ${COUNT + 1 + 1000} true ${firstRows}`);
-    expect(seen.at(-1)).toBe(`true ${COUNT + 1 + 1000} false ${firstRows}`);
+    const total = COUNT + 1 + 1000;
+    const compare = await seenOn('compare-runs');
+    expect(compare[0]).toBe(`false ${total} true ${firstRows}`);
+    expect(compare.at(-1)).toBe(`true ${total} false ${firstRows}`);
     // Evaluate's run list the same way.
-    await page.addInitScript(() => {
-      const seen: string[] = [];
-      (globalThis as unknown as { __evaluateSeen: string[] }).__evaluateSeen = seen;
-      new MutationObserver(() => {
-        const more = document.querySelector('[data-testid=run-list-more]');
-        if (!more) return;
-        const rows = [...document.querySelectorAll('[data-testid=run-list] tbody tr')].map((tr) => tr.getAttribute('data-run')).join(' ');
-        const state = `${more.getAttribute('data-listed-all')} ${more.getAttribute('data-total')} ${(more.querySelector('button') as HTMLButtonElement).disabled} ${rows}`;
-        if (seen.at(-1) !== state) seen.push(state);
-      }).observe(document, { subtree: true, childList: true, attributes: true });
-    });
     await page.goto(page.url().replace(/#.*$/, '#/evaluate'));
-    await page.reload();
-    await page.locator('[data-testid=run-list-more][data-listed-all=true]').waitFor();
-    const listed = await page.evaluate(() => (globalThis as unknown as { __evaluateSeen: string[] }).__evaluateSeen);
-    expect(listed[0]).toBe(`false ${COUNT + 1 + 1000} true ${firstRows}`);
-    expect(listed.at(-1)).toBe(`true ${COUNT + 1 + 1000} false ${firstRows}`);
+    const evaluate = await seenOn('run-list');
+    expect(evaluate[0]).toBe(`false ${total} true ${firstRows}`);
+    expect(evaluate.at(-1)).toBe(`true ${total} false ${firstRows}`);
   }, 240_000);
 
   it('lists the newest memorization runs too, and more on asking, on Evaluate and in Compare\'s pickers', async () => {
