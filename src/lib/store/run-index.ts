@@ -3,9 +3,10 @@
 // data/backup.ts), so a list reads 10,000 entries of a few hundred bytes, already checked, instead of
 // 10,000 whole records checked one by one on the page's thread.
 //
-// The index is derived from the records: when its count differs from theirs (a record written by an
-// older version in another tab, a store edited by hand), it is built again from the records before
-// it is read, so a list never leaves a stored run out.
+// The index is derived from the records: when its keys differ from theirs (a record written by an
+// older version in another tab, a store edited by hand), it is built again from the records, found
+// by a check after the list is read (IndexedRuns.checked) and the page lists again, so a list never
+// leaves a stored run out for long; an empty index, or one of an older shape, is built before it is listed.
 import { unwrap, type IDBPTransaction, type StoreNames } from 'idb';
 import { INDEX_ENTRY_VERSION, indexEntryOf, isUnreadableEntry, type IndexEntry, type RunListEntry } from '../core/record/run-list-entry.ts';
 import type { RunRecord } from '../core/record/run.ts';

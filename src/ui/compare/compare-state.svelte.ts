@@ -123,7 +123,7 @@ export class CompareState {
       const db = await this.db();
       const { runs: listed, unreadable, checked } = await listIndexedRuns(db, { count: this.drawn, show: (first) => void this.preview(first) });
       // The index lacked a record's entry (written behind its back) and was built again: listed again.
-      void checked.then((ok) => (ok ? undefined : this.refresh()));
+      void checked.then((ok) => (ok ? undefined : this.refresh())).catch(() => {});
       // A run whose results were found unreadable when loaded stays apart until it is deleted.
       const resultsBad = this.unreadable.filter((u) => listed.some((r) => r.id === u.id));
       const runs = listed.filter((r) => !resultsBad.some((u) => u.id === r.id));
@@ -141,9 +141,9 @@ export class CompareState {
   }
 
   /**
-   * The first listing of a long list (over PREVIEW_FROM runs, run-index.ts) draws its newest rows as soon as they
-   * are read (at 10,000 runs the whole list took ~1 s more: npm run bench, many-runs), each with the
-   * whole of its label until the list is spread. A later listing keeps the rows it has meanwhile.
+   * The first listing of a long list (over PREVIEW_FROM runs, run-index.ts) draws its newest rows as
+   * soon as they are read (at 10,000 runs the whole list took ~1 s more: npm run bench, many-runs),
+   * each with the whole of its label until the list is spread. A later listing keeps the rows it has meanwhile.
    */
   private async preview(first: NewestRuns): Promise<void> {
     if (this.loaded || first.total <= PREVIEW_FROM) return;
