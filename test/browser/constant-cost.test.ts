@@ -22,8 +22,10 @@
 //   window, as a run going at 40 items a second is drawn, however loaded the machine is.
 // - A window's items are counted by V8 in the same coverage take as its blocks (take below).
 // - The run page's windows hold exactly eight of the live estimate's snapshots: each starts just after
-//   a snapshot is drawn and ends just after the eighth after it, and V8 counts the snapshots drawn in
-//   the same take (a window with a snapshot across an edge is taken again). A snapshot costs in
+//   a snapshot is drawn (the run held there, let on an item at a time until the page draws one) and
+//   ends just after the eighth after it, and V8 counts the snapshots drawn in the same take (a window
+//   with a snapshot across its end is taken again). Order and start fixed, the windows are the same
+//   results on every machine, however loaded. A snapshot costs in
 //   proportion to the results and comes each 5% of growth, so per result it costs the same early and
 //   late, but a window of eight give or take one read the run page 0.96–1.00 for the same work.
 // Counted exactly, a run of three tasks (2,400 items, each task as long as the ten-task run of 6,020
@@ -253,7 +255,7 @@ async function blocksPerItem(page: Page, cdp: CDPSession, origin: string, from: 
   await untilStored(page, from);
   await take(cdp, origin);
   const end = Math.min((await storedSoFar(page)) + size, ITEMS - DEV);
-  if (end > held) await allowScoreItems(page, end);
+  if (end > held) await allowTo(page, end);
   await untilStored(page, end);
   return windowOf(await take(cdp, origin));
 }
@@ -285,21 +287,45 @@ async function untilSnapshots(page: Page, n: number): Promise<void> {
   }
 }
 
+/** Where the run is held now (gateScoreItems): every allow goes through here, so the windows know it. */
+let gateAt = RUN_PAGE_FROM;
+async function allowTo(page: Page, n: number): Promise<void> {
+  gateAt = n;
+  await allowScoreItems(page, n);
+}
+
+/** A few of the page's own zero-delay tasks (the run's clock leaves those the page's): what a stored result sets going (its draw, its snapshot) has run. */
+const settled = (page: Page) => page.evaluate(() => new Promise<void>((resolve) => setTimeout(() => setTimeout(() => setTimeout(resolve, 0), 0), 0)));
+
 /**
- * Blocks per item on the run page over exactly SNAPSHOTS live snapshots, from `from` results on: from
- * just after a snapshot is drawn to just after the SNAPSHOTS-th after it. A snapshot drawn before a
- * take came back falls on the wrong side of an edge; V8's count of them tells, and such a window is
- * taken again from the next snapshot.
+ * Blocks per item on the run page over exactly SNAPSHOTS live snapshots, from `from` results on.
+ * The run is held (at `from`, or where it is), then let on one item at a time until the page draws a
+ * snapshot: the window starts there, with the run held and the page idle, so it starts at the same
+ * result on any machine. (Let on whole before the first take, a loaded clean-clone run got to ~800
+ * results before it, an early window of 419 items rather than ~260, where the grids cost a fifth as
+ * much: 1.160.) Then the run goes on to `allowAfter`, and the window ends just after the SNAPSHOTS-th
+ * snapshot; one drawn while that take came back falls on the wrong side of the edge, which V8's
+ * count of them tells, and such a window is taken again from a new hold.
  */
-async function snapshotWindow(page: Page, cdp: CDPSession, origin: string, from: number): Promise<Window> {
-  await untilStored(page, from);
+async function snapshotWindow(page: Page, cdp: CDPSession, origin: string, from: number, allowAfter: number): Promise<Window> {
   for (let attempt = 0; attempt < 3; attempt++) {
-    await untilSnapshots(page, (await snapshotsSoFar(page)) + 1);
+    const heldAt = Math.max(from, await storedSoFar(page));
+    await allowTo(page, heldAt);
+    await untilStored(page, heldAt);
+    await settled(page);
+    const before = await snapshotsSoFar(page);
+    for (let next = heldAt + 1; (await snapshotsSoFar(page)) === before; next++) {
+      if (next > ITEMS - DEV) throw new Error(`the run ended before the run page drew a snapshot after ${heldAt} results`);
+      await allowTo(page, next);
+      await untilStored(page, next);
+      await settled(page);
+    }
     await take(cdp, origin);
+    await allowTo(page, allowAfter);
     await untilSnapshots(page, (await snapshotsSoFar(page)) + SNAPSHOTS);
     const window = windowOf(await take(cdp, origin));
     if (window.snapshots === SNAPSHOTS) return window;
-    console.log(`a window from ${from} held ${window.snapshots} snapshots, not ${SNAPSHOTS}: taken again`);
+    console.log(`a window from ${heldAt} held ${window.snapshots} snapshots, not ${SNAPSHOTS}: taken again`);
   }
   throw new Error(`no window from ${from} held exactly ${SNAPSHOTS} snapshots`);
 }
@@ -316,10 +342,10 @@ describe('a long run on its run page', () => {
     await page.getByTestId('file-input').setInputFiles(path);
     await page.locator('[data-testid=dataset-ancientbench][data-stored=yes]').waitFor({ timeout: 120_000 });
 
-    // The run waits at each window's start until the test is there (gateScoreItems): run ahead of the
-    // test, its windows fell later in the run, where the estimate's exact refinement costs less per
-    // item (an idle clean-clone run read the run page 1.135 × as costly late as early, early 3,265
-    // blocks an item where a run held to the test's pace reads about 3,800).
+    // The run waits at each window's start until the test is there (gateScoreItems), and each run-page
+    // window starts at a snapshot with the run held (snapshotWindow): the live estimate's grids cost
+    // per item what the order and the place in the run give them (ORDER_SEED), so a window that fell
+    // later under load read a fifth of their cost (early 3,378 blocks an item against ~3,900: 1.160).
     await gateScoreItems(page, RUN_PAGE_FROM);
     const runId = await startFixtureRun(page, { dataset: 'ancientbench', shots: 0, allItems: true, sampleSeed: ORDER_SEED });
     await page.evaluate(pageClockOfResults, { msPerItem: MS_PER_ITEM, stored: await done(page, runId) });
@@ -338,8 +364,7 @@ describe('a long run on its run page', () => {
     // EXACT_REFINE_UNTIL (sample-estimate/grid.ts), and an early window there would hide a cost growing beside it.
     await page.goto(runPage);
     await page.getByTestId('run-progress').waitFor();
-    await allowScoreItems(page, RUN_PAGE_LATE);
-    const early = await snapshotWindow(page, cdp, origin, RUN_PAGE_FROM);
+    const early = await snapshotWindow(page, cdp, origin, RUN_PAGE_FROM, RUN_PAGE_LATE);
     // The page drew within the window, on the run's clock.
     expect(Number(await page.getByTestId('run-progress-text').getAttribute('data-done'))).toBeGreaterThan(RUN_PAGE_FROM);
     await page.goto(`${session.url}/#/data`);
@@ -350,8 +375,7 @@ describe('a long run on its run page', () => {
     const dataLate = await blocksPerItem(page, cdp, origin, DATA_LATE, WINDOW, RUN_PAGE_LATE);
     await page.goto(runPage);
     await page.getByTestId('run-progress').waitFor();
-    await allowScoreItems(page, Infinity);
-    const late = await snapshotWindow(page, cdp, origin, RUN_PAGE_LATE);
+    const late = await snapshotWindow(page, cdp, origin, Math.max(RUN_PAGE_LATE, gateAt), Infinity);
     expect(Number(await page.getByTestId('run-progress-text').getAttribute('data-done'))).toBeGreaterThan(RUN_PAGE_LATE);
     await cdp.send('Profiler.stopPreciseCoverage');
     // The rest on the page's own clock again.
