@@ -247,15 +247,16 @@ function grewMost(early: Window, late: Window, count = 12): string {
 
 /**
  * Blocks per item done over `size` items from `from` on, and the timers the run's clock ran in them
- * (the draws). `held`: where the run is held (gateScoreItems), raised to the window's end when the
- * window starts too late to fit under it (the run page's early window taken again ends later).
+ * (the draws). Where the run is held (gateAt) is raised to the window's end when the window starts
+ * too late to fit under it (the run page's early window taken again ends later; a Data-page window
+ * that starts late, under the first hold, would otherwise wait for results the run never stores).
  */
-async function blocksPerItem(page: Page, cdp: CDPSession, origin: string, from: number, size: number, held = Infinity): Promise<Window> {
+async function blocksPerItem(page: Page, cdp: CDPSession, origin: string, from: number, size: number): Promise<Window> {
   // The run goes on while the page moves: a window may start past `from`, and never runs past the end.
   await untilStored(page, from);
   await take(cdp, origin);
   const end = Math.min((await storedSoFar(page)) + size, ITEMS - DEV);
-  if (end > held) await allowTo(page, end);
+  if (end > gateAt) await allowTo(page, end);
   await untilStored(page, end);
   return windowOf(await take(cdp, origin));
 }
@@ -372,7 +373,7 @@ describe('a long run on its run page', () => {
     // An early window taken again ends later (a snapshot across an edge): this one may then need
     // the run past RUN_PAGE_LATE, where it was held (it failed once that way: "the run did not reach
     // 1413 results"); the late window then starts where the run is.
-    const dataLate = await blocksPerItem(page, cdp, origin, DATA_LATE, WINDOW, RUN_PAGE_LATE);
+    const dataLate = await blocksPerItem(page, cdp, origin, DATA_LATE, WINDOW);
     await page.goto(runPage);
     await page.getByTestId('run-progress').waitFor();
     const late = await snapshotWindow(page, cdp, origin, Math.max(RUN_PAGE_LATE, gateAt), Infinity);
