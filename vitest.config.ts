@@ -51,6 +51,11 @@ export default defineConfig({
           maxWorkers: 2,
           testTimeout: 240_000,
           hookTimeout: 120_000,
+          // expect.poll waits on the page's own work (a worker's start, a chunk, a WebGPU adapter, an
+          // IndexedDB read), which no behaviour here promises within vitest's default 1 s: a model
+          // worker asked for config.json 0.4-0.5 s after a run's page opened idle, 0.8-1.0 s beside
+          // another file under two busy loops, and over 1 s in CI (load-status failed there).
+          expect: { poll: { timeout: 30_000 } },
         },
       },
     ],
