@@ -177,6 +177,8 @@ interface StepResult {
   totalBlockingMs: number;
   longTasks: number;
   tasks: number[];
+  /** When each of `tasks` began, ms from the step's start (what a long task came after tells what it was). */
+  taskStarts: number[];
   meetsTask: boolean;
   meetsWall: boolean;
   /** What the step found on the page (rows drawn, the import's report). */
@@ -330,6 +332,7 @@ async function timed(name: string, page: Page, newDocument: boolean, action: () 
     totalBlockingMs: Math.round(tasks.reduce((sum, t) => sum + Math.max(0, t.duration - 50), 0)),
     longTasks: tasks.length,
     tasks: durations,
+    taskStarts: tasks.map((t) => Math.round(t.start - t0)),
     // The longer of the observer's and the trace's.
     meetsTask: visibleMs !== null && Math.max(longestTaskMs, traced?.wallMs ?? 0) <= TARGET_TASK_MS,
     meetsWall: untilQuietMs !== null && untilQuietMs < TARGET_WALL_MS,

@@ -397,10 +397,9 @@ export class CompareState {
     const words = labelWords();
     const spread = newSpread(words.lang);
     for (let start = 0; start < runs.length; start += SPREAD_TASK) {
-      if (start > 0) {
-        await new Promise((resolve) => setTimeout(resolve));
-        if (call !== this.spreadCalls) return;
-      }
+      // The first piece too: this is called from the effect of the list's own update, whose task draws the rows.
+      await new Promise((resolve) => setTimeout(resolve));
+      if (call !== this.spreadCalls) return;
       for (const run of runs.slice(start, start + SPREAD_TASK)) addToSpread(spread, run, words);
     }
     this.spread = spread;
