@@ -17,7 +17,7 @@ import { RunImportError, refusal, type Refusal } from '../core/formats/import-va
 import type { ItemResult, RunRecord } from '../core/record/run.ts';
 import type { ProbeResult, ProbeRunRecord } from '../core/record/probe-run.ts';
 import { isQuotaError } from '../store/errors.ts';
-import type { JianguDatabase } from '../store/schema.ts';
+import { INDEX_STORES, type JianguDatabase } from '../store/schema.ts';
 import { transactionEnd } from '../store/transaction-end.ts';
 import { indexRun } from '../store/run-index.ts';
 import { checkRunSample } from './run-sample-check.ts';
@@ -156,7 +156,7 @@ async function restore(
   results: readonly (ItemResult | ProbeResult)[],
 ): Promise<boolean> {
   // A scoring run's list entry (store/run-index.ts) is written with it.
-  const tx = db.transaction([runStore, resultStore, 'runIndex'], 'readwrite');
+  const tx = db.transaction([runStore, resultStore, ...INDEX_STORES], 'readwrite');
   const end = transactionEnd(tx);
   const stored = await tx.objectStore(runStore).get(run.id);
   if (stored) {

@@ -1,7 +1,9 @@
 // The run index (issue 46, item 3): one small entry per scoring run (core/record/run-list-entry.ts),
 // written in the same transaction as its record by every write of the runs store (store/runs.ts,
 // data/backup.ts), so a list reads 10,000 entries of a few hundred bytes, already checked, instead of
-// 10,000 whole records checked one by one on the page's thread.
+// 10,000 whole records checked one by one on the page's thread. A whole list reads them from their
+// buckets (run-list-buckets.ts: 64 values, written beside the entries), a long list's newest rows from
+// the entries' date order.
 //
 // The index is derived from the records: when its keys differ from theirs (a record written by an
 // older version in another tab, a store edited by hand), it is built again from the records, found
@@ -11,21 +13,26 @@ import { unwrap, type IDBPTransaction, type StoreNames } from 'idb';
 import { INDEX_ENTRY_VERSION, indexEntryOf, isUnreadableEntry, type IndexEntry, type RunListEntry } from '../core/record/run-list-entry.ts';
 import type { RunRecord } from '../core/record/run.ts';
 import type { UnreadableRecord } from '../core/record/stored-check.ts';
-import { fillIndex, openJianguDb, type JianguDatabase, type JianguDb } from './schema.ts';
+import { fillIndex, INDEX_STORES, openJianguDb, type JianguDatabase, type JianguDb } from './schema.ts';
+import { bucketDelete, bucketPut, readBuckets } from './run-list-buckets.ts';
 
 type WriteTx = IDBPTransaction<JianguDb, StoreNames<JianguDb>[], 'readwrite' | 'versionchange'>;
 
-/** Writes `run`'s entry in `tx` (which must include 'runIndex'); the caller writes the record in the same transaction. */
+/**
+ * Writes `run`'s entry in `tx` (which must include INDEX_STORES), in the index and in its bucket
+ * (run-list-buckets.ts); the caller writes the record in the same transaction.
+ */
 export function indexRun(tx: WriteTx, run: RunRecord | unknown, key: string = (run as RunRecord).id): Promise<unknown> {
   early = null;
-  return tx.objectStore('runIndex').put(indexEntryOf(run, key));
+  const entry = indexEntryOf(run, key);
+  return Promise.all([tx.objectStore('runIndex').put(entry), bucketPut(tx, entry)]);
 }
 
-/** Removes the entries of `ids` in `tx`, beside the records' own removal. */
+/** Removes the entries of `ids` in `tx` (which must include INDEX_STORES), beside the records' own removal. */
 export function unindexRuns(tx: WriteTx, ids: readonly string[]): Promise<unknown>[] {
   early = null;
   const store = tx.objectStore('runIndex');
-  return ids.map((id) => store.delete(id));
+  return [...ids.map((id) => store.delete(id)), ...bucketDelete(tx, ids)];
 }
 
 /** The listed runs, newest first, and the records no page can show, as lists name them. */
@@ -40,10 +47,10 @@ export interface IndexedRuns {
   checked: Promise<boolean>;
 }
 
-/** Entries read per request (readIndex). */
-const INDEX_PAGE = 1000;
-
 const newestFirst = (a: string | null, b: string | null) => (a === b ? 0 : (a ?? '') < (b ?? '') ? 1 : -1);
+/** A list's order: newest first, equal dates by id. */
+const listOrder = (a: { createdAt: string | null; id: string }, b: { createdAt: string | null; id: string }) =>
+  newestFirst(a.createdAt, b.createdAt) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
 /**
  * A listing begun before the page that shows it was loaded (readRunListEarly), for its first listing
@@ -55,8 +62,9 @@ const EARLY_FOR_MS = 10_000;
 
 /**
  * Starts reading the run list at start-up, while the page that lists runs is still loading (main.ts):
- * at 10,000 runs the read takes ~0.7 s, mostly in the browser's database, and the page's start-up
- * about as long; one after the other they took Evaluate and Compare to ~2 s (npm run bench, many-runs).
+ * at 10,000 runs the read took ~0.7-1 s before the buckets (0.3-0.5 s after), mostly in the browser's
+ * database, and the page's start-up about as long; one after the other they took Evaluate and Compare
+ * to ~2 s (npm run bench, many-runs).
  * `newest`: the rows a long list draws first (Compare's), read before the whole list (readNewestRuns).
  */
 export function readRunListEarly(newest: number | null = null): void {
@@ -101,7 +109,8 @@ type NewestRequest = { getAllRecords?: (options: { count: number; direction: 'pr
 /**
  * The newest `count` listed runs, from the index's date order, the index's count, and each listed
  * run's results counted: what a long list draws first while the whole list is read (10,000 entries
- * take ~1 s, mostly in the browser's database, and a request asked for after them waits for them).
+ * take 0.3-0.5 s from their buckets, mostly in the browser's database, and a request asked for after
+ * them waits for them).
  * Unchecked, as the list is before its check; null when an entry is of an older shape (the whole
  * listing builds the index again).
  */
@@ -133,8 +142,8 @@ export async function readNewestRuns(db: JianguDatabase, count: number): Promise
   const done = countIn(tx.objectStore('results').index('by-run'), runs);
   const counted = { total: await total, done: await done };
   await tx.done;
-  // Equal dates in the whole list's order (newestFirst is a stable sort of entries in key order).
-  runs.sort((a, b) => newestFirst(a.createdAt, b.createdAt) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  // Equal dates in the whole list's order (listOrder: by id).
+  runs.sort(listOrder);
   return { runs, ...counted };
 }
 
@@ -188,8 +197,8 @@ async function readList(db: JianguDatabase): Promise<IndexedRuns> {
     ({ entries, checked } = readIndex(db));
     read = await entries;
   }
-  // The last page's own task was taking it in; the sort gets a task of its own (at 10,000 runs the
-  // two were one task of 50-60 ms on a busy machine: npm run bench, many-runs).
+  // The last bucket read's own task was taking it in; the sort gets a task of its own (at 10,000 runs
+  // the two were one task of 50-60 ms on a busy machine: npm run bench, many-runs).
   if (read.length > PREVIEW_FROM) await nextTask();
   const runs: RunListEntry[] = [];
   const unreadable: UnreadableRecord[] = [];
@@ -197,48 +206,43 @@ async function readList(db: JianguDatabase): Promise<IndexedRuns> {
     if (isUnreadableEntry(e)) unreadable.push({ id: e.id, createdAt: e.createdAt, store: 'runs', problem: e.unreadable });
     else runs.push(e);
   }
-  runs.sort((a, b) => newestFirst(a.createdAt, b.createdAt));
-  unreadable.sort((a, b) => newestFirst(a.createdAt, b.createdAt));
+  runs.sort(listOrder);
+  unreadable.sort(listOrder);
   return { runs, unreadable, checked };
 }
 
 /**
- * The index's entries, in key order, and whether they are one per stored run, key for key, each of
- * this version's shape: when not, the index is built again from the records and `checked` is false.
+ * The index's entries (from its buckets, in no particular order), and whether they are one per stored
+ * run, key for key, each of this version's shape, as many as the per-run entries: when not, the index
+ * is built again from the records and `checked` is false.
  */
 function readIndex(db: JianguDatabase): { entries: Promise<IndexEntry[]>; checked: Promise<boolean> } {
-  const tx = db.transaction(['runs', 'runIndex']);
-  const index = tx.objectStore('runIndex');
-  // Read in pages, each made on the page's thread in the task of its own request (10,000 entries in
-  // one request made one task of ~130 ms: npm run bench, many-runs), cut at the index's own keys (a
-  // store of small values: its keys come fast, where the records' keys cost ~260 ms at 10,000 runs).
-  const entries = index.getAllKeys().then((keys) => {
-    const pages: Promise<IndexEntry[]>[] = [];
-    for (let start = 0; start < keys.length; start += INDEX_PAGE) {
-      const end = start + INDEX_PAGE;
-      pages.push(index.getAll(end >= keys.length ? IDBKeyRange.lowerBound(keys[start]) : IDBKeyRange.bound(keys[start], keys[end], false, true)));
-    }
-    // Asked for after the pages (a transaction's requests are answered in order), and compared once
-    // the list is out: keys only, yet the records' store is read whole for them.
-    return { keys: tx.objectStore('runs').getAllKeys(), read: Promise.all(pages).then((read) => read.flat()) };
-  });
+  const tx = db.transaction(['runs', ...INDEX_STORES]);
+  // The buckets, in a few requests, each taken in by the page in a task of its own (10,000 entries in
+  // one request made one task of ~130 ms: npm run bench, many-runs).
+  const read = readBuckets(tx);
+  // Asked for after the buckets (a transaction's requests are answered in order), and compared once
+  // the list is out: keys only, yet the records' store is read whole for them (~260 ms at 10,000 runs).
+  const keys = tx.objectStore('runs').getAllKeys();
+  const indexed = tx.objectStore('runIndex').count();
   const checked = (async () => {
-    const { keys, read } = await entries;
-    const [stored, listed] = await Promise.all([keys, read]);
+    const [stored, listed, count] = await Promise.all([keys, read, indexed]);
     await tx.done;
-    if (stored.length === listed.length && stored.every((key, i) => key === listed[i].id && listed[i].v === INDEX_ENTRY_VERSION)) return true;
+    const ids = new Set(listed.map((e) => e.id));
+    const same = stored.length === listed.length && count === stored.length && ids.size === listed.length && stored.every((key) => ids.has(key));
+    if (same && listed.every((e) => e.v === INDEX_ENTRY_VERSION)) return true;
     await rebuildIndex(db);
     return false;
   })();
   checked.catch(() => {}); // a failed check leaves the list as read; the next listing checks again
-  return { entries: entries.then(({ read }) => read), checked };
+  return { entries: read, checked };
 }
 
 const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve));
 
 /** Builds the index again from the records. */
 export async function rebuildIndex(db: JianguDatabase): Promise<void> {
-  const tx = db.transaction(['runs', 'runIndex'], 'readwrite');
+  const tx = db.transaction(['runs', ...INDEX_STORES], 'readwrite');
   await tx.objectStore('runIndex').clear();
   await fillIndex(tx);
   await tx.done;

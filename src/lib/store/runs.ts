@@ -8,7 +8,7 @@ import { runSummary } from '../core/metrics/run-summary.ts';
 import type { DatasetId } from '../core/benchmarks/types.ts';
 import { getDataset, loadItems } from './datasets.ts';
 import { isQuotaError, unlessStorageFull } from './errors.ts';
-import type { JianguDatabase } from './schema.ts';
+import { INDEX_STORES, type JianguDatabase } from './schema.ts';
 import { abortQuietly, transactionEnd, writesCommitted } from './transaction-end.ts';
 import { indexRun, unindexRuns } from './run-index.ts';
 import { recordName, storedRunRefusal, unreadableNotice, type UnreadableRecord } from '../core/record/stored-check.ts';
@@ -29,7 +29,7 @@ function fileOverallOf(run: RunRecord, results: readonly ItemResult[]): number |
 export async function createRun(db: JianguDatabase, run: RunRecord): Promise<void> {
   await unlessStorageFull(async () => {
     // The record and its list entry (run-index.ts) together, or neither.
-    const tx = db.transaction(['runs', 'runIndex'], 'readwrite');
+    const tx = db.transaction(['runs', ...INDEX_STORES], 'readwrite');
     await writesCommitted(tx, [tx.objectStore('runs').add(run), indexRun(tx, run)]);
   }, notice('run.storage-full-start'));
 }
@@ -53,7 +53,7 @@ export async function updateRun<R extends RunRecord = RunRecord>(
   id: string,
   patch: Partial<Pick<McRunRecord, 'status' | 'environment' | 'contextLimit' | 'check' | 'letterTokens' | 'warnings' | 'error' | 'decodingOptions' | 'modelCheck'>>,
 ): Promise<R> {
-  const tx = db.transaction(['runs', 'runIndex'], 'readwrite');
+  const tx = db.transaction(['runs', ...INDEX_STORES], 'readwrite');
   const run = await tx.objectStore('runs').get(id);
   if (!run) throw jianguError('runs.not-stored', { runId: id });
   const next = { ...run, ...patch, updatedAt: new Date().toISOString() } as R;
@@ -86,7 +86,7 @@ export async function deleteRun(db: JianguDatabase, id: string): Promise<void> {
 
 /** Deletes runs and all their results in one transaction: all of them, or (on a failure) none. */
 export async function deleteRuns(db: JianguDatabase, ids: readonly string[]): Promise<void> {
-  const tx = db.transaction(['runs', 'results', 'runIndex'], 'readwrite');
+  const tx = db.transaction(['runs', 'results', ...INDEX_STORES], 'readwrite');
   await Promise.all([
     ...ids.flatMap((id) => [tx.objectStore('runs').delete(id), tx.objectStore('results').delete(IDBKeyRange.bound([id], [id, []]))]),
     ...unindexRuns(tx, ids),
@@ -125,7 +125,7 @@ export async function rawRecordJson(db: JianguDatabase, store: 'runs' | 'probeRu
  */
 export async function setRunLabel(db: JianguDatabase, id: string, label: string): Promise<RunRecord> {
   const trimmed = checkedRunLabel(label);
-  const tx = db.transaction(['runs', 'runIndex'], 'readwrite');
+  const tx = db.transaction(['runs', ...INDEX_STORES], 'readwrite');
   const run = await tx.objectStore('runs').get(id);
   if (!run) throw jianguError('runs.not-stored', { runId: id });
   // A changed record has a new updatedAt, so a page holding the old one (Compare) reads it again.
@@ -177,7 +177,7 @@ export async function importRun(db: JianguDatabase, imported: ImportedRun): Prom
   const run = { ...imported.run, id, origin: checked.origin, warnings } as RunRecord;
   const results = checked.results.map((result) => ({ ...result, runId: id }));
 
-  const tx = db.transaction(['runs', 'results', 'runIndex'], 'readwrite');
+  const tx = db.transaction(['runs', 'results', ...INDEX_STORES], 'readwrite');
   const ended = transactionEnd(tx);
   let failed: { error: unknown; itemId: string | undefined } | undefined;
   const note = (itemId: string | undefined) => (error: unknown) => {
@@ -292,7 +292,7 @@ export async function recheckImportedKey(db: JianguDatabase, runId: string): Pro
     : checked.origin;
   const next = { ...run, origin } as RunRecord;
   const kept = new Set(checked.results.map((r) => r.itemId));
-  const tx = db.transaction(['runs', 'results', 'runIndex'], 'readwrite');
+  const tx = db.transaction(['runs', 'results', ...INDEX_STORES], 'readwrite');
   const results = tx.objectStore('results');
   // Results set apart (items the stored copy does not have) leave the run, so they enter no number.
   const gone = before.filter((r) => !kept.has(r.itemId)).map((r) => results.delete([runId, r.itemId]));

@@ -7,7 +7,7 @@ import type { ProbeResult, ProbeRunRecord } from '../core/record/probe-run.ts';
 import { indexEntryOf, type IndexEntry } from '../core/record/run-list-entry.ts';
 
 /** The schema version this build opens. Raise it by one and add a rung to `upgrade` for any change. */
-export const DB_VERSION = 4;
+export const DB_VERSION = 5;
 
 /** The default database name; tests pass their own to stay isolated. */
 export const DB_NAME = 'jiangu';
@@ -41,7 +41,12 @@ export interface JianguDb extends DBSchema {
    * same transaction as its record (store/run-index.ts): lists read these, never every record.
    */
   runIndex: { key: string; value: IndexEntry; indexes: { 'by-created': string } };
+  /** The same entries in a few values of many entries each (store/run-list-buckets.ts): what a whole list reads. */
+  runListBuckets: { key: number; value: IndexEntry[] };
 }
+
+/** The stores every write of a scoring run's record writes beside it (store/run-index.ts indexRun, unindexRuns). */
+export const INDEX_STORES = ['runIndex', 'runListBuckets'] as const;
 
 export type JianguDatabase = IDBPDatabase<JianguDb>;
 
@@ -82,15 +87,54 @@ function upgrade(db: JianguDatabase, oldVersion: number, tx: IDBPTransaction<Jia
     // The run index by date (issue 46): a long list's newest rows are read first (store/run-index.ts readNewestRuns).
     tx.objectStore('runIndex').createIndex('by-created', 'createdAt');
   }
-  // if (oldVersion < 5) { ... } — the next rung goes here; rungs never change once released.
+  if (oldVersion < 5) {
+    // The index's entries in buckets (issue 46): a whole list reads 64 values, not one per run. Filled
+    // from the entries the index holds; a store older than the index has them written by the rung
+    // above, whose fillIndex writes the buckets too, once its cursor is done (this store exists by then).
+    db.createObjectStore('runListBuckets');
+    if (oldVersion >= 3) void tx.objectStore('runIndex').getAll().then((entries) => fillBuckets(tx, entries));
+  }
+  // if (oldVersion < 6) { ... } — the next rung goes here; rungs never change once released.
 }
 
-/** Writes every record's entry in `tx`, one record at a time (a cursor: never every record in memory); the upgrade rung's, and store/run-index.ts rebuildIndex's. */
+// The run list's buckets (store/run-list-buckets.ts): here, as the upgrade fills them.
+/** How many buckets: at 10,000 runs, ~160 entries (~60 KB) in each, what a run's write reads and writes again. */
+export const RUN_LIST_BUCKETS = 64;
+
+/** The bucket of a run's id: FNV-1a over its UTF-16 code units. */
+export function bucketOf(id: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < id.length; i++) hash = Math.imul(hash ^ id.charCodeAt(i), 0x01000193);
+  return (hash >>> 0) % RUN_LIST_BUCKETS;
+}
+
+/** Writes `entries` as the whole of the buckets in `tx` (their store emptied first): the index built again. */
+export function fillBuckets(tx: IDBPTransaction<JianguDb, StoreNames<JianguDb>[], 'readwrite' | 'versionchange'>, entries: Iterable<IndexEntry>): Promise<unknown>[] {
+  const buckets = new Map<number, IndexEntry[]>();
+  for (const entry of entries) {
+    const bucket = bucketOf(entry.id);
+    if (!buckets.has(bucket)) buckets.set(bucket, []);
+    buckets.get(bucket)!.push(entry);
+  }
+  const store = tx.objectStore('runListBuckets');
+  return [store.clear(), ...[...buckets].map(([bucket, list]) => store.put(list, bucket))];
+}
+
+/**
+ * Writes every record's entry in `tx`, one record at a time (a cursor: never every record in memory),
+ * then the buckets whole; the upgrade rung's, and store/run-index.ts rebuildIndex's. The buckets'
+ * store is touched only after the cursor: the version-3 rung calls this before the version-5 rung
+ * has made it.
+ */
 export async function fillIndex(tx: IDBPTransaction<JianguDb, StoreNames<JianguDb>[], 'readwrite' | 'versionchange'>): Promise<void> {
   const index = tx.objectStore('runIndex');
+  const entries: IndexEntry[] = [];
   for (let cursor = await tx.objectStore('runs').openCursor(); cursor; cursor = await cursor.continue()) {
-    void index.put(indexEntryOf(cursor.value, String(cursor.key)));
+    const entry = indexEntryOf(cursor.value, String(cursor.key));
+    entries.push(entry);
+    void index.put(entry);
   }
+  await Promise.all(fillBuckets(tx, entries));
 }
 
 /**

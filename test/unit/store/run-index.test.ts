@@ -1,15 +1,18 @@
 // The run index (issue 46, item 3): built by the upgrade from the runs stored before it (an
 // unreadable record listed as such), kept by every write of the runs store in the same transaction
 // (each write checked against the index built afresh from the records), and built again when a
-// record was written behind its back.
+// record was written behind its back. Its buckets (run-list-buckets.ts), what a whole list reads,
+// hold the same entries, each in the bucket its id hashes to.
 import 'fake-indexeddb/auto';
 import { openDB } from 'idb';
 import { describe, expect, it } from 'vitest';
 import { indexEntryOf, labelConfigOf, type RunListEntry } from '../../../src/lib/core/record/run-list-entry.ts';
 import { exportBackup, importBackup } from '../../../src/lib/data/backup.ts';
-import { listIndexedRuns, readNewestRuns, readRunListEarly } from '../../../src/lib/store/run-index.ts';
+import { indexRun, listIndexedRuns, readNewestRuns, readRunListEarly } from '../../../src/lib/store/run-index.ts';
+import { bucketOf, RUN_LIST_BUCKETS } from '../../../src/lib/store/run-list-buckets.ts';
 import { createRun, deleteRuns, importRun, saveResult, setRunLabel, setRunStatus, updateRun } from '../../../src/lib/store/runs.ts';
-import { openJianguDb, type JianguDatabase } from '../../../src/lib/store/schema.ts';
+import { INDEX_STORES, openJianguDb, type JianguDatabase } from '../../../src/lib/store/schema.ts';
+import type { IndexEntry } from '../../../src/lib/core/record/run-list-entry.ts';
 import { makeGenRun, makeMcRun } from '../../fixtures/run-records/build.ts';
 import { freshDb } from './helpers.ts';
 
@@ -19,6 +22,25 @@ async function expectIndexTrue(db: JianguDatabase): Promise<void> {
   const keys = await db.getAllKeys('runs');
   const expected = records.map((r, i) => indexEntryOf(r, String(keys[i])));
   expect(await db.getAll('runIndex')).toEqual(expected);
+  // The buckets: the same entries, each once, in the bucket of its id.
+  const buckets = await db.getAllKeys('runListBuckets');
+  const inBuckets = (await db.getAll('runListBuckets')).flatMap((entries, i) => entries.map((e) => ({ bucket: buckets[i], e })));
+  expect(inBuckets.every(({ bucket, e }) => bucket === bucketOf(e.id) && bucket < RUN_LIST_BUCKETS)).toBe(true);
+  const byId = (a: IndexEntry, b: IndexEntry) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+  expect(inBuckets.map(({ e }) => e).sort(byId)).toEqual([...expected].sort(byId));
+}
+
+/** Writes `entry` in the index and its bucket, or takes `id` out of both, behind the store's back (as a hand in the browser's tools would). */
+async function putEntry(db: JianguDatabase, entry: IndexEntry): Promise<void> {
+  const bucket = bucketOf(entry.id);
+  const held = (await db.get('runListBuckets', bucket)) ?? [];
+  await db.put('runListBuckets', [...held.filter((e) => e.id !== entry.id), entry], bucket);
+  await db.put('runIndex', entry);
+}
+async function dropEntry(db: JianguDatabase, id: string): Promise<void> {
+  const bucket = bucketOf(id);
+  await db.put('runListBuckets', ((await db.get('runListBuckets', bucket)) ?? []).filter((e) => e.id !== id), bucket);
+  await db.delete('runIndex', id);
 }
 
 describe('the run index', () => {
@@ -86,7 +108,7 @@ describe('the run index', () => {
     await createRun(db, makeMcRun('listed').run);
     // As an older version in another tab would, or a hand in the browser's tools.
     await db.put('runs', makeMcRun('behind').run);
-    await db.delete('runIndex', 'kept');
+    await dropEntry(db, 'kept');
     // Listed from the index as it is, then checked against the records' keys: found short, built
     // again, and the caller told to list again (the pages do, run-state and compare-state).
     const first = await listIndexedRuns(db);
@@ -96,6 +118,12 @@ describe('the run index', () => {
     const again = await listIndexedRuns(db);
     expect(again.runs.map((r) => r.id).sort()).toEqual(['behind', 'kept', 'listed']);
     expect(await again.checked).toBe(true);
+    // The index and its buckets disagreeing (an entry gone from one only) is found too.
+    await db.delete('runIndex', 'kept');
+    const uneven = await listIndexedRuns(db);
+    expect(uneven.runs.map((r) => r.id).sort()).toEqual(['behind', 'kept', 'listed']);
+    expect(await uneven.checked).toBe(false);
+    await expectIndexTrue(db);
     db.close();
   });
 
@@ -105,35 +133,38 @@ describe('the run index', () => {
     await createRun(db, run);
     // The entry stop 54's version wrote: no version, no label config.
     const { v: _v, labelConfig: _l, ...older } = indexEntryOf(run, run.id) as RunListEntry;
-    await db.put('runIndex', older as unknown as RunListEntry);
+    await putEntry(db, older as unknown as RunListEntry);
     const { runs } = await listIndexedRuns(db);
     expect(runs[0].labelConfig).toEqual(labelConfigOf(run.config));
     await expectIndexTrue(db);
     db.close();
   });
 
-  it('is read in pages cut at its own keys, and checked against the records\' keys after', async () => {
+  it('is read from its buckets whatever the ids, written many to a bucket in one transaction, and checked against the records\' keys after', async () => {
     const db = await freshDb();
-    // Three pages of up to 1,000: the site's ids (UUIDs) and keys of any other shape a backup may restore.
+    // ~33 runs a bucket, all written in one transaction (each bucket's changes one after another, none
+    // lost): the site's ids (UUIDs) and keys of any other shape a backup may restore.
     const ids = [...Array.from({ length: 2100 }, () => crypto.randomUUID()), 'Z-upper', 'shared/x', '中文', '!bang'].sort();
-    const tx = db.transaction(['runs', 'runIndex'], 'readwrite');
+    const tx = db.transaction(['runs', ...INDEX_STORES], 'readwrite');
     for (const id of ids) {
-      const run = makeMcRun(id).run;
+      const run = { ...makeMcRun(id).run, id };
       void tx.objectStore('runs').put(run);
-      void tx.objectStore('runIndex').put(indexEntryOf(run, id));
+      void indexRun(tx, run);
     }
     await tx.done;
+    await expectIndexTrue(db);
     const listed = await listIndexedRuns(db);
     expect(listed.runs.map((r) => r.id).sort()).toEqual(ids);
     expect(await listed.checked).toBe(true);
     // An entry whose record is gone, before the first key and after the last: listed as read, then
     // found by the check, and the index built again without it.
     for (const stray of [' before', '\uffffafter']) {
-      await db.put('runIndex', indexEntryOf(makeMcRun(stray).run, stray));
+      await putEntry(db, indexEntryOf(makeMcRun(stray).run, stray));
       const first = await listIndexedRuns(db);
       expect(first.runs.map((r) => r.id).sort()).toEqual([...ids, stray].sort());
       expect(await first.checked).toBe(false);
       expect(await db.count('runIndex')).toBe(ids.length);
+      await expectIndexTrue(db);
       expect((await listIndexedRuns(db)).runs.map((r) => r.id).sort()).toEqual(ids);
     }
     db.close();
@@ -143,6 +174,7 @@ describe('the run index', () => {
     const db = await freshDb();
     await createRun(db, makeMcRun('one').run);
     await db.clear('runIndex');
+    await db.clear('runListBuckets');
     const listed = await listIndexedRuns(db);
     expect(listed.runs.map((r) => r.id)).toEqual(['one']);
     expect(await listed.checked).toBe(true);
@@ -173,7 +205,7 @@ describe('the run index', () => {
     expect(shown.length === 0 || JSON.stringify(shown) === JSON.stringify([['a', 'b']])).toBe(true);
     // An entry of an older shape: no newest rows (the whole listing builds the index again).
     const { v: _v, ...older } = (await db.get('runIndex', 'd'))!;
-    await db.put('runIndex', older as never);
+    await putEntry(db, older as never);
     expect(await readNewestRuns(db, 10)).toBeNull();
     db.close();
   });
