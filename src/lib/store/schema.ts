@@ -38,7 +38,8 @@ export interface JianguDb extends DBSchema {
   probeResults: { key: [string, string]; value: ProbeResult; indexes: { 'by-run': string } };
   /**
    * One small entry per scoring run, what a list shows (core/record/run-list-entry.ts), written in the
-   * same transaction as its record (store/run-index.ts): lists read these, never every record.
+   * same transaction as its record (store/run-index.ts): lists read these (a long list's newest rows
+   * by date, a whole list from runListBuckets), never every record.
    */
   runIndex: { key: string; value: IndexEntry; indexes: { 'by-created': string } };
   /** The same entries in a few values of many entries each (store/run-list-buckets.ts): what a whole list reads. */
