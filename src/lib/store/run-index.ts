@@ -62,7 +62,7 @@ const EARLY_FOR_MS = 10_000;
 
 /**
  * Starts reading the run list at start-up, while the page that lists runs is still loading (main.ts):
- * at 10,000 runs the read took ~0.7-1 s before the buckets (0.3-0.5 s after), mostly in the browser's
+ * at 10,000 runs the read took 0.7-1.1 s before the buckets (0.4-0.7 s after), mostly in the browser's
  * database, and the page's start-up about as long; one after the other they took Evaluate and Compare
  * to ~2 s (npm run bench, many-runs).
  * `newest`: the rows a long list draws first (Compare's), read before the whole list (readNewestRuns).
@@ -109,7 +109,7 @@ type NewestRequest = { getAllRecords?: (options: { count: number; direction: 'pr
 /**
  * The newest `count` listed runs, from the index's date order, the index's count, and each listed
  * run's results counted: what a long list draws first while the whole list is read (10,000 entries
- * take 0.3-0.5 s from their buckets, mostly in the browser's database, and a request asked for after
+ * take 0.4-0.7 s from their buckets, mostly in the browser's database, and a request asked for after
  * them waits for them).
  * Unchecked, as the list is before its check; null when an entry is of an older shape (the whole
  * listing builds the index again).

@@ -1,6 +1,6 @@
 // The run index's entries again, kept in RUN_LIST_BUCKETS values of many entries each (issue 46,
 // item 3): what a whole list reads. Chromium's IndexedDB pays per value read: 10,000 entries of a few
-// hundred bytes, one value each, took ~0.9 s to come at 10,000 stored runs (npm run bench,
+// hundred bytes, one value each, took 0.8-1.1 s to come at 10,000 stored runs (npm run bench,
 // many-runs), where the same entries in 10 values took ~0.14 s in a bare page. The per-run entries
 // (runIndex) stay: a long list's newest rows come from their date order (run-index.ts readNewestRuns).
 //

@@ -142,7 +142,7 @@ export class CompareState {
 
   /**
    * The first listing of a long list (over PREVIEW_FROM runs, run-index.ts) draws its newest rows as
-   * soon as they are read (at 10,000 runs the whole list takes 0.3-0.5 s more: npm run bench, many-runs),
+   * soon as they are read (at 10,000 runs the whole list takes 0.4-0.7 s more: npm run bench, many-runs),
    * each with the whole of its label until the list is spread. A later listing keeps the rows it has meanwhile.
    */
   private async preview(first: NewestRuns): Promise<void> {

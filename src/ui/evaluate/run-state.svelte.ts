@@ -161,7 +161,7 @@ export class RunState {
 
   /**
    * The first listing of a long list (over PREVIEW_FROM runs, run-index.ts) draws its newest rows as
-   * soon as they are read (at 10,000 runs the whole list takes 0.3-0.5 s more: npm run bench, many-runs).
+   * soon as they are read (at 10,000 runs the whole list takes 0.4-0.7 s more: npm run bench, many-runs).
    */
   private async preview(first: NewestRuns): Promise<void> {
     if (this.listedOnce || first.total <= PREVIEW_FROM) return;
