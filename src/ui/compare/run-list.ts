@@ -3,7 +3,7 @@
 import type { RunStatus } from '../../lib/core/record/run.ts';
 
 /**
- * Runs stored as `running` that no tab runs now, the Evaluate page's rule (run-state.svelte.ts):
+ * Runs stored as `running` that no tab runs now, as the Evaluate and Compare lists both say:
  * a running run whose Web Lock no tab holds was left so by a closed or reloaded tab. `held`: the
  * run ids whose locks are held (heldRunIds), null where the browser has no Web Locks (then none
  * can be told interrupted, and none is).

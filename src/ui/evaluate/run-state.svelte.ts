@@ -16,6 +16,7 @@ import { runLoadParams } from '../../lib/engine/run-load.ts';
 import { listDatasets } from '../../lib/store/datasets.ts';
 import { deleteRuns, getRun, loadResults, updateRun } from '../../lib/store/runs.ts';
 import { listIndexedRuns, NEWEST_ROWS, PREVIEW_FROM, type NewestRuns } from '../../lib/store/run-index.ts';
+import { interruptedRunIds } from '../compare/run-list.ts';
 import type { RunListEntry } from '../../lib/core/record/run-list-entry.ts';
 import { readStoredRun, type WorkPlace } from '../../lib/data/stored-run-client.ts';
 import type { UnreadableRecord } from '../../lib/core/record/stored-check.ts';
@@ -151,9 +152,8 @@ export class RunState {
     // (A failed second listing leaves the first one shown.)
     void checked.then((ok) => (ok ? undefined : this.refresh())).catch(() => {});
     this.unreadable = unreadable;
-    const running = runs.filter((r) => r.status === 'running');
-    const held = running.length > 0 ? await heldRunIds() : null;
-    this.interrupted = held === null ? new Set() : new Set(running.filter((r) => !held.has(r.id)).map((r) => r.id));
+    const held = runs.some((r) => r.status === 'running') ? await heldRunIds() : null;
+    this.interrupted = interruptedRunIds(runs, held);
     this.runs = runs;
     this.listedAll = true;
     this.listedOnce = true;
@@ -166,10 +166,9 @@ export class RunState {
   private async preview(first: NewestRuns): Promise<void> {
     if (this.listedOnce || first.total <= PREVIEW_FROM) return;
     try {
-      const running = first.runs.filter((r) => r.status === 'running');
-      const held = running.length > 0 ? await heldRunIds() : null;
+      const held = first.runs.some((r) => r.status === 'running') ? await heldRunIds() : null;
       if (this.listedOnce) return;
-      this.interrupted = held === null ? new Set() : new Set(running.filter((r) => !held.has(r.id)).map((r) => r.id));
+      this.interrupted = interruptedRunIds(first.runs, held);
       this.previewTotal = first.total;
       this.listedAll = false;
       this.runs = first.runs;
