@@ -118,12 +118,22 @@ export class CompareState {
     return this.listedAll ? this.runs.length : this.previewTotal;
   }
 
-  async refresh(): Promise<void> {
+  /**
+   * Lists the stored runs. Resolves once they are listed, to `settled`: resolved once the list has
+   * been checked against the records (run-index.ts, IndexedRuns.checked) and, where the check found
+   * a record the index lacked (written behind its back), listed again.
+   */
+  async refresh(): Promise<{ settled: Promise<void> }> {
+    let settled = Promise.resolve();
     try {
       const db = await this.db();
       const { runs: listed, unreadable, checked } = await listIndexedRuns(db, { count: this.drawn, show: (first) => void this.preview(first) });
-      // The index lacked a record's entry (written behind its back) and was built again: listed again.
-      void checked.then((ok) => (ok ? undefined : this.refresh())).catch(() => {});
+      // The index was built again: listed again.
+      settled = checked
+        .then(async (ok) => {
+          if (!ok) await (await this.refresh()).settled;
+        })
+        .catch(() => {});
       // A run whose results were found unreadable when loaded stays apart until it is deleted.
       const resultsBad = this.unreadable.filter((u) => listed.some((r) => r.id === u.id));
       const runs = listed.filter((r) => !resultsBad.some((u) => u.id === r.id));
@@ -138,6 +148,7 @@ export class CompareState {
       this.error = noticeOf(e);
     }
     this.loaded = true;
+    return { settled };
   }
 
   /**
@@ -169,9 +180,13 @@ export class CompareState {
   async open(raw: string | null): Promise<void> {
     // Each toggle updates the parameter; only the latest call may apply it after the await.
     const call = ++this.openCalls;
-    await this.refresh();
+    const { settled } = await this.refresh();
     if (call !== this.openCalls) return;
     const ids = idsOfRoute(raw);
+    // A named run the list lacks may have been written behind the index's back (another version's
+    // tab, a backup written raw): it is called missing only once the check has listed again.
+    if (ids.some((id) => !this.runs.some((r) => r.id === id))) await settled;
+    if (call !== this.openCalls) return;
     const current = this.storedIds();
     const stored = new Set(this.runs.map((r) => r.id));
     // The same choice, all still stored; a run deleted since is dropped and said below.
