@@ -125,7 +125,7 @@ function modelShape(model: string): { layers: number; kvHeads: number; headDim: 
 async function openHarness(browser: Browser, siteUrl: string): Promise<OpenedPage> {
   const opened = await openPage(browser, `${siteUrl}/harness.html`);
   await routeOrt(opened.page, siteUrl);
-  await opened.page.waitForFunction(() => document.getElementById('status')?.textContent === 'ready', undefined, { timeout: 30_000 });
+  await opened.page.waitForFunction(() => document.getElementById('status')?.textContent === 'ready', undefined, { polling: 100, timeout: 30_000 });
   await installNameHelper(opened.page);
   return opened;
 }

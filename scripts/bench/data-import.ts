@@ -23,7 +23,7 @@ async function main(): Promise<void> {
   if (!dataMirrorRoot()) throw new Error('No data mirror: ../shared/data (or JIANGU_DATA) is missing.');
   await withChromium({ webgpu: false }, async (siteUrl, browser) => {
     const { page, leaks } = await openPage(browser, `${siteUrl}/harness.html`);
-    await page.waitForFunction(() => document.getElementById('status')?.textContent === 'ready');
+    await page.waitForFunction(() => document.getElementById('status')?.textContent === 'ready', null, { polling: 100 });
     const rows: ImportTiming[] = [];
     for (const job of JOBS) {
       rows.push(

@@ -164,7 +164,7 @@ async function measureHarness(browser: Browser, siteUrl: string, dtype: FixtureD
   const items = set.items;
   try {
     await installNameHelper(page);
-    await page.waitForFunction('window.jiangu !== undefined');
+    await page.waitForFunction('window.jiangu !== undefined', null, { polling: 100 });
     const loaded = await step(r, 'load', log, async () => {
       const { wallMs, result } = unwrap(await withTimeout(page.evaluate(pageRealLoad, { slot: 'letters' as const, model: MODEL, dtype, backend: 'webgpu' as const }), t, 'load'), 'load');
       if (result.backendInfo.backend !== 'webgpu') throw new Error(`the worker ran on ${result.backendInfo.backend}, not WebGPU`);

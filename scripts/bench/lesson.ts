@@ -44,7 +44,7 @@ async function timed(steps: Step[], step: string, body: () => Promise<unknown>):
   process.stderr.write(`  ${step}: ${((performance.now() - t0) / 1000).toFixed(1)} s\n`);
 }
 
-const enabled = (page: Page) => page.waitForFunction(() => !document.querySelector('[data-testid=reading-read]')?.hasAttribute('disabled'), null, { timeout: LONG_WAIT });
+const enabled = (page: Page) => page.waitForFunction(() => !document.querySelector('[data-testid=reading-read]')?.hasAttribute('disabled'), null, { polling: 100, timeout: LONG_WAIT });
 
 async function read(page: Page, view: string, shown: string): Promise<void> {
   await page.getByTestId(`reading-view-${view}`).click();

@@ -231,7 +231,7 @@ export async function measureMcConfiguration(
   try {
     opened = await openPage(browser, `${siteUrl}/harness.html`);
     await routeOrt(opened.page, siteUrl);
-    await opened.page.waitForFunction(() => document.getElementById('status')?.textContent === 'ready', undefined, { timeout: 30_000 });
+    await opened.page.waitForFunction(() => document.getElementById('status')?.textContent === 'ready', undefined, { polling: 100, timeout: 30_000 });
     await measureInPage(opened.page, siteUrl, config, data, settings, result, log);
   } catch (e) {
     result.error = e instanceof Error ? e.message : String(e);

@@ -222,7 +222,7 @@ export async function measureConfiguration(
   let error: string | undefined;
   try {
     opened = await openPage(browser, `${siteUrl}/harness.html`);
-    await opened.page.waitForFunction(() => document.getElementById('status')?.textContent === 'ready', undefined, { timeout: 30_000 });
+    await opened.page.waitForFunction(() => document.getElementById('status')?.textContent === 'ready', undefined, { polling: 100, timeout: 30_000 });
     await measureInPage(opened.page, config, settings, measurement, log);
   } catch (e) {
     error = e instanceof Error ? e.message : String(e);

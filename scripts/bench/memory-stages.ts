@@ -160,7 +160,7 @@ async function measure(browser: Browser, siteUrl: string, model: string, dtype: 
   let sampler: RssSampler | undefined;
   try {
     opened = await openPage(browser, `${siteUrl}/harness.html`);
-    await opened.page.waitForFunction(() => document.getElementById('status')?.textContent === 'ready', undefined, { timeout: 30_000 });
+    await opened.page.waitForFunction(() => document.getElementById('status')?.textContent === 'ready', undefined, { polling: 100, timeout: 30_000 });
     const pids = (await rendererPids(browser)).filter((p) => !before.has(p));
     if (pids.length === 0) throw new Error('no new renderer process for the page');
     sampler = new RssSampler(pids);

@@ -114,7 +114,7 @@ async function measure(browser: Browser, siteUrl: string, config: MemoryConfig, 
   let heap: WorkerHeap | undefined;
   try {
     opened = await openPage(browser, `${siteUrl}/harness.html`);
-    await opened.page.waitForFunction(() => document.getElementById('status')?.textContent === 'ready', undefined, { timeout: 30_000 });
+    await opened.page.waitForFunction(() => document.getElementById('status')?.textContent === 'ready', undefined, { polling: 100, timeout: 30_000 });
     heap = await WorkerHeap.attach(opened.page);
     const maxLogitsBytes = config.mode === 'before' ? BEFORE_LOGITS_BYTES : undefined;
     // before / after measure the chunked path, so the load-time rewrite is off for them.

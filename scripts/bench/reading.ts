@@ -58,7 +58,7 @@ const rows: Row[] = [];
 await withChromium({ webgpu: false }, async (url, browser) => {
   const opened = await openPage(browser, `${url}/harness.html`);
   const page = opened.page;
-  await page.waitForFunction(() => document.getElementById('status')?.textContent === 'ready');
+  await page.waitForFunction(() => document.getElementById('status')?.textContent === 'ready', null, { polling: 100 });
   await installNameHelper(page);
   {
     for (const [model, dtype] of plan) {

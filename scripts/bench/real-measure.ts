@@ -112,7 +112,7 @@ export async function measureRealConfiguration(browser: Browser, siteUrl: string
       if (r.consoleTail.length > 20) r.consoleTail.shift();
     });
     await installNameHelper(page);
-    await page.waitForFunction('window.jiangu !== undefined');
+    await page.waitForFunction('window.jiangu !== undefined', null, { polling: 100 });
     await routeOrt(page, siteUrl);
     await measureInPage(page, siteUrl, config, s, r, log);
   } catch (e) {

@@ -23,7 +23,7 @@ async function main(): Promise<void> {
   await withChromium({}, async (siteUrl, browser) => {
     const opened = await openPage(browser, `${siteUrl}/harness.html`);
     const { page } = opened;
-    await page.waitForFunction('document.getElementById("status")?.textContent === "ready"', undefined, { timeout: 30_000 });
+    await page.waitForFunction('document.getElementById("status")?.textContent === "ready"', undefined, { polling: 100, timeout: 30_000 });
     await installNameHelper(page);
     try {
       for (const [slot, statistics] of [['plain', false], ['stats', true]] as const) {

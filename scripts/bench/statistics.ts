@@ -249,7 +249,7 @@ async function measureConfig(
   const opened = await openPage(browser, `${siteUrl}/harness.html`);
   const page = opened.page;
   try {
-    await page.waitForFunction(() => document.getElementById('status')?.textContent === 'ready', undefined, { timeout: 30_000 });
+    await page.waitForFunction(() => document.getElementById('status')?.textContent === 'ready', undefined, { polling: 100, timeout: 30_000 });
     await installNameHelper(page);
     const maxLogitsBytes = o.maxLogitsMib === undefined ? undefined : o.maxLogitsMib * 2 ** 20;
     for (const [slot, statistics] of [['plain', false], ['stats', true]] as const) {

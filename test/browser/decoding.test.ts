@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { projectRoot } from '../../scripts/site-routes.ts';
-import { useBrowserSession } from './session.ts';
+import { MODEL_LOAD_MS, useBrowserSession } from './session.ts';
 import { decodeFixture, encodeFixture, greedyGenerate, lastLogProbs, loadReferenceModel } from '../../scripts/fixtures/reference.ts';
 
 const SAMPLING_MODEL = 'jiangu-sampling-config';
@@ -49,7 +49,7 @@ describe('presets and greedy decoding in the page', () => {
       process.env.JIANGU_MODELS = root;
     },
     ready: ({ page }) =>
-      page.waitForFunction(() => (document.querySelector('[data-testid=model-choice]') as HTMLSelectElement | null)?.value === 'site:jiangu-tiny'),
+      page.waitForFunction(() => (document.querySelector('[data-testid=model-choice]') as HTMLSelectElement | null)?.value === 'site:jiangu-tiny', null, { polling: 100 }),
   });
   afterAll(() => {
     process.env.JIANGU_MODELS = savedModels;
@@ -93,7 +93,7 @@ describe('presets and greedy decoding in the page', () => {
     await page.getByTestId('dtype').selectOption('fp32');
     await page.getByTestId('backend').selectOption('wasm');
     await page.getByTestId('load').click();
-    await page.waitForFunction(() => !document.querySelector('[data-testid=load]')?.textContent?.includes('Loading'));
+    await page.waitForFunction(() => !document.querySelector('[data-testid=load]')?.textContent?.includes('Loading'), null, { polling: 100, timeout: MODEL_LOAD_MS });
     await page.getByTestId('score').click();
     await page.getByTestId('letter-bars').waitFor();
     const prompt = (await page.getByTestId('prompt').textContent()) ?? '';

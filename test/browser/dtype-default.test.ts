@@ -16,7 +16,7 @@ const hint = (page: Page) => page.getByTestId('dtype-wasm-hint');
 const hintText = async (page: Page) => ((await hint(page).textContent()) ?? '').replace(/\s+/g, ' ');
 /** The site's own model is preselected once its list arrives: the form is settled from then on. */
 const siteListed = (page: Page) =>
-  page.waitForFunction(() => (document.querySelector('[data-testid=model-choice]') as HTMLSelectElement | null)?.value === 'site:jiangu-tiny');
+  page.waitForFunction(() => (document.querySelector('[data-testid=model-choice]') as HTMLSelectElement | null)?.value === 'site:jiangu-tiny', null, { polling: 100 });
 
 /** A new visit: nothing chosen by hand. */
 async function freshPage(page: Page, url: string) {

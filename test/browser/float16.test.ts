@@ -18,7 +18,7 @@ import { openPage } from '../../scripts/browser.ts';
 import { encodeModel } from '../../scripts/fixtures/onnx-proto.ts';
 import { projectRoot } from '../../scripts/site-routes.ts';
 import { NO_FLOAT16_KERNEL, PROBES, probeModel } from '../unit/fixtures/float16-probes.ts';
-import { harnessReady, useBrowserSession } from './session.ts';
+import { MODEL_LOAD_MS, harnessReady, useBrowserSession } from './session.ts';
 import { letterIds, LETTERS, PREFIX, PROMPTS, SUFFIXES } from './tiny-prompts.ts';
 
 const GEN_PROMPTS = ['子曰', '学而时习之，', '有朋自远方来，不亦'];
@@ -158,7 +158,7 @@ describe('float16 fixtures on WebGPU without shader-f16 (SwiftShader)', () => {
     await page.getByTestId('backend').selectOption(backend);
     await page.getByTestId('load').click();
     // The button is disabled while loading, in either language.
-    await page.waitForFunction(() => !(document.querySelector('[data-testid=load]') as HTMLButtonElement | null)?.disabled);
+    await page.waitForFunction(() => !(document.querySelector('[data-testid=load]') as HTMLButtonElement | null)?.disabled, null, { polling: 100, timeout: MODEL_LOAD_MS });
   }
 
   it('Auto loads fp16 and q4f16 on WASM and says why; the scores are float16’s', async () => {

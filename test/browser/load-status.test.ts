@@ -16,7 +16,7 @@ async function loadInPlayground(page: Page, backend: string): Promise<void> {
   await page.getByTestId('dtype').selectOption('fp32');
   await page.getByTestId('backend').selectOption(backend);
   await page.getByTestId('load').click();
-  await page.waitForFunction(() => !(document.querySelector('[data-testid=load]') as HTMLButtonElement | null)?.disabled);
+  await page.waitForFunction(() => !(document.querySelector('[data-testid=load]') as HTMLButtonElement | null)?.disabled, null, { polling: 100 });
 }
 
 describe('loading on a software WebGPU adapter (SwiftShader)', () => {

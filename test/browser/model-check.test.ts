@@ -40,7 +40,7 @@ describe('the model check in the playground (WASM)', () => {
   const session = useBrowserSession({
     webgpu: false,
     path: '/',
-    ready: ({ page }) => page.waitForFunction(() => (document.querySelector('[data-testid=model-choice]') as HTMLSelectElement | null)?.value === 'site:jiangu-tiny'),
+    ready: ({ page }) => page.waitForFunction(() => (document.querySelector('[data-testid=model-choice]') as HTMLSelectElement | null)?.value === 'site:jiangu-tiny', null, { polling: 100 }),
   });
 
   it('jiangu-tiny-nokeep: no num_logits_to_keep, so rewritten at load to keep one row (checked), nothing to warn; MatMul attention; the letters and the memory', async () => {
@@ -254,7 +254,7 @@ describe('the model check on WebGPU (SwiftShader)', () => {
   const session = useBrowserSession({
     webgpu: true,
     path: '/',
-    ready: ({ page }) => page.waitForFunction(() => (document.querySelector('[data-testid=model-choice]') as HTMLSelectElement | null)?.value === 'site:jiangu-tiny'),
+    ready: ({ page }) => page.waitForFunction(() => (document.querySelector('[data-testid=model-choice]') as HTMLSelectElement | null)?.value === 'site:jiangu-tiny', null, { polling: 100 }),
   });
 
   it('jiangu-tiny keeps only the last row: one row of logits, nothing to warn about', async () => {

@@ -109,7 +109,7 @@ describe('a 375 px wide screen', () => {
     const views: [string, string][] = [['tokens', 'reading-tokens'], ['predict', 'predict-chars'], ['breaks', 'breaks-strip'], ['sampling', 'sampling-steps'], ['lens', 'lens-grid'], ['attention', 'attention-grid']];
     for (const [view, shown] of views) {
       await page.getByTestId(`reading-view-${view}`).click();
-      await page.waitForFunction(() => !document.querySelector('[data-testid=reading-read]')?.hasAttribute('disabled'), null, { timeout: 60_000 });
+      await page.waitForFunction(() => !document.querySelector('[data-testid=reading-read]')?.hasAttribute('disabled'), null, { polling: 100, timeout: 60_000 });
       await page.getByTestId('reading-read').click();
       await page.getByTestId(shown).waitFor({ timeout: 60_000 });
       for (const lang of ['en', 'zh'] as const) {

@@ -106,14 +106,14 @@ describe('the built site on a plain static host under /jiangu/', () => {
 
   it('becomes cross-origin isolated after the service worker reloads it once, and stores the shell for offline use', async () => {
     await page.goto(`${host.url}#/data`);
-    await page.waitForFunction(() => self.crossOriginIsolated, null, { timeout: 60_000 });
+    await page.waitForFunction(() => self.crossOriginIsolated, null, { polling: 100, timeout: 60_000 });
     // The host sends no isolation headers: the first load was neither controlled nor isolated, the
     // service worker's reload is both, and there was one reload only.
     expect(await loadsOf(page)).toEqual([
       { isolated: false, controlled: false },
       { isolated: true, controlled: true },
     ]);
-    await page.waitForFunction(() => window.jianguSite?.offlineReady === true, null, { timeout: 60_000 });
+    await page.waitForFunction(() => window.jianguSite?.offlineReady === true, null, { polling: 100, timeout: 60_000 });
     expect(await siteState(page)).toEqual({ controlled: true, isolated: true, offlineReady: true, updateWaiting: false, unavailable: null });
     // Every script and style of the build is stored, the chunks of the pages not opened yet too (each
     // page is loaded when its route first opens: src/ui/pages.ts), so every page opens offline.
@@ -259,7 +259,7 @@ describe('the built site on a plain static host under /jiangu/', () => {
     });
     const documentMark = await page.evaluate(() => (window as unknown as { __document: number }).__document);
     const runId = await startFixtureRun(page, RUN);
-    await page.waitForFunction(() => (window as unknown as { __held: unknown[] }).__held.length > 0);
+    await page.waitForFunction(() => (window as unknown as { __held: unknown[] }).__held.length > 0, null, { polling: 100 });
 
     host.setRoot(builds[1].dir);
     await page.evaluate(() => window.jianguSite!.checkForUpdate());
@@ -267,7 +267,7 @@ describe('the built site on a plain static host under /jiangu/', () => {
     await page.waitForFunction(
       () => window.jianguSite!.updateWaiting || navigator.serviceWorker.controller !== (window as unknown as { __controller: ServiceWorker }).__controller,
       null,
-      { timeout: 60_000 },
+      { polling: 100, timeout: 60_000 },
     );
     // Build 1's worker still controls this page.
     expect(await page.evaluate(() => navigator.serviceWorker.controller === (window as unknown as { __controller: ServiceWorker }).__controller)).toBe(true);
@@ -287,7 +287,7 @@ describe('the built site on a plain static host under /jiangu/', () => {
 
     await page.locator('[data-testid=site-update][data-state=ready]').waitFor();
     await Promise.all([page.waitForEvent('load'), page.getByTestId('site-update-reload').click()]);
-    await page.waitForFunction(() => window.jianguSite !== undefined);
+    await page.waitForFunction(() => window.jianguSite !== undefined, null, { polling: 100 });
     expect(await page.evaluate(() => document.querySelector<HTMLScriptElement>('script[type=module]')!.getAttribute('src'))).toBe(mainScriptOf(builds[1].dir));
     expect(await siteState(page)).toMatchObject({ controlled: true, isolated: true, updateWaiting: false });
   });
@@ -306,10 +306,10 @@ describe('the built site on a plain static host under /jiangu/', () => {
       await tab.locator('[data-testid=dataset-ancientbench][data-stored=yes]').waitFor();
       await tab.evaluate(() => ((window as unknown as { __hold: boolean }).__hold = true));
       const runId = await startFixtureRun(tab, RUN);
-      await tab.waitForFunction(() => (window as unknown as { __held: unknown[] }).__held.length > 0);
+      await tab.waitForFunction(() => (window as unknown as { __held: unknown[] }).__held.length > 0, null, { polling: 100 });
       releaseWorker();
       // Controlled, and either the reload offered or (wrongly) done.
-      await tab.waitForFunction(() => window.jianguSite?.controlled && (window.jianguSite.reloadForIsolation || self.crossOriginIsolated), null, { timeout: 60_000 });
+      await tab.waitForFunction(() => window.jianguSite?.controlled && (window.jianguSite.reloadForIsolation || self.crossOriginIsolated), null, { polling: 100, timeout: 60_000 });
       expect(await loadsOf(tab)).toEqual([{ isolated: false, controlled: false }]);
       expect(await tab.evaluate(() => window.jianguSite!.reloadForIsolation)).toBe(true);
       await tab.evaluate(() => (window as unknown as { __release: () => void }).__release());
@@ -337,7 +337,7 @@ describe('the built site on a plain static host under /jiangu/', () => {
     try {
       const tab = await fresh.newPage();
       await tab.goto(`${host.url}#/data`);
-      await tab.waitForFunction(() => window.jianguSite?.unavailable != null, null, { timeout: 30_000 });
+      await tab.waitForFunction(() => window.jianguSite?.unavailable != null, null, { polling: 100, timeout: 30_000 });
       const state = await siteState(tab);
       expect(state.unavailable?.code).toBe('site.sw-failed');
       expect(state).toMatchObject({ controlled: false, isolated: false, offlineReady: false });

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { projectRoot } from '../../scripts/site-routes.ts';
-import { useBrowserSession } from './session.ts';
+import { MODEL_LOAD_MS, useBrowserSession } from './session.ts';
 import {
   decodeFixture,
   encodeFixture,
@@ -29,7 +29,7 @@ async function loadModel(page: Page, options: { choice?: string; dtype?: string;
   await page.waitForFunction(() => {
     const button = document.querySelector('[data-testid=load]');
     return button && !button.textContent?.includes('Loading');
-  });
+  }, null, { polling: 100, timeout: MODEL_LOAD_MS });
 }
 
 async function modelError(page: Page): Promise<string | null> {
@@ -107,7 +107,7 @@ describe('playground failures', () => {
       process.env.JIANGU_MODELS = root;
     },
     ready: ({ page }) =>
-      page.waitForFunction(() => (document.querySelector('[data-testid=model-choice]') as HTMLSelectElement | null)?.value === 'site:jiangu-tiny'),
+      page.waitForFunction(() => (document.querySelector('[data-testid=model-choice]') as HTMLSelectElement | null)?.value === 'site:jiangu-tiny', null, { polling: 100 }),
   });
   afterAll(() => {
     process.env.JIANGU_MODELS = savedModels;

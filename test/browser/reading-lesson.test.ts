@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { encodeFixture, forward, loadReferenceModel } from '../../scripts/fixtures/reference.ts';
 import { LINK_TEXT_LIMIT, readingHash } from '../../src/ui/reading/reading-link.ts';
 import { storiesPresent } from '../unit/stories260k-tokenizer.ts';
-import { useBrowserSession } from './session.ts';
+import { MODEL_LOAD_MS, useBrowserSession } from './session.ts';
 
 const shots = join(process.cwd(), 'test-results');
 mkdirSync(shots, { recursive: true });
@@ -40,7 +40,7 @@ async function loadOffered(page: Page, slot: 'a' | 'b'): Promise<void> {
 
 async function readView(page: Page, view: string, shown: string): Promise<void> {
   await page.getByTestId(`reading-view-${view}`).click();
-  await page.waitForFunction(() => !document.querySelector('[data-testid=reading-read]')?.hasAttribute('disabled'), null, { timeout: 90_000 });
+  await page.waitForFunction(() => !document.querySelector('[data-testid=reading-read]')?.hasAttribute('disabled'), null, { polling: 100, timeout: 90_000 });
   await page.getByTestId('reading-read').click();
   await page.getByTestId(shown).first().waitFor({ timeout: 90_000 });
 }
@@ -247,7 +247,7 @@ describe('the Reading page on a projector', () => {
     for (const [position, head] of [[ids.length - 1, null], [4, null], [4, 1]] as const) {
       if (head === null) await page.locator(`[data-testid=attention-tokens] button[data-index="${position}"]`).click();
       else await page.getByTestId('attention-head').selectOption(String(head));
-      await page.waitForFunction((p) => document.querySelector('[data-testid=attention-grid]')?.getAttribute('data-position') === String(p), position);
+      await page.waitForFunction((p) => document.querySelector('[data-testid=attention-grid]')?.getAttribute('data-position') === String(p), position, { polling: 100 });
       await page.waitForTimeout(50);
       for (const { layer, w } of await cells()) {
         expect(w.length).toBe(position + 1);
@@ -321,7 +321,7 @@ describe('a model the Playground loaded, without the lens', () => {
     await page.getByTestId('backend').selectOption('wasm');
     await page.getByTestId('load').click();
     await page.getByTestId('score').waitFor({ timeout: 90_000 });
-    await page.waitForFunction(() => !document.querySelector('[data-testid=load]')?.textContent?.includes('Loading'));
+    await page.waitForFunction(() => !document.querySelector('[data-testid=load]')?.textContent?.includes('Loading'), null, { polling: 100, timeout: MODEL_LOAD_MS });
     // Count the loads the page sends its workers from here on.
     await page.evaluate(() => {
       const post = Worker.prototype.postMessage as (this: Worker, ...args: unknown[]) => void;

@@ -175,7 +175,7 @@ describe('the reading page', () => {
     // The model was loaded by this page, with the lens behind its gate: no second load, no button.
     expect(await page.getByTestId('reading-needs-model').count()).toBe(0);
     expect(await page.getByTestId('lens-prepare-a').count()).toBe(0);
-    await page.waitForFunction(() => !document.querySelector('[data-testid=reading-read]')?.hasAttribute('disabled'), null, { timeout: 60_000 });
+    await page.waitForFunction(() => !document.querySelector('[data-testid=reading-read]')?.hasAttribute('disabled'), null, { polling: 100, timeout: 60_000 });
     await page.getByTestId('reading-read').click();
     await page.getByTestId('lens-grid').waitFor({ timeout: 60_000 });
     const ids = encodeFixture('学而时习之不亦说乎');

@@ -62,7 +62,7 @@ describe('verbatim recall in the playground', () => {
     path: '/',
     setup: () => void (storiesPresent && generateStories260k()),
     ready: ({ page }) =>
-      page.waitForFunction(() => (document.querySelector('[data-testid=model-choice]') as HTMLSelectElement | null)?.value === 'site:jiangu-tiny'),
+      page.waitForFunction(() => (document.querySelector('[data-testid=model-choice]') as HTMLSelectElement | null)?.value === 'site:jiangu-tiny', null, { polling: 100 }),
   });
 
   it('jiangu-tiny: shows the greedy continuation and marks each character as recomputed in Node, in both languages', async () => {

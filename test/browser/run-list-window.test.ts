@@ -137,10 +137,10 @@ describe('the run list of many runs', () => {
     await page.locator(`[data-testid=compare-runs-more][data-total="${COUNT + 1 + 1000}"]`).waitFor();
     // Spread: alike but for label and date, so the label and the date alone, in both languages.
     const label = page.locator('tr[data-run="run-1999"] [data-testid=compare-run-label]');
-    await page.waitForFunction(() => !document.querySelector('tr[data-run="run-1999"] [data-testid=compare-run-label]')?.textContent?.includes('1-shot'));
+    await page.waitForFunction(() => !document.querySelector('tr[data-run="run-1999"] [data-testid=compare-run-label]')?.textContent?.includes('1-shot'), null, { polling: 100 });
     expect(await label.textContent()).toMatch(/^“第1999次” · .*2026/);
     await page.getByTestId('lang-zh').click();
-    await page.waitForFunction(() => !document.querySelector('tr[data-run="run-1999"] [data-testid=compare-run-label]')?.textContent?.includes('1 个示例'));
+    await page.waitForFunction(() => !document.querySelector('tr[data-run="run-1999"] [data-testid=compare-run-label]')?.textContent?.includes('1 个示例'), null, { polling: 100 });
     expect(await label.textContent()).toMatch(/^“第1999次” · .*2026/);
     await page.getByTestId('lang-en').click();
     // Its whole description on hover.

@@ -88,4 +88,18 @@ export function useBrowserSession(options: {
 
 /** Waits for /harness.html to expose window.jiangu. */
 export const harnessReady = (opened: OpenedPage) =>
-  opened.page.waitForFunction(() => document.getElementById('status')?.textContent === 'ready');
+  opened.page.waitForFunction(() => document.getElementById('status')?.textContent === 'ready', null, { polling: 100 });
+
+// Every page.waitForFunction of the tests and the bench polls on a 100 ms timer ({ polling: 100 }),
+// not on Playwright's default, requestAnimationFrame: a frame is the compositor's, and a page whose
+// frames stall (its GPU process starved, SwiftShader beside another browser on 2 cores) is not asked
+// again, though its own state has changed. playground timed out in CI so, waiting 30 s for a Load
+// button whose missing-dtype load ends in 0.6-3.5 s here, even beside another file and three busy
+// loops (12 runs; the stall was not reproduced, and others report rAF-polled waits starved under load).
+
+/**
+ * How long a test waits for a model load to end: a worker's start, ORT's wasm, the files, the
+ * session and the rewrite checks, none of which the site promises in a set time (jiangu-tiny's fp32
+ * took 10-21 s on WASM beside another browser file and three busy loops, against Playwright's 30 s default).
+ */
+export const MODEL_LOAD_MS = 120_000;

@@ -7,7 +7,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { loadReferenceModel } from '../../scripts/fixtures/reference.ts';
 import type { McItemResult } from '../../src/lib/core/record/run.ts';
-import { harnessReady, useBrowserSession } from './session.ts';
+import { MODEL_LOAD_MS, harnessReady, useBrowserSession } from './session.ts';
 import { readStoredRun, startFixtureRun, storeSample, waitForStatus } from './runs.ts';
 import { servedBothWays } from './served-both-ways.ts';
 
@@ -59,7 +59,7 @@ async function loadOnPlayground(page: Page, choice: string) {
   await page.getByTestId('backend').selectOption('wasm');
   await page.getByTestId('load').click();
   await page.getByTestId('score').waitFor();
-  await page.waitForFunction(() => !document.querySelector('[data-testid=load]')?.textContent?.includes('Loading'));
+  await page.waitForFunction(() => !document.querySelector('[data-testid=load]')?.textContent?.includes('Loading'), null, { polling: 100, timeout: MODEL_LOAD_MS });
 }
 
 describe('the site’s views share one worker per model', () => {
