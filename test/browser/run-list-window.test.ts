@@ -2,7 +2,8 @@
 // 250 runs restored from a backup are listed from the run index, newest first, 100 rows drawn and
 // more on asking, in English and Chinese; a record written behind the index's back (as an older tab
 // would) is listed too. Compare labels each row from its entry and counts the results of the rows it
-// draws (a paused run's fewer), and reads a record only when its run is chosen.
+// draws (a paused run's fewer), and reads a record only when its run is chosen. A whole list whose
+// read fails is said on both pages, with what they had drawn kept, and Evaluate's Try again lists it.
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { useBrowserSession } from './session.ts';
@@ -180,6 +181,62 @@ describe('the run list of many runs', () => {
     expect(evaluate[0]).toBe(`false ${total} true ${firstRows}`);
     expect(evaluate.at(-1)).toBe(`true ${total} false ${firstRows}`);
   }, 240_000);
+
+  it('a whole list that cannot be read says so in both languages, keeps the newest rows it drew, and lists every run on Try again', async () => {
+    const page = session.opened.page;
+    // 1,251 runs stored (above): the newest rows are drawn before the whole list. Its read (the
+    // index's buckets, run-list-buckets.ts) fails as a broken database's does, its transaction
+    // aborted, while this tab's flag is set: the start-up read and the page's own read alike.
+    await page.addInitScript(() => {
+      const aborted = new WeakSet<IDBTransaction>();
+      const abortOnce = (tx: IDBTransaction) => {
+        if (aborted.has(tx)) return;
+        aborted.add(tx);
+        tx.abort();
+      };
+      const getAll = IDBObjectStore.prototype.getAll;
+      IDBObjectStore.prototype.getAll = function (this: IDBObjectStore, ...args: Parameters<IDBObjectStore['getAll']>) {
+        const request = getAll.apply(this, args);
+        // After the reads the page asked for in this task, as a failed read aborts its transaction.
+        const tx = this.transaction;
+        if (this.name === 'runListBuckets' && sessionStorage.getItem('jiangu-test-buckets-fail') === '1') queueMicrotask(() => abortOnce(tx));
+        return request;
+      };
+    });
+    await page.evaluate(() => sessionStorage.setItem('jiangu-test-buckets-fail', '1'));
+    await page.reload();
+    const failure = page.getByTestId('run-list-failure');
+    await failure.waitFor();
+    expect(await failure.textContent()).toMatch(/^The runs stored in this browser could not be listed \(AbortError: .+\)\. Nothing stored was changed: try again, or reload the page\.\s*Try again$/);
+    // What the page had drawn stays: the newest 100 rows of the index's 1,251, "Show more" held; never "No runs yet."
+    const total = COUNT + 1 + 1000;
+    const newest = Array.from({ length: 100 }, (_, i) => `run-${1999 - i}`);
+    expect(await rowIds(page)).toEqual(newest);
+    const more = page.locator(`[data-testid=run-list-more][data-total="${total}"]`);
+    expect(await more.getAttribute('data-listed-all')).toBe('false');
+    expect(await page.getByTestId('run-list-show-more').isDisabled()).toBe(true);
+    expect(await page.getByTestId('no-runs').count()).toBe(0);
+    await page.getByTestId('lang-zh').click();
+    expect(await failure.textContent()).toMatch(/^无法列出本浏览器中保存的评测（AbortError: .+）。已保存的内容没有改变：请重试，或刷新页面。\s*重试$/);
+    await page.getByTestId('lang-en').click();
+    // Compare says the same, and keeps the newest rows it drew.
+    await page.goto(page.url().replace(/#.*$/, '#/compare'));
+    await page.reload();
+    const compareError = page.locator('[data-testid=compare-error][data-code="run.list-failed"]');
+    await compareError.waitFor();
+    expect(await compareError.textContent()).toMatch(/^The runs stored in this browser could not be listed \(AbortError: .+\)\./);
+    expect(await page.locator(`[data-testid=compare-runs-more][data-total="${total}"]`).getAttribute('data-listed-all')).toBe('false');
+    await page.goto(page.url().replace(/#.*$/, '#/evaluate'));
+    await failure.waitFor();
+    // The database works again: Try again lists every run, and the message goes.
+    await page.evaluate(() => sessionStorage.removeItem('jiangu-test-buckets-fail'));
+    await page.getByTestId('run-list-retry').click();
+    await page.locator(`[data-testid=run-list-more][data-listed-all=true][data-total="${total}"]`).waitFor();
+    expect(await failure.count()).toBe(0);
+    expect(await rowIds(page)).toEqual(newest);
+    await page.getByTestId('run-list-show-more').click();
+    expect(await rowIds(page)).toEqual(Array.from({ length: 200 }, (_, i) => `run-${1999 - i}`));
+  }, 120_000);
 
   it('lists the newest memorization runs too, and more on asking, on Evaluate and in Compare\'s pickers', async () => {
     const page = session.opened.page;

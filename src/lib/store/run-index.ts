@@ -226,8 +226,9 @@ function readIndex(db: JianguDatabase): { entries: Promise<IndexEntry[]>; checke
   const keys = tx.objectStore('runs').getAllKeys();
   const indexed = tx.objectStore('runIndex').count();
   const checked = (async () => {
-    const [stored, listed, count] = await Promise.all([keys, read, indexed]);
-    await tx.done;
+    // tx.done in the same wait: a transaction that aborts (a failed read) rejects it, and waited
+    // for only after the others, that rejection went unhandled.
+    const [stored, listed, count] = await Promise.all([keys, read, indexed, tx.done]);
     const ids = new Set(listed.map((e) => e.id));
     const same = stored.length === listed.length && count === stored.length && ids.size === listed.length && stored.every((key) => ids.has(key));
     if (same && listed.every((e) => e.v === INDEX_ENTRY_VERSION)) return true;

@@ -17,7 +17,7 @@ import { fmt, locale, t } from '../i18n/locale.svelte.ts';
 import { router } from '../router.svelte.ts';
 import { idsOfRoute, parseRoute, routeTo } from '../route.ts';
 import { fromSharedRun, fromStoredRun, sharedRunId } from './comparable.ts';
-import { interruptedRunIds } from './run-list.ts';
+import { interruptedRunIds, runListFailure } from './run-list.ts';
 import { describedListed, describedShared, describedStored, distinguishingLabels, FacetSpread, labelFrom, runFacets, samplesNote, sharedDescription, type DescribedRun, type LabelWords, type RunLabel } from './run-label.ts';
 import type { DatasetId } from '../../lib/core/benchmarks/types.ts';
 import { getDataset } from '../../lib/core/benchmarks/catalog.ts';
@@ -145,7 +145,7 @@ export class CompareState {
       this.runs = runs;
       this.listedAll = true;
     } catch (e) {
-      this.error = noticeOf(e);
+      this.error = runListFailure(e);
     }
     this.loaded = true;
     return { settled };

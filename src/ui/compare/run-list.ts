@@ -1,6 +1,8 @@
 // What the Compare page's list of stored runs says of each run beyond its label: its status as the
-// Evaluate run list says it, and how many of its planned items have results. Pure, for Node tests.
+// Evaluate run list says it, and how many of its planned items have results; and what both lists say
+// when the runs cannot be read. Pure, for Node tests.
 import type { RunStatus } from '../../lib/core/record/run.ts';
+import { notice, type Notice } from '../../lib/core/notices/index.ts';
 
 /**
  * Runs stored as `running` that no tab runs now, as the Evaluate and Compare lists both say:
@@ -25,4 +27,9 @@ export function listedStatus(status: RunStatus, interrupted: boolean): RunStatus
  */
 export function itemsDone(done: number | undefined, planned: number): { done: number; planned: number } | { planned: number } {
   return done === undefined || done >= planned ? { planned } : { done, planned };
+}
+
+/** What the Evaluate and Compare lists say when the stored runs cannot be read (a failed read of the database). */
+export function runListFailure(error: unknown): Notice {
+  return notice('run.list-failed', { detail: error instanceof Error ? `${error.name}: ${error.message}` : String(error) });
 }

@@ -16,7 +16,7 @@ import { runLoadParams } from '../../lib/engine/run-load.ts';
 import { listDatasets } from '../../lib/store/datasets.ts';
 import { deleteRuns, getRun, loadResults, updateRun } from '../../lib/store/runs.ts';
 import { listIndexedRuns, NEWEST_ROWS, PREVIEW_FROM, type NewestRuns } from '../../lib/store/run-index.ts';
-import { interruptedRunIds } from '../compare/run-list.ts';
+import { interruptedRunIds, runListFailure } from '../compare/run-list.ts';
 import type { RunListEntry } from '../../lib/core/record/run-list-entry.ts';
 import { readStoredRun, type WorkPlace } from '../../lib/data/stored-run-client.ts';
 import type { UnreadableRecord } from '../../lib/core/record/stored-check.ts';
@@ -81,7 +81,11 @@ export class RunState {
   private abort: AbortController | null = null;
 
   private db(): Promise<JianguDatabase> {
-    this.database ??= openJianguDb();
+    // A database that did not open is opened afresh at the next call (the run list's Try again).
+    this.database ??= openJianguDb().catch((error: unknown) => {
+      this.database = null;
+      throw error;
+    });
     return this.database;
   }
 
@@ -143,7 +147,21 @@ export class RunState {
     return this.listedAll ? this.runs.length : this.previewTotal;
   }
 
+  /** Why the last listing of the stored runs failed, or null: the list says so, keeps what it showed, and offers to try again. */
+  listFailure = $state<Notice | null>(null);
+
+  /** Lists the stored runs again; rejects when they cannot be read (listFailure says so on the page). */
   async refresh(): Promise<void> {
+    try {
+      await this.list();
+      this.listFailure = null;
+    } catch (error) {
+      this.listFailure = runListFailure(error);
+      throw error;
+    }
+  }
+
+  private async list(): Promise<void> {
     const db = await this.db();
     // Together: the datasets' read, asked for after the run list's, no longer holds the list back.
     const [datasets, { runs, unreadable, checked }] = await Promise.all([listDatasets(db), listIndexedRuns(db, { count: NEWEST_ROWS, show: (first) => void this.preview(first) })]);

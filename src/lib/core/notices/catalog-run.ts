@@ -28,6 +28,10 @@ export const runNotices = {
     en: (p: { runId: string }) => `No run ${p.runId} is stored in this browser: it was deleted, or made in another browser (import its run file to see it here).`,
     zh: (p: { runId: string }) => `这个浏览器里没有存储评测记录 ${p.runId}：它已被删除，或是在别的浏览器中做的（导入它的评测文件即可在这里查看）。`,
   },
+  'run.list-failed': {
+    en: (p: { detail: string }) => `The runs stored in this browser could not be listed (${p.detail}). Nothing stored was changed: try again, or reload the page.`,
+    zh: (p: { detail: string }) => `无法列出本浏览器中保存的评测（${p.detail}）。已保存的内容没有改变：请重试，或刷新页面。`,
+  },
   'run.locked': {
     en: () => 'This run is already running in another tab or window. Close it there, or wait for it to finish.',
     zh: () => '这个评测已在另一个标签页或窗口中运行。请在那里关闭它，或等它结束。',
