@@ -116,8 +116,13 @@ type NewestRequest = { getAllRecords?: (options: { count: number; direction: 'pr
  */
 export async function readNewestRuns(db: JianguDatabase, count: number): Promise<NewestRuns | null> {
   const tx = db.transaction(['runIndex', 'results']);
+  // An aborted transaction rejects tx.done and every request not yet answered; the first failure
+  // says why (the list's message), and the ones waited for only after it are not left unhandled.
+  const finished = tx.done;
+  finished.catch(() => {});
   const store = tx.objectStore('runIndex');
   const total = store.count();
+  total.catch(() => {});
   const byDate = store.index('by-created');
   // One request where the browser has getAllRecords (Chromium 141 on), else a cursor (a request per
   // entry: 270 ms for 100 at 10,000 runs). Unreadable entries are left out: the request asks for
@@ -141,7 +146,7 @@ export async function readNewestRuns(db: JianguDatabase, count: number): Promise
   const runs = entries.filter((e): e is RunListEntry => !isUnreadableEntry(e)).slice(0, count);
   const done = countIn(tx.objectStore('results').index('by-run'), runs);
   const counted = { total: await total, done: await done };
-  await tx.done;
+  await finished;
   // Equal dates in the whole list's order (listOrder: by id).
   runs.sort(listOrder);
   return { runs, ...counted };
@@ -150,8 +155,7 @@ export async function readNewestRuns(db: JianguDatabase, count: number): Promise
 /** How many results each of `runs` has, from the results index (no result is read): for the rows a list draws. */
 export async function countResults(db: JianguDatabase, runs: readonly Pick<RunListEntry, 'id'>[]): Promise<Record<string, number>> {
   const tx = db.transaction('results');
-  const done = await countIn(tx.store.index('by-run'), runs);
-  await tx.done;
+  const [done] = await Promise.all([countIn(tx.store.index('by-run'), runs), tx.done]); // tx.done: see readNewestRuns
   return done;
 }
 
