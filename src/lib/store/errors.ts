@@ -56,7 +56,8 @@ export function describeItem(item: Item): string {
   return `item ${item.id} (${item.source.file}, line ${item.source.line})`;
 }
 
-function describeCause(cause: unknown): string {
+/** An error as a message's detail: its name and message (a DOMException's too). */
+export function describeCause(cause: unknown): string {
   if (cause instanceof Error || cause instanceof DOMException) return `${cause.name}: ${cause.message}`;
   return String(cause);
 }

@@ -157,3 +157,16 @@ export async function openJianguDb(name: string = DB_NAME): Promise<JianguDataba
   });
   return db;
 }
+
+/**
+ * One connection for a page state, opened at its first use and kept; an open that failed is not kept,
+ * so the next use opens afresh (a run list's Try again, a page opened again).
+ */
+export function keptConnection(name: string = DB_NAME): () => Promise<JianguDatabase> {
+  let opening: Promise<JianguDatabase> | null = null;
+  return () =>
+    (opening ??= openJianguDb(name).catch((error: unknown) => {
+      opening = null;
+      throw error;
+    }));
+}

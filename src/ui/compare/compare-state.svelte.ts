@@ -11,7 +11,7 @@ import type { RunListEntry } from '../../lib/core/record/run-list-entry.ts';
 import type { UnreadableRecord } from '../../lib/core/record/stored-check.ts';
 import { readStoredRun, storedRunEstimate, type WorkPlace } from '../../lib/data/stored-run-client.ts';
 import { heldRunIds } from '../../lib/engine/run-scheduler.ts';
-import { openJianguDb, type JianguDatabase } from '../../lib/store/schema.ts';
+import { keptConnection } from '../../lib/store/schema.ts';
 import { notice, noticeOf, type Notice } from '../../lib/core/notices/index.ts';
 import { fmt, locale, t } from '../i18n/locale.svelte.ts';
 import { router } from '../router.svelte.ts';
@@ -98,13 +98,8 @@ export class CompareState {
   /** Stored ids named in the URL that this browser does not hold. */
   missing = $state<string[]>([]);
   adding = $state(false);
-  private database: Promise<JianguDatabase> | null = null;
   private openCalls = 0;
-
-  private db(): Promise<JianguDatabase> {
-    this.database ??= openJianguDb();
-    return this.database;
-  }
+  private readonly db = keptConnection();
 
   /**
    * False while a long list shows only its newest rows (preview), read first while the whole list

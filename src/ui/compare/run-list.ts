@@ -3,6 +3,7 @@
 // when the runs cannot be read. Pure, for Node tests.
 import type { RunStatus } from '../../lib/core/record/run.ts';
 import { notice, type Notice } from '../../lib/core/notices/index.ts';
+import { describeCause } from '../../lib/store/errors.ts';
 
 /**
  * Runs stored as `running` that no tab runs now, as the Evaluate and Compare lists both say:
@@ -31,5 +32,5 @@ export function itemsDone(done: number | undefined, planned: number): { done: nu
 
 /** What the Evaluate and Compare lists say when the stored runs cannot be read (a failed read of the database). */
 export function runListFailure(error: unknown): Notice {
-  return notice('run.list-failed', { detail: error instanceof Error ? `${error.name}: ${error.message}` : String(error) });
+  return notice('run.list-failed', { detail: describeCause(error) });
 }

@@ -20,7 +20,7 @@ import { interruptedRunIds, runListFailure } from '../compare/run-list.ts';
 import type { RunListEntry } from '../../lib/core/record/run-list-entry.ts';
 import { readStoredRun, type WorkPlace } from '../../lib/data/stored-run-client.ts';
 import type { UnreadableRecord } from '../../lib/core/record/stored-check.ts';
-import { openJianguDb, type JianguDatabase } from '../../lib/store/schema.ts';
+import { keptConnection, type JianguDatabase } from '../../lib/store/schema.ts';
 import { requestPersistenceBeforeModelLoad } from '../../lib/store/storage.ts';
 import type { DatasetRecord } from '../../lib/core/benchmarks/types.ts';
 import type { Dtype } from '../../lib/core/models/model-types.ts';
@@ -77,17 +77,8 @@ export class RunState {
   private shownId = $state<string | null>(null);
   /** The last failure, with the run it belongs to (null: creating a run failed). */
   private failure = $state<{ runId: string | null; notice: Notice } | null>(null);
-  private database: Promise<JianguDatabase> | null = null;
   private abort: AbortController | null = null;
-
-  private db(): Promise<JianguDatabase> {
-    // A database that did not open is opened afresh at the next call (the run list's Try again).
-    this.database ??= openJianguDb().catch((error: unknown) => {
-      this.database = null;
-      throw error;
-    });
-    return this.database;
-  }
+  private readonly db = keptConnection();
 
   /** Whether a run is executing in this tab. */
   get running(): boolean {

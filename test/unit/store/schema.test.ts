@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDB } from 'idb';
-import { DB_VERSION, openJianguDb, type JianguDatabase, type RunRecord } from '../../../src/lib/store/schema.ts';
+import { DB_VERSION, keptConnection, openJianguDb, type JianguDatabase, type RunRecord } from '../../../src/lib/store/schema.ts';
 import { freshDb } from './helpers.ts';
 import { bucketOf } from '../../../src/lib/store/run-list-buckets.ts';
 
@@ -129,5 +129,24 @@ describe('openJianguDb', () => {
     expect(newer.version).toBe(DB_VERSION + 1);
     newer.close();
     expect(() => db?.transaction('datasets')).toThrow();
+  });
+});
+
+describe('keptConnection', () => {
+  it('keeps the connection it opened, and opens afresh after an open that failed', async () => {
+    const name = `kept-${Math.random()}`;
+    // A database of a later version than this code's: the open fails (VersionError).
+    (await openDB(name, DB_VERSION + 1)).close();
+    const connection = keptConnection(name);
+    await expect(connection()).rejects.toThrow(/version/i);
+    await new Promise<void>((resolve, reject) => {
+      const deleting = indexedDB.deleteDatabase(name);
+      deleting.onsuccess = () => resolve();
+      deleting.onerror = () => reject(deleting.error);
+    });
+    const opened = await connection();
+    expect(opened.version).toBe(DB_VERSION);
+    expect(await connection()).toBe(opened);
+    db = opened;
   });
 });
