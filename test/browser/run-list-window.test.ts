@@ -1,5 +1,5 @@
 // The Evaluate page's run list and Compare's stored runs at scale (issue 46, item 3), in Chromium:
-// 250 runs restored from a backup are listed from the run index, newest first, 100 rows drawn and
+// 250 runs restored from a backup are listed from the run index, newest first, NEWEST_ROWS drawn and
 // more on asking, in English and Chinese; a record written behind the index's back (as an older tab
 // would) is listed too. Compare labels each row from its entry and counts the results of the rows it
 // draws (a paused run's fewer), and reads a record only when its run is chosen. A whole list whose
@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { useBrowserSession } from './session.ts';
 import { makeMcRun } from '../fixtures/run-records/build.ts';
+import { NEWEST_ROWS as ROWS } from '../../src/lib/store/run-index.ts';
 
 const COUNT = 250;
 
@@ -31,30 +32,40 @@ const backup = (from = 0, count = COUNT) =>
     memorizationRuns: [],
   });
 
+/** Clicks a list's "Show more" until it is gone (the whole list drawn), counting the clicks. */
+async function showAll(page: Page, list: 'run-list' | 'compare-runs') {
+  let clicks = 0;
+  while ((await page.getByTestId(`${list}-more`).count()) > 0) {
+    await page.getByTestId(`${list}-show-more`).click();
+    clicks++;
+  }
+  return clicks;
+}
+
 const rowIds = (page: Page) => page.locator('[data-testid=run-list] tbody tr[data-run]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-run')));
 
 describe('the run list of many runs', () => {
   const session = useBrowserSession({ webgpu: false, path: '/#/evaluate' });
 
-  it('draws the newest 100 rows from the run index, and more on asking, in both languages', async () => {
+  it('draws the newest rows from the run index, and more on asking, in both languages', async () => {
     const page = session.opened.page;
     await page.getByTestId('backup-import').setInputFiles({ name: 'many.json', mimeType: 'application/json', buffer: Buffer.from(backup()) });
     await page.locator(`[data-testid=backup-report][data-restored="${COUNT}"]`).waitFor({ timeout: 60_000 });
     const newest = Array.from({ length: COUNT }, (_, i) => `run-${String(COUNT - 1 - i).padStart(3, '0')}`);
-    await page.locator('[data-testid=run-list-more][data-shown="100"]').waitFor();
-    expect(await rowIds(page)).toEqual(newest.slice(0, 100));
+    await page.locator(`[data-testid=run-list-more][data-shown="${ROWS}"]`).waitFor();
+    expect(await rowIds(page)).toEqual(newest.slice(0, ROWS));
     const more = page.getByTestId('run-list-more');
-    expect(await more.textContent()).toContain('Showing the newest 100 of 250 runs.');
-    expect(await page.getByTestId('run-list-show-more').textContent()).toBe('Show 100 more');
+    expect(await more.textContent()).toContain(`Showing the newest ${ROWS} of 250 runs.`);
+    expect(await page.getByTestId('run-list-show-more').textContent()).toBe(`Show ${ROWS} more`);
     await page.getByTestId('lang-zh').click();
-    expect(await more.textContent()).toContain('显示最新的 100 次，共 250 次评测。');
-    expect(await page.getByTestId('run-list-show-more').textContent()).toBe('再显示 100 次');
+    expect(await more.textContent()).toContain(`显示最新的 ${ROWS} 次，共 250 次评测。`);
+    expect(await page.getByTestId('run-list-show-more').textContent()).toBe(`再显示 ${ROWS} 次`);
     await page.getByTestId('lang-en').click();
 
     await page.getByTestId('run-list-show-more').click();
-    await page.getByTestId('run-list-show-more').click();
+    expect(await rowIds(page)).toEqual(newest.slice(0, 2 * ROWS));
+    expect(await showAll(page, 'run-list')).toBe(Math.ceil(COUNT / ROWS) - 2);
     expect(await rowIds(page)).toEqual(newest);
-    expect(await page.getByTestId('run-list-more').count()).toBe(0);
     // A row tells its run apart as the record does: its label and kind.
     expect(await page.locator('tr[data-run="run-249"] [data-testid=run-list-label]').textContent()).toBe('第249次');
     expect(await page.locator('tr[data-run="run-249"] [data-testid=run-kind]').getAttribute('data-kind')).toBe('letters');
@@ -88,17 +99,17 @@ describe('the run list of many runs', () => {
     await page.goto(page.url().replace(/#.*$/, '#/compare'));
     const compareIds = () => page.locator('[data-testid=compare-runs] tbody tr[data-run]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-run')));
     const more = page.getByTestId('compare-runs-more');
-    await page.locator('[data-testid=compare-runs-more][data-shown="100"]').waitFor();
+    await page.locator(`[data-testid=compare-runs-more][data-shown="${ROWS}"]`).waitFor();
     const total = COUNT + 1; // with the record written behind the index's back
     expect(await more.getAttribute('data-total')).toBe(String(total));
     const ids = await compareIds();
     expect(ids[0]).toBe(runNumber(COUNT + 1).run.id);
-    expect(ids.slice(1)).toEqual(Array.from({ length: 99 }, (_, i) => `run-${String(COUNT - 1 - i).padStart(3, '0')}`));
-    expect(await more.textContent()).toContain(`Showing the newest 100 of ${total} runs.`);
-    expect(await page.getByTestId('compare-runs-show-more').textContent()).toBe('Show 100 more');
+    expect(ids.slice(1)).toEqual(Array.from({ length: ROWS - 1 }, (_, i) => `run-${String(COUNT - 1 - i).padStart(3, '0')}`));
+    expect(await more.textContent()).toContain(`Showing the newest ${ROWS} of ${total} runs.`);
+    expect(await page.getByTestId('compare-runs-show-more').textContent()).toBe(`Show ${ROWS} more`);
     await page.getByTestId('lang-zh').click();
-    expect(await more.textContent()).toContain(`显示最新的 100 次，共 ${total} 次评测。`);
-    expect(await page.getByTestId('compare-runs-show-more').textContent()).toBe('再显示 100 次');
+    expect(await more.textContent()).toContain(`显示最新的 ${ROWS} 次，共 ${total} 次评测。`);
+    expect(await page.getByTestId('compare-runs-show-more').textContent()).toBe(`再显示 ${ROWS} 次`);
     await page.getByTestId('lang-en').click();
 
     // Alike in all but label and date: the label leads, the date tells them apart (run-label.ts).
@@ -107,17 +118,21 @@ describe('the run list of many runs', () => {
     expect(label249).toMatch(/^“第249次” · .*2026/);
     expect(label249).not.toContain('1-shot');
     expect(await label('run-249').getAttribute('title')).toContain('1-shot');
-    // A paused run drawn: its results counted (3 of 5); one not drawn yet: not counted until drawn.
+    // A paused run drawn: its results counted (3 of 5); the next one, not drawn yet: not counted
+    // until drawn. (Paused: every 50th from the 7th; drawn: the one behind the index, then run-249 down.)
     const items = (id: string) => page.locator(`tr[data-run="${id}"] [data-testid=compare-run-items]`);
-    expect([await items('run-207').getAttribute('data-done'), await items('run-207').getAttribute('data-planned')]).toEqual(['3', '5']);
-    expect(await items('run-107').count()).toBe(0);
+    const lowestDrawn = COUNT - ROWS + 1;
+    const pausedDrawn = `run-${lowestDrawn + ((7 - lowestDrawn) % 50 + 50) % 50}`;
+    const pausedOut = `run-${String(lowestDrawn - 1 - ((lowestDrawn - 1 - 7) % 50 + 50) % 50).padStart(3, '0')}`;
+    expect([await items(pausedDrawn).getAttribute('data-done'), await items(pausedDrawn).getAttribute('data-planned')]).toEqual(['3', '5']);
+    expect(await items(pausedOut).count()).toBe(0);
     await page.getByTestId('compare-runs-show-more').click();
-    await items('run-107').waitFor();
-    await page.locator('tr[data-run="run-107"] [data-testid=compare-run-items][data-done="3"]').waitFor();
-    expect(await items('run-107').textContent()).toContain('3 of 5');
-    await page.getByTestId('compare-runs-show-more').click();
+    await items(pausedOut).waitFor();
+    await page.locator(`tr[data-run="${pausedOut}"] [data-testid=compare-run-items][data-done="3"]`).waitFor();
+    expect(await items(pausedOut).textContent()).toContain('3 of 5');
+    await showAll(page, 'compare-runs');
     await page.locator('tr[data-run="run-000"]').waitFor();
-    expect(await more.count()).toBe(0);
+    expect(await compareIds()).toHaveLength(total);
 
     // Chosen: read and compared.
     await page.getByTestId('compare-pick-run-249').check();
@@ -149,8 +164,8 @@ describe('the run list of many runs', () => {
 
     // Opened anew, the newest rows are drawn before the whole list is read (the start-up read asks
     // for them first): what each change of the list showed, from the page's first frame on.
-    // (The newest 100 of the rows drawn now: a new page draws 100.)
-    const firstRows = await page.evaluate(() => [...document.querySelectorAll('[data-testid=compare-runs] tbody tr')].slice(0, 100).map((tr) => tr.getAttribute('data-run')).join(' '));
+    // (The newest ROWS of the rows drawn now: a new page draws ROWS.)
+    const firstRows = await page.evaluate((rows) => [...document.querySelectorAll('[data-testid=compare-runs] tbody tr')].slice(0, rows).map((tr) => tr.getAttribute('data-run')).join(' '), ROWS);
     // Each list's states in turn: whether the whole list is read, its count, "Show more" disabled, the rows.
     await page.addInitScript(() => {
       const seen: Record<string, string[]> = { 'compare-runs': [], 'run-list': [] };
@@ -170,7 +185,7 @@ describe('the run list of many runs', () => {
       await page.locator(`[data-testid=${list}-more][data-listed-all=true]`).waitFor();
       return page.evaluate((l) => (globalThis as unknown as { __listSeen: Record<string, string[]> }).__listSeen[l], list);
     };
-    // First the newest 100 of the index's count, "Show more" held until the rest comes; then the whole list, the same rows.
+    // First the newest ROWS of the index's count, "Show more" held until the rest comes; then the whole list, the same rows.
     const total = COUNT + 1 + 1000;
     const compare = await seenOn('compare-runs');
     expect(compare[0]).toBe(`false ${total} true ${firstRows}`);
@@ -208,9 +223,9 @@ describe('the run list of many runs', () => {
     const failure = page.getByTestId('run-list-failure');
     await failure.waitFor();
     expect(await failure.textContent()).toMatch(/^The runs stored in this browser could not be listed \(AbortError: .+\)\. Nothing stored was changed: try again, or reload the page\.\s*Try again$/);
-    // What the page had drawn stays: the newest 100 rows of the index's 1,251, "Show more" held; never "No runs yet."
+    // What the page had drawn stays: the newest rows of the index's 1,251, "Show more" held; never "No runs yet."
     const total = COUNT + 1 + 1000;
-    const newest = Array.from({ length: 100 }, (_, i) => `run-${1999 - i}`);
+    const newest = Array.from({ length: ROWS }, (_, i) => `run-${1999 - i}`);
     expect(await rowIds(page)).toEqual(newest);
     const more = page.locator(`[data-testid=run-list-more][data-total="${total}"]`);
     expect(await more.getAttribute('data-listed-all')).toBe('false');
@@ -235,7 +250,7 @@ describe('the run list of many runs', () => {
     expect(await failure.count()).toBe(0);
     expect(await rowIds(page)).toEqual(newest);
     await page.getByTestId('run-list-show-more').click();
-    expect(await rowIds(page)).toEqual(Array.from({ length: 200 }, (_, i) => `run-${1999 - i}`));
+    expect(await rowIds(page)).toEqual(Array.from({ length: 2 * ROWS }, (_, i) => `run-${1999 - i}`));
   }, 120_000);
 
   it('lists the newest memorization runs too, and more on asking, on Evaluate and in Compare\'s pickers', async () => {

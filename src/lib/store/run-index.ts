@@ -89,8 +89,13 @@ export function readRunListEarly(newest: number | null = null): void {
   early = { at: Date.now(), newest: first, list };
 }
 
-/** Rows a long list draws first (Evaluate's and Compare's; readRunListEarly's newest for them). */
-export const NEWEST_ROWS = 100;
+/**
+ * Rows a long list draws first, and more at each "Show more" (Evaluate's and Compare's;
+ * readRunListEarly's newest for them). 50, not 100: at 10,000 stored runs the page's longest task
+ * was Blink's style, layout and paint of the rows drawn (276 ms of wall, 186 of it layout, with 100
+ * rows), over the 200 ms a task may take; 50 rows kept it at 117-186 ms (npm run bench, many-runs).
+ */
+export const NEWEST_ROWS = 50;
 /** A list longer than this draws its newest rows before the rest is read (the pages' preview); a shorter one is read whole in ~0.1 s. */
 export const PREVIEW_FROM = 1000;
 
