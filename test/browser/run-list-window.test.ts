@@ -3,7 +3,8 @@
 // more on asking, in English and Chinese; a record written behind the index's back (as an older tab
 // would) is listed too. Compare labels each row from its entry and counts the results of the rows it
 // draws (a paused run's fewer), and reads a record only when its run is chosen. A whole list whose
-// read fails is said on both pages, with what they had drawn kept, and Evaluate's Try again lists it.
+// read fails is said on both pages, with what they had drawn kept, and each page's Try again lists
+// it; a run deleted meanwhile is gone from the list, and the failed listing is not the delete's.
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { useBrowserSession } from './session.ts';
@@ -241,6 +242,15 @@ describe('the run list of many runs', () => {
     await compareError.waitFor();
     expect(await compareError.textContent()).toMatch(/^The runs stored in this browser could not be listed \(AbortError: .+\)\./);
     expect(await page.locator(`[data-testid=compare-runs-more][data-total="${total}"]`).getAttribute('data-listed-all')).toBe('false');
+    expect(await page.getByTestId('compare-retry').textContent()).toBe('Try again');
+    // Its Try again, once the database works: every run listed, and the message gone.
+    await page.evaluate(() => sessionStorage.removeItem('jiangu-test-buckets-fail'));
+    await page.getByTestId('compare-retry').click();
+    await page.locator(`[data-testid=compare-runs-more][data-listed-all=true][data-total="${total}"]`).waitFor();
+    expect(await compareError.count()).toBe(0);
+    expect(await page.getByTestId('compare-retry').count()).toBe(0);
+    // Failing again, Evaluate says so on its way in.
+    await page.evaluate(() => sessionStorage.setItem('jiangu-test-buckets-fail', '1'));
     await page.goto(page.url().replace(/#.*$/, '#/evaluate'));
     await failure.waitFor();
     // The database works again: Try again lists every run, and the message goes.
@@ -251,6 +261,57 @@ describe('the run list of many runs', () => {
     expect(await rowIds(page)).toEqual(newest);
     await page.getByTestId('run-list-show-more').click();
     expect(await rowIds(page)).toEqual(Array.from({ length: 2 * ROWS }, (_, i) => `run-${1999 - i}`));
+  }, 120_000);
+
+  it('a run deleted while the list cannot be read is gone from it, and the list says why it was not listed again', async () => {
+    const page = session.opened.page;
+    // A stored record that cannot be shown (its config damaged), written behind the index's back:
+    // listed apart, with Delete, once the page has listed again.
+    const damaged = runNumber(COUNT + 2).run;
+    await page.evaluate(async (run) => {
+      const db = await new Promise<IDBDatabase>((resolve, reject) => {
+        const r = indexedDB.open('jiangu');
+        r.onsuccess = () => resolve(r.result);
+        r.onerror = () => reject(r.error);
+      });
+      await new Promise<void>((resolve, reject) => {
+        const tx = db.transaction('runs', 'readwrite');
+        tx.objectStore('runs').put({ ...run, id: 'damaged-run', config: { ...run.config, shots: 'five' } });
+        tx.oncomplete = () => resolve();
+        tx.onerror = () => reject(tx.error);
+      });
+      db.close();
+    }, damaged);
+    await page.reload();
+    const row = page.locator('[data-testid=unreadable-run][data-run=damaged-run]');
+    await row.waitFor();
+    // The listing fails from now on (the bucket reads' transaction aborted); the delete itself works.
+    await page.evaluate(() => sessionStorage.setItem('jiangu-test-buckets-fail', '1'));
+    await row.getByTestId('unreadable-delete').click();
+    await row.getByTestId('unreadable-delete-yes').click();
+    // The list's own message, with Try again; the deleted run gone from the page and the store; no
+    // rejection left unhandled (the session's page-error guard).
+    await page.getByTestId('run-list-failure').waitFor();
+    await row.waitFor({ state: 'detached' });
+    expect(await page.evaluate(async () => {
+      const db = await new Promise<IDBDatabase>((resolve, reject) => {
+        const r = indexedDB.open('jiangu');
+        r.onsuccess = () => resolve(r.result);
+        r.onerror = () => reject(r.error);
+      });
+      const found = await new Promise((resolve, reject) => {
+        const request = db.transaction('runs').objectStore('runs').get('damaged-run');
+        request.onsuccess = () => resolve(request.result);
+        request.onerror = () => reject(request.error);
+      });
+      db.close();
+      return found;
+    })).toBeUndefined();
+    await page.evaluate(() => sessionStorage.removeItem('jiangu-test-buckets-fail'));
+    await page.getByTestId('run-list-retry').click();
+    await page.locator('[data-testid=run-list-more][data-listed-all=true]').waitFor();
+    expect(await page.getByTestId('run-list-failure').count()).toBe(0);
+    expect(await page.locator('[data-testid=unreadable-run]').count()).toBe(0);
   }, 120_000);
 
   it('lists the newest memorization runs too, and more on asking, on Evaluate and in Compare\'s pickers', async () => {

@@ -139,6 +139,8 @@ export class CompareState {
       this.done = done;
       this.runs = runs;
       this.listedAll = true;
+      // Listed now: an earlier listing's failure is no longer true (the page's Try again).
+      if (this.error?.code === 'run.list-failed') this.error = null;
     } catch (e) {
       this.error = runListFailure(e);
     }

@@ -152,6 +152,15 @@ export class RunState {
     }
   }
 
+  /**
+   * Lists the stored runs again after a change that was made (a delete, a label, a restore, a new
+   * run): a listing that fails then is the list's to say (listFailure, with Try again), never the
+   * change's failure, which it is not.
+   */
+  relist(): Promise<void> {
+    return this.refresh().catch(() => {});
+  }
+
   private async list(): Promise<void> {
     const db = await this.db();
     // Together: the datasets' read, asked for after the run list's, no longer holds the list back.
@@ -235,7 +244,7 @@ export class RunState {
     if (!(await this.memoryAllows(null, model))) return null;
     try {
       const run = await create(await this.db());
-      await this.refresh();
+      await this.relist();
       void this.execute(run.id);
       return run.id;
     } catch (error) {
@@ -326,7 +335,7 @@ export class RunState {
       // The page on this run now reads it from the store, as it ended.
       if (this.shownId === runId) await this.show(runId, true);
       this.live = null;
-      await this.refresh();
+      await this.relist();
     }
     return ended;
   }
@@ -342,7 +351,10 @@ export class RunState {
     await deleteRuns(await this.db(), gone);
     if (this.shown && gone.includes(this.shown.record.id)) this.shown = null;
     if (this.shownUnreadable && gone.includes(this.shownUnreadable.id)) this.shownUnreadable = null;
-    await this.refresh();
+    // Gone from the list at once, even if listing again fails (the list then says so).
+    this.runs = this.runs.filter((r) => !gone.includes(r.id));
+    this.unreadable = this.unreadable.filter((u) => !gone.includes(u.id));
+    await this.relist();
   }
 
   cancel(runId: string): void {
