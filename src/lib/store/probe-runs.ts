@@ -21,11 +21,17 @@ export async function getProbeRun(db: JianguDatabase, id: string): Promise<Probe
  * ids). Runs are listed as they were before, by that index.
  */
 export async function listProbeRuns(db: JianguDatabase, count: number): Promise<{ runs: ProbeRunRecord[]; total: number }> {
-  const index = db.transaction('probeRuns').store.index('by-created');
-  const total = await index.count();
-  const runs: ProbeRunRecord[] = [];
-  for (let cursor = await index.openCursor(null, 'prev'); cursor && runs.length < count; cursor = await cursor.continue()) runs.push(cursor.value);
-  return { runs, total };
+  const tx = db.transaction('probeRuns');
+  const index = tx.store.index('by-created');
+  const read = async () => {
+    const total = await index.count();
+    const runs: ProbeRunRecord[] = [];
+    for (let cursor = await index.openCursor(null, 'prev'); cursor && runs.length < count; cursor = await cursor.continue()) runs.push(cursor.value);
+    return { runs, total };
+  };
+  // With tx.done: a transaction that aborts rejects it too, and that rejection must not go unhandled.
+  const [listed] = await Promise.all([read(), tx.done]);
+  return listed;
 }
 
 /** Changes the fields a run's life changes; the rest of the record is fixed at creation. */

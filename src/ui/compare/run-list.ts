@@ -31,6 +31,6 @@ export function itemsDone(done: number | undefined, planned: number): { done: nu
 }
 
 /** What the Evaluate and Compare lists say when the stored runs cannot be read (a failed read of the database). */
-export function runListFailure(error: unknown): Notice {
-  return notice('run.list-failed', { detail: describeCause(error) });
+export function runListFailure(error: unknown, kind: 'scoring' | 'memorization' = 'scoring'): Notice {
+  return notice(kind === 'scoring' ? 'run.list-failed' : 'probe.list-failed', { detail: describeCause(error) });
 }

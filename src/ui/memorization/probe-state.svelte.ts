@@ -9,10 +9,11 @@ import { executeProbeRun, type ProbeProgress } from '../../lib/engine/probe-sche
 import { probeLoadParams } from '../../lib/engine/run-load.ts';
 import { runLockHeld, type RunPhase } from '../../lib/engine/run-scheduler.ts';
 import { getProbeRun, listProbeRuns, loadProbeResults } from '../../lib/store/probe-runs.ts';
-import { openJianguDb, type JianguDatabase } from '../../lib/store/schema.ts';
+import { keptConnection } from '../../lib/store/schema.ts';
 import { requestPersistenceBeforeModelLoad } from '../../lib/store/storage.ts';
 import { notice, noticeOf, type Notice } from '../../lib/core/notices/index.ts';
 import { memoryCheck, type ModelChoice } from '../models/memory-check.svelte.ts';
+import { runListFailure } from '../compare/run-list.ts';
 
 export interface ProbeView {
   record: ProbeRunRecord;
@@ -43,29 +44,39 @@ export class ProbeState {
   liveId = $state<string | null>(null);
   failure = $state<{ runId: string | null; notice: Notice } | null>(null);
   private shownId: string | null = null;
-  private database: Promise<JianguDatabase> | null = null;
   private abort: AbortController | null = null;
+  private readonly db = keptConnection();
 
-  private db(): Promise<JianguDatabase> {
-    this.database ??= openJianguDb();
-    return this.database;
+  /** Why the last listing of the stored memorization runs failed, or null: the list says so, keeps what it showed, and offers to try again. */
+  listFailure = $state<Notice | null>(null);
+
+  /** Lists the stored runs again; rejects when they cannot be read (listFailure says so on the page). */
+  async refresh(): Promise<void> {
+    try {
+      const { runs, total } = await listProbeRuns(await this.db(), this.drawn);
+      this.runs = runs;
+      this.total = total;
+      this.listFailure = null;
+    } catch (error) {
+      this.listFailure = runListFailure(error, 'memorization');
+      throw error;
+    }
   }
 
-  async refresh(): Promise<void> {
-    const { runs, total } = await listProbeRuns(await this.db(), this.drawn);
-    this.runs = runs;
-    this.total = total;
+  /** Lists them again after a change that was made: a listing that fails then is the list's to say, not the change's (as runState.relist). */
+  relist(): Promise<void> {
+    return this.refresh().catch(() => {});
   }
 
   async showMore(): Promise<void> {
     this.drawn += PROBE_ROWS;
-    await this.refresh();
+    await this.relist();
   }
 
   /** Whether `runId` is a stored memorization run (the import button stores runs of both kinds), the list refreshed when it is. */
   async isStored(runId: string): Promise<boolean> {
     const stored = (await getProbeRun(await this.db(), runId)) !== undefined;
-    if (stored) await this.refresh();
+    if (stored) await this.relist();
     return stored;
   }
 
@@ -87,7 +98,7 @@ export class ProbeState {
     if (!(await this.memoryAllows(null, request.model))) return null;
     try {
       const run = await createProbeRunRecord(await this.db(), request);
-      await this.refresh();
+      await this.relist();
       void this.execute(run.id);
       return run.id;
     } catch (error) {
@@ -139,7 +150,7 @@ export class ProbeState {
       this.abort = null;
       this.liveId = null;
       if (this.shownId === runId) await this.show(runId);
-      await this.refresh();
+      await this.relist();
     }
   }
 

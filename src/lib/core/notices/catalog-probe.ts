@@ -11,4 +11,8 @@ export const probeNotices = {
     en: (p: { runId: string }) => `No memorization run ${p.runId} is stored in this browser. It may have been deleted, or made in another browser.`,
     zh: (p: { runId: string }) => `本浏览器中没有记忆检测 ${p.runId}。它可能已被删除，或是在别的浏览器中做的。`,
   },
+  'probe.list-failed': {
+    en: (p: { detail: string }) => `The memorization runs stored in this browser could not be listed (${p.detail}). Nothing stored was changed: try again, or reload the page.`,
+    zh: (p: { detail: string }) => `无法列出本浏览器中保存的记忆检测（${p.detail}）。已保存的内容没有改变：请重试，或刷新页面。`,
+  },
 } satisfies NoticeTexts;
