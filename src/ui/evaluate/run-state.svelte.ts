@@ -141,24 +141,18 @@ export class RunState {
   /** Why the last listing of the stored runs failed, or null: the list says so, keeps what it showed, and offers to try again. */
   listFailure = $state<Notice | null>(null);
 
-  /** Lists the stored runs again; rejects when they cannot be read (listFailure says so on the page). */
+  /**
+   * Lists the stored runs again. Never rejects: a listing that fails is the list's to say
+   * (listFailure, with Try again), never the failure of the change made before it (a delete, a label,
+   * a restore, a new run), which it is not.
+   */
   async refresh(): Promise<void> {
     try {
       await this.list();
       this.listFailure = null;
     } catch (error) {
       this.listFailure = runListFailure(error);
-      throw error;
     }
-  }
-
-  /**
-   * Lists the stored runs again after a change that was made (a delete, a label, a restore, a new
-   * run): a listing that fails then is the list's to say (listFailure, with Try again), never the
-   * change's failure, which it is not.
-   */
-  relist(): Promise<void> {
-    return this.refresh().catch(() => {});
   }
 
   private async list(): Promise<void> {
@@ -167,8 +161,8 @@ export class RunState {
     const [datasets, { runs, unreadable, checked }] = await Promise.all([listDatasets(db), listIndexedRuns(db, { count: NEWEST_ROWS, show: (first) => void this.preview(first) })]);
     this.datasets = datasets;
     // The index lacked a record's entry (written behind its back) and was built again: listed again.
-    // (A failed second listing leaves the first one shown.)
-    void checked.then((ok) => (ok ? undefined : this.refresh())).catch(() => {});
+    // (A failed second listing leaves the first one shown, and the list says why.)
+    void checked.then((ok) => (ok ? undefined : this.refresh()), () => {});
     this.unreadable = unreadable;
     const held = runs.some((r) => r.status === 'running') ? await heldRunIds() : null;
     this.interrupted = interruptedRunIds(runs, held);
@@ -244,7 +238,7 @@ export class RunState {
     if (!(await this.memoryAllows(null, model))) return null;
     try {
       const run = await create(await this.db());
-      await this.relist();
+      await this.refresh();
       void this.execute(run.id);
       return run.id;
     } catch (error) {
@@ -335,7 +329,7 @@ export class RunState {
       // The page on this run now reads it from the store, as it ended.
       if (this.shownId === runId) await this.show(runId, true);
       this.live = null;
-      await this.relist();
+      await this.refresh();
     }
     return ended;
   }
@@ -354,7 +348,7 @@ export class RunState {
     // Gone from the list at once, even if listing again fails (the list then says so).
     this.runs = this.runs.filter((r) => !gone.includes(r.id));
     this.unreadable = this.unreadable.filter((u) => !gone.includes(u.id));
-    await this.relist();
+    await this.refresh();
   }
 
   cancel(runId: string): void {

@@ -50,7 +50,11 @@ export class ProbeState {
   /** Why the last listing of the stored memorization runs failed, or null: the list says so, keeps what it showed, and offers to try again. */
   listFailure = $state<Notice | null>(null);
 
-  /** Lists the stored runs again; rejects when they cannot be read (listFailure says so on the page). */
+  /**
+   * Lists the stored runs again. Never rejects: a listing that fails is the list's to say
+   * (listFailure, with Try again), never the failure of the change made before it (a delete, a label,
+   * a restore, a new run), which it is not.
+   */
   async refresh(): Promise<void> {
     try {
       const { runs, total } = await listProbeRuns(await this.db(), this.drawn);
@@ -59,24 +63,18 @@ export class ProbeState {
       this.listFailure = null;
     } catch (error) {
       this.listFailure = runListFailure(error, 'memorization');
-      throw error;
     }
-  }
-
-  /** Lists them again after a change that was made: a listing that fails then is the list's to say, not the change's (as runState.relist). */
-  relist(): Promise<void> {
-    return this.refresh().catch(() => {});
   }
 
   async showMore(): Promise<void> {
     this.drawn += PROBE_ROWS;
-    await this.relist();
+    await this.refresh();
   }
 
   /** Whether `runId` is a stored memorization run (the import button stores runs of both kinds), the list refreshed when it is. */
   async isStored(runId: string): Promise<boolean> {
     const stored = (await getProbeRun(await this.db(), runId)) !== undefined;
-    if (stored) await this.relist();
+    if (stored) await this.refresh();
     return stored;
   }
 
@@ -98,7 +96,7 @@ export class ProbeState {
     if (!(await this.memoryAllows(null, request.model))) return null;
     try {
       const run = await createProbeRunRecord(await this.db(), request);
-      await this.relist();
+      await this.refresh();
       void this.execute(run.id);
       return run.id;
     } catch (error) {
@@ -150,7 +148,7 @@ export class ProbeState {
       this.abort = null;
       this.liveId = null;
       if (this.shownId === runId) await this.show(runId);
-      await this.relist();
+      await this.refresh();
     }
   }
 
