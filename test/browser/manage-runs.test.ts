@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Download, Page } from 'playwright-core';
 import { useBrowserSession } from './session.ts';
-import { readStoredRun, startFixtureRun, startProbeRun, storeSample, waitForStatus } from './runs.ts';
+import { readStoredRun, writeRaw, startFixtureRun, startProbeRun, storeSample, waitForStatus } from './runs.ts';
 
 async function downloadText(download: Download): Promise<string> {
   const chunks: Buffer[] = [];
@@ -18,27 +18,6 @@ async function downloadText(download: Download): Promise<string> {
 
 async function goHash(page: Page, hash: string): Promise<void> {
   await page.evaluate((h) => (location.hash = h), hash);
-}
-
-/** Writes records straight into this page's IndexedDB (not through the site's store module). */
-async function writeRaw(page: Page, store: string, records: unknown[]): Promise<void> {
-  await page.evaluate(
-    async ({ store, records }) => {
-      const db = await new Promise<IDBDatabase>((resolve, reject) => {
-        const r = indexedDB.open('jiangu');
-        r.onsuccess = () => resolve(r.result);
-        r.onerror = () => reject(r.error);
-      });
-      const tx = db.transaction(store, 'readwrite');
-      for (const record of records) tx.objectStore(store).put(record);
-      await new Promise<void>((resolve, reject) => {
-        tx.oncomplete = () => resolve();
-        tx.onerror = () => reject(tx.error);
-      });
-      db.close();
-    },
-    { store, records },
-  );
 }
 
 /** A stored run and its results copied under another id (results rewritten to it), changed by `change`. */

@@ -8,6 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { useBrowserSession } from './session.ts';
+import { readStoredRun, writeRaw } from './runs.ts';
 import { makeMcRun } from '../fixtures/run-records/build.ts';
 import { NEWEST_ROWS as ROWS } from '../../src/lib/store/run-index.ts';
 
@@ -75,20 +76,7 @@ describe('the run list of many runs', () => {
   it('lists a record written behind the index\'s back, as an older version in another tab would', async () => {
     const page = session.opened.page;
     const behind = runNumber(COUNT + 1);
-    await page.evaluate(async (run) => {
-      const db = await new Promise<IDBDatabase>((resolve, reject) => {
-        const r = indexedDB.open('jiangu');
-        r.onsuccess = () => resolve(r.result);
-        r.onerror = () => reject(r.error);
-      });
-      await new Promise<void>((resolve, reject) => {
-        const tx = db.transaction('runs', 'readwrite');
-        tx.objectStore('runs').put(run);
-        tx.oncomplete = () => resolve();
-        tx.onerror = () => reject(tx.error);
-      });
-      db.close();
-    }, behind.run);
+    await writeRaw(page, 'runs', [behind.run]);
     await page.reload();
     await page.locator(`[data-testid=run-list] tr[data-run="${behind.run.id}"]`).waitFor();
     expect((await rowIds(page))[0]).toBe(behind.run.id);
@@ -268,20 +256,7 @@ describe('the run list of many runs', () => {
     // A stored record that cannot be shown (its config damaged), written behind the index's back:
     // listed apart, with Delete, once the page has listed again.
     const damaged = runNumber(COUNT + 2).run;
-    await page.evaluate(async (run) => {
-      const db = await new Promise<IDBDatabase>((resolve, reject) => {
-        const r = indexedDB.open('jiangu');
-        r.onsuccess = () => resolve(r.result);
-        r.onerror = () => reject(r.error);
-      });
-      await new Promise<void>((resolve, reject) => {
-        const tx = db.transaction('runs', 'readwrite');
-        tx.objectStore('runs').put({ ...run, id: 'damaged-run', config: { ...run.config, shots: 'five' } });
-        tx.oncomplete = () => resolve();
-        tx.onerror = () => reject(tx.error);
-      });
-      db.close();
-    }, damaged);
+    await writeRaw(page, 'runs', [{ ...damaged, id: 'damaged-run', config: { ...damaged.config, shots: 'five' } }]);
     await page.reload();
     const row = page.locator('[data-testid=unreadable-run][data-run=damaged-run]');
     await row.waitFor();
@@ -293,20 +268,7 @@ describe('the run list of many runs', () => {
     // rejection left unhandled (the session's page-error guard).
     await page.getByTestId('run-list-failure').waitFor();
     await row.waitFor({ state: 'detached' });
-    expect(await page.evaluate(async () => {
-      const db = await new Promise<IDBDatabase>((resolve, reject) => {
-        const r = indexedDB.open('jiangu');
-        r.onsuccess = () => resolve(r.result);
-        r.onerror = () => reject(r.error);
-      });
-      const found = await new Promise((resolve, reject) => {
-        const request = db.transaction('runs').objectStore('runs').get('damaged-run');
-        request.onsuccess = () => resolve(request.result);
-        request.onerror = () => reject(request.error);
-      });
-      db.close();
-      return found;
-    })).toBeUndefined();
+    expect((await readStoredRun(page, 'damaged-run')).run).toBeUndefined();
     await page.evaluate(() => sessionStorage.removeItem('jiangu-test-buckets-fail'));
     // (The list was whole before the delete: the message's going says the listing again is done.)
     await page.getByTestId('run-list-retry').click();

@@ -25,6 +25,27 @@ export async function readStoredRun<R = RunRecord, I extends { index: number } =
   }, { id: runId, stores }) as Promise<{ run: R; results: I[] }>;
 }
 
+/** Writes records straight into this page's IndexedDB (not through the site's store module). */
+export async function writeRaw(page: Page, store: string, records: unknown[]): Promise<void> {
+  await page.evaluate(
+    async ({ store, records }) => {
+      const db = await new Promise<IDBDatabase>((resolve, reject) => {
+        const r = indexedDB.open('jiangu');
+        r.onsuccess = () => resolve(r.result);
+        r.onerror = () => reject(r.error);
+      });
+      const tx = db.transaction(store, 'readwrite');
+      for (const record of records) tx.objectStore(store).put(record);
+      await new Promise<void>((resolve, reject) => {
+        tx.oncomplete = () => resolve();
+        tx.onerror = () => reject(tx.error);
+      });
+      db.close();
+    },
+    { store, records },
+  );
+}
+
 export interface FixtureRunOptions {
   dataset: string;
   shots?: number;
