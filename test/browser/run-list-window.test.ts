@@ -44,10 +44,54 @@ async function showAll(page: Page, list: 'run-list' | 'compare-runs') {
   return clicks;
 }
 
+/**
+ * From the next load on, the whole list's read (the index's buckets, run-list-buckets.ts) fails as a
+ * broken database's does, its transaction aborted, while this tab's flag `jiangu-test-buckets-fail`
+ * is set: the start-up read and the page's own read alike. Installed once per page.
+ */
+async function failBucketReadsWhenFlagged(page: Page) {
+  await page.addInitScript(() => {
+    const aborted = new WeakSet<IDBTransaction>();
+    const abortOnce = (tx: IDBTransaction) => {
+      if (aborted.has(tx)) return;
+      aborted.add(tx);
+      tx.abort();
+    };
+    const getAll = IDBObjectStore.prototype.getAll;
+    IDBObjectStore.prototype.getAll = function (this: IDBObjectStore, ...args: Parameters<IDBObjectStore['getAll']>) {
+      const request = getAll.apply(this, args);
+      // After the reads the page asked for in this task, as a failed read aborts its transaction.
+      const tx = this.transaction;
+      if (this.name === 'runListBuckets' && sessionStorage.getItem('jiangu-test-buckets-fail') === '1') queueMicrotask(() => abortOnce(tx));
+      return request;
+    };
+  });
+}
+
 const rowIds = (page: Page) => page.locator('[data-testid=run-list] tbody tr[data-run]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-run')));
 
 describe('the run list of many runs', () => {
   const session = useBrowserSession({ webgpu: false, path: '/#/evaluate' });
+
+  it('a list that cannot be read, with no rows drawn, says so on both pages and never that no runs are stored', async () => {
+    const page = session.opened.page;
+    await failBucketReadsWhenFlagged(page);
+    await page.evaluate(() => sessionStorage.setItem('jiangu-test-buckets-fail', '1'));
+    await page.reload();
+    await page.locator('[data-testid=run-list-failure][data-code="run.list-failed"]').waitFor();
+    expect(await page.getByTestId('no-runs').count()).toBe(0);
+    await page.goto(page.url().replace(/#.*$/, '#/compare'));
+    await page.locator('[data-testid=compare-runs-failure][data-code="run.list-failed"]').waitFor();
+    expect(await page.getByTestId('compare-no-runs').count()).toBe(0);
+    // Readable again: Try again, and both say what the store holds (nothing yet).
+    await page.evaluate(() => sessionStorage.removeItem('jiangu-test-buckets-fail'));
+    await page.getByTestId('compare-runs-retry').click();
+    await page.getByTestId('compare-no-runs').waitFor();
+    expect(await page.getByTestId('compare-runs-failure').count()).toBe(0);
+    await page.goto(page.url().replace(/#.*$/, '#/evaluate'));
+    await page.getByTestId('no-runs').waitFor();
+    expect(await page.getByTestId('run-list-failure').count()).toBe(0);
+  });
 
   it('draws the newest rows from the run index, and more on asking, in both languages', async () => {
     const page = session.opened.page;
@@ -188,25 +232,8 @@ describe('the run list of many runs', () => {
 
   it('a whole list that cannot be read says so in both languages, keeps the newest rows it drew, and lists every run on Try again', async () => {
     const page = session.opened.page;
-    // 1,251 runs stored (above): the newest rows are drawn before the whole list. Its read (the
-    // index's buckets, run-list-buckets.ts) fails as a broken database's does, its transaction
-    // aborted, while this tab's flag is set: the start-up read and the page's own read alike.
-    await page.addInitScript(() => {
-      const aborted = new WeakSet<IDBTransaction>();
-      const abortOnce = (tx: IDBTransaction) => {
-        if (aborted.has(tx)) return;
-        aborted.add(tx);
-        tx.abort();
-      };
-      const getAll = IDBObjectStore.prototype.getAll;
-      IDBObjectStore.prototype.getAll = function (this: IDBObjectStore, ...args: Parameters<IDBObjectStore['getAll']>) {
-        const request = getAll.apply(this, args);
-        // After the reads the page asked for in this task, as a failed read aborts its transaction.
-        const tx = this.transaction;
-        if (this.name === 'runListBuckets' && sessionStorage.getItem('jiangu-test-buckets-fail') === '1') queueMicrotask(() => abortOnce(tx));
-        return request;
-      };
-    });
+    // 1,251 runs stored (above): the newest rows are drawn before the whole list, whose read fails
+    // while this tab's flag is set (failBucketReadsWhenFlagged, installed by the first test).
     await page.evaluate(() => sessionStorage.setItem('jiangu-test-buckets-fail', '1'));
     await page.reload();
     const failure = page.getByTestId('run-list-failure');
@@ -226,17 +253,17 @@ describe('the run list of many runs', () => {
     // Compare says the same, and keeps the newest rows it drew.
     await page.goto(page.url().replace(/#.*$/, '#/compare'));
     await page.reload();
-    const compareError = page.locator('[data-testid=compare-error][data-code="run.list-failed"]');
-    await compareError.waitFor();
-    expect(await compareError.textContent()).toMatch(/^The runs stored in this browser could not be listed \(AbortError: .+\)\./);
+    const compareFailure = page.locator('[data-testid=compare-runs-failure][data-code="run.list-failed"]');
+    await compareFailure.waitFor();
+    expect(await compareFailure.textContent()).toMatch(/^The runs stored in this browser could not be listed \(AbortError: .+\)\. Nothing stored was changed: try again, or reload the page\.\s*Try again$/);
+    expect(await page.getByTestId('compare-error').count()).toBe(0);
     expect(await page.locator(`[data-testid=compare-runs-more][data-total="${total}"]`).getAttribute('data-listed-all')).toBe('false');
-    expect(await page.getByTestId('compare-retry').textContent()).toBe('Try again');
     // Its Try again, once the database works: every run listed, and the message gone.
     await page.evaluate(() => sessionStorage.removeItem('jiangu-test-buckets-fail'));
-    await page.getByTestId('compare-retry').click();
+    await page.getByTestId('compare-runs-retry').click();
     await page.locator(`[data-testid=compare-runs-more][data-listed-all=true][data-total="${total}"]`).waitFor();
-    expect(await compareError.count()).toBe(0);
-    expect(await page.getByTestId('compare-retry').count()).toBe(0);
+    expect(await compareFailure.count()).toBe(0);
+    expect(await page.getByTestId('compare-runs-retry').count()).toBe(0);
     // Failing again, Evaluate says so on its way in.
     await page.evaluate(() => sessionStorage.setItem('jiangu-test-buckets-fail', '1'));
     await page.goto(page.url().replace(/#.*$/, '#/evaluate'));

@@ -93,6 +93,8 @@ export class CompareState {
   done = $state.raw<Record<string, number>>({});
   /** An error to show, as a notice: worded by the page, so a change of language rewords it. */
   error = $state<Notice | null>(null);
+  /** Why the last listing of the stored runs failed, or null: said beside the rows drawn, with Try again. */
+  listFailure = $state<Notice | null>(null);
   /** Why the last pasted link was not added: shown under the link box. */
   linkError = $state<Notice | null>(null);
   /** Stored ids named in the URL that this browser does not hold. */
@@ -139,10 +141,9 @@ export class CompareState {
       this.done = done;
       this.runs = runs;
       this.listedAll = true;
-      // Listed now: an earlier listing's failure is no longer true (the page's Try again).
-      if (this.error?.code === 'run.list-failed') this.error = null;
+      this.listFailure = null;
     } catch (e) {
-      this.error = runListFailure(e);
+      this.listFailure = runListFailure(e);
     }
     this.loaded = true;
     return { settled };
